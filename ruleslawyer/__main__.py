@@ -1,0 +1,3 @@
+from ruleslawyer.cli.main import main
+
+main()

@@ -1,0 +1,62 @@
+"""Budgets for searches, and progress on stderr for long ones."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Budget:
+    """How much work a search may do. ``None`` means unbounded.
+
+    Searches call :meth:`spent` as they go and report ``finished: false``
+    when it returns True before they are done.
+    """
+
+    max_seconds: float | None = None
+    max_states: int | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def spent(self, states: int = 0) -> bool:
+        if self.max_states is not None and states >= self.max_states:
+            return True
+        return self.max_seconds is not None and self.elapsed() >= self.max_seconds
+
+    def remaining_seconds(self) -> float | None:
+        if self.max_seconds is None:
+            return None
+        return max(0.0, self.max_seconds - self.elapsed())
+
+
+class Progress:
+    """A one-line progress counter on stderr, shown only when stderr is a TTY."""
+
+    def __init__(self, label: str, total: int | None = None, *, every: float = 0.25) -> None:
+        self.label = label
+        self.total = total
+        self.every = every
+        self.enabled = sys.stderr.isatty()
+        self._last = 0.0
+        self._shown = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < self.every:
+            return
+        self._last = now
+        of = f"/{self.total}" if self.total else ""
+        sys.stderr.write(f"\r{self.label}: {done}{of}")
+        sys.stderr.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        if self._shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

@@ -1,0 +1,88 @@
+"""Running the checks of one or more games and gathering their findings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ruleslawyer import games
+from ruleslawyer.budget import Budget
+from ruleslawyer.errors import InputError
+from ruleslawyer.findings import Finding, Kind, resolve_rulings
+from ruleslawyer.gamefiles import GameSource
+
+PROVENANCE_WARNINGS = {
+    "assumed": (
+        "The game data is assumed, not printed: the publisher has not made it public, "
+        "so findings that depend on it hold for this data, not necessarily for the printed game."
+    ),
+    "placeholder": (
+        "The game data is a placeholder: values nobody published were invented to make "
+        "the rules runnable. Supply the real values in a game file of your own."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The findings of one game file, with where they came from."""
+
+    game: str
+    title: str
+    source: str
+    provenance: str
+    rulings: Mapping[str, str]
+    findings: tuple[Finding, ...]
+    rulebook: str
+
+    @property
+    def warning(self) -> str | None:
+        return PROVENANCE_WARNINGS.get(self.provenance)
+
+    def failing(self, fail_on: frozenset[Kind]) -> list[Finding]:
+        return [f for f in self.findings if f.fails(effective_fail_on(fail_on))]
+
+
+def effective_fail_on(fail_on: frozenset[Kind]) -> frozenset[Kind]:
+    """``--fail-on`` plus ``data-error``: a broken game file always fails its check."""
+    return fail_on | {Kind.DATA_ERROR}
+
+
+def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Budget) -> GameResult:
+    """Run every check of ``source``'s game under its rulings and ``--ruling`` options."""
+    info = games.get(source.game)
+    points = info.rule_points()
+    rulings = resolve_rulings(
+        points, source.rulings(), _for_game(cli_rulings, info.id), source=source.display
+    )
+    findings = info.check_function()(source, rulings, budget)
+    order = {p.id: i for i, p in enumerate(points)}
+    findings = sorted(
+        findings,
+        key=lambda f: (f.kind != Kind.DATA_ERROR, order.get(f.id, len(order)), f.id),
+    )
+    return GameResult(
+        game=info.id,
+        title=info.title,
+        source=source.display,
+        provenance=source.provenance,
+        rulings=rulings,
+        findings=tuple(findings),
+        rulebook=info.rulebook,
+    )
+
+
+def check_all(
+    targets: Iterable[str], cli_rulings: Mapping[str, str], budget: Budget
+) -> list[GameResult]:
+    """Check each target (all built-in games when none); every input is read before any search."""
+    sources = [games.load_source(t) for t in (list(targets) or list(games.GAMES))]
+    known = {p.id for s in sources for p in games.get(s.game).rule_points()}
+    for point_id in cli_rulings:
+        if point_id not in known:
+            raise InputError("--ruling", "", point_id, "a rule point id of a checked game")
+    return [check_source(s, cli_rulings, budget) for s in sources]
+
+
+def _for_game(cli_rulings: Mapping[str, str], game: str) -> dict[str, str]:
+    return {k: v for k, v in cli_rulings.items() if k.split("/", 1)[0] == game}

@@ -1,0 +1,1 @@
+"""The ``ruleslawyer`` command line (click). Game groups load only when called."""

@@ -1,0 +1,78 @@
+"""Options and error handling every command shares."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ruleslawyer.errors import RulesLawyerError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_line_errors(func: F) -> F:
+    """Print a :class:`RulesLawyerError` as one line on stderr and exit 2; never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except RulesLawyerError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[F], F]:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=default,
+        show_default=True,
+        help="Output format.",
+    )
+
+
+output_option = click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to FILE instead of stdout.",
+)
+
+ruling_option = click.option(
+    "--ruling",
+    "rulings",
+    multiple=True,
+    metavar="ID=READING",
+    help="Settle a rule point with one of its readings (repeatable).",
+)
+
+max_seconds_option = click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Stop searching after this many seconds and report finished: false.",
+)
+
+
+def emit(text: str, output: Path | None) -> None:
+    """Write ``text`` to ``output`` or stdout (colour kept only on a TTY)."""
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(click.unstyle(text), "utf-8")
+        except OSError as exc:
+            from ruleslawyer.errors import InputError
+
+            raise InputError(str(output), "", exc.strerror or str(exc), "a writable path") from None

@@ -1,0 +1,145 @@
+"""``ruleslawyer``: check rulebooks, write reports, and solve positions per game."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import click
+
+from ruleslawyer import __version__
+from ruleslawyer.cli.common import (
+    emit,
+    format_option,
+    max_seconds_option,
+    one_line_errors,
+    output_option,
+    ruling_option,
+)
+from ruleslawyer.games import GAMES
+
+FINDING_FORMATS = ("text", "json", "markdown", "sarif", "junit")
+
+
+class GameGroups(click.Group):
+    """Adds one lazily imported command group per game (``ruleslawyer kaelyfos step``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        base = super().list_commands(ctx)
+        return base + sorted(g.id for g in GAMES.values() if g.cli)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is not None:
+            return command
+        info = GAMES.get(name)
+        if info is None or info.cli is None:
+            return None
+        return importlib.import_module(info.cli).group
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = super().get_command(ctx, name)
+            if command is not None:
+                rows.append((name, command.get_short_help_str(60)))
+            else:
+                rows.append((name, GAMES[name].cli_help))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=GameGroups, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ruleslawyer")
+def cli() -> None:
+    """Model tabletop games formally and find the holes in their rulebooks.
+
+    Exit codes: 0 success (for check: nothing at or above --fail-on),
+    1 findings at or above --fail-on, 2 bad input or usage.
+    """
+
+
+@cli.command()
+def games() -> None:
+    """List the built-in games."""
+    for info in GAMES.values():
+        click.echo(f"{info.id:<18} {info.title}  (ruleslawyer/data/{info.data_file})")
+
+
+def _fail_on_option(func):  # type: ignore[no-untyped-def]
+    return click.option(
+        "--fail-on",
+        default="contradiction,gap",
+        show_default=True,
+        metavar="KINDS",
+        help="Comma-separated finding kinds that make check exit 1, or 'none'. "
+        "A data-error always fails.",
+    )(func)
+
+
+@cli.command()
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@format_option(FINDING_FORMATS)
+@output_option
+@_fail_on_option
+@ruling_option
+@max_seconds_option
+@one_line_errors
+def check(
+    targets: tuple[str, ...],
+    fmt: str,
+    output: Path | None,
+    fail_on: str,
+    rulings: tuple[str, ...],
+    max_seconds: float | None,
+) -> None:
+    """Run every rule check on built-in games or game files (all built-in games by default)."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.checking import check_all
+    from ruleslawyer.findings import parse_kinds, parse_ruling_options
+    from ruleslawyer.reports import renderer
+
+    kinds = parse_kinds(fail_on)
+    results = check_all(targets, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    emit(renderer(fmt)(results, kinds), output)
+    if any(r.failing(kinds) for r in results):
+        raise SystemExit(1)
+
+
+@cli.command()
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    show_default=True,
+    help="Directory to write <game>.md into.",
+)
+@_fail_on_option
+@ruling_option
+@max_seconds_option
+@one_line_errors
+def report(
+    targets: tuple[str, ...],
+    directory: Path,
+    fail_on: str,
+    rulings: tuple[str, ...],
+    max_seconds: float | None,
+) -> None:
+    """Write reports/<game>.md for each game (all built-in games by default)."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.checking import check_all
+    from ruleslawyer.findings import parse_kinds, parse_ruling_options
+    from ruleslawyer.reports.markdown import game_report
+
+    kinds = parse_kinds(fail_on)
+    results = check_all(targets, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    for result in results:
+        path = directory / f"{result.game}.md"
+        emit(game_report(result, kinds), path)
+        click.echo(f"wrote {path}", err=True)
+
+
+def main() -> None:
+    cli(prog_name="ruleslawyer")

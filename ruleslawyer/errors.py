@@ -1,0 +1,60 @@
+"""The exceptions ruleslawyer raises. Every one derives from :class:`RulesLawyerError`.
+
+Messages name the offending thing, where it is, what was found and what was
+expected, so the CLI can print ``str(error)`` as one line and exit 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class RulesLawyerError(Exception):
+    """Root of every error ruleslawyer raises on purpose."""
+
+
+class InputError(RulesLawyerError):
+    """A file or option is malformed or breaks a structural rule.
+
+    ``InputError(source, place, found, expected)`` renders as
+    ``source: place: found X, expected Y``.
+    """
+
+    def __init__(
+        self,
+        source: str | Path,
+        place: str,
+        found: object,
+        expected: str,
+    ) -> None:
+        self.source = str(source)
+        self.place = place
+        self.found = found
+        self.expected = expected
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        where = f"{self.source}: {self.place}" if self.place else self.source
+        return f"{where}: found {_show(self.found)}, expected {self.expected}"
+
+
+class UnknownGameError(InputError):
+    """A game id or file that names no registered game."""
+
+
+class IllegalMove(RulesLawyerError):
+    """A move that the rules do not allow in this state."""
+
+
+class InconsistentRecord(InputError):
+    """A log or record of play that no game consistent with the rules can produce."""
+
+
+class BudgetExceeded(RulesLawyerError):
+    """A search ran out of its budget; callers report ``finished: false``."""
+
+
+def _show(value: object) -> str:
+    if isinstance(value, str):
+        return repr(value) if value else "nothing"
+    return repr(value)

@@ -1,0 +1,302 @@
+"""Rule points, readings, findings and witnesses: the words every check speaks.
+
+A :class:`RulePoint` is a place where a rulebook is ambiguous, contradicts
+itself or is silent. It quotes its sentences verbatim from a rulebook in
+``ruleslawyer/data/rulebooks`` (a test checks every quote is found there),
+names its readings, and says which reading is the default.
+
+A check turns rule points into :class:`Finding` objects, each with the
+smallest concrete :class:`Witness` it found where the readings part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ruleslawyer.errors import InputError
+
+
+class Kind(StrEnum):
+    """What a finding says about the rules, in the order reports list them."""
+
+    DATA_ERROR = "data-error"
+    CONTRADICTION = "contradiction"
+    AMBIGUITY = "ambiguity"
+    GAP = "gap"
+    DEAD_RULE = "dead-rule"
+    NON_TERMINATION = "non-termination"
+    INFO = "info"
+
+
+DEFAULT_FAIL_ON: frozenset[Kind] = frozenset({Kind.CONTRADICTION, Kind.GAP})
+
+
+def parse_kinds(text: str) -> frozenset[Kind]:
+    """Parse ``--fail-on`` text: comma-separated kinds, or ``none``."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if names in ([], ["none"]):
+        return frozenset()
+    known = {k.value: k for k in Kind}
+    kinds = set()
+    for name in names:
+        if name not in known:
+            raise InputError("--fail-on", "", name, f"one of {', '.join(known)} or none")
+        kinds.add(known[name])
+    return frozenset(kinds)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A verbatim quote from a rulebook: its file, its section and its words."""
+
+    rulebook: str
+    section: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        from ruleslawyer.rulebooks import line_of
+
+        return {
+            "rulebook": self.rulebook,
+            "section": self.section,
+            "line": line_of(self),
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One named way to resolve a rule point."""
+
+    name: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class RulePoint:
+    """A place where the rulebook is ambiguous, contradicts itself or is silent.
+
+    ``kind`` is what the point is when its readings part (or, for a gap, when
+    the situation is reachable). ``readings`` is empty for a point that no
+    ruling can settle; ``default`` names the reading used when no ruling is made.
+    """
+
+    id: str
+    title: str
+    kind: Kind
+    sentences: tuple[Sentence, ...]
+    readings: tuple[Reading, ...] = ()
+    default: str | None = None
+
+    def __post_init__(self) -> None:
+        names = [r.name for r in self.readings]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.id}: duplicate reading names {names}")
+        if self.readings and self.default not in names:
+            raise ValueError(f"{self.id}: default {self.default!r} is not one of {names}")
+
+    @property
+    def game(self) -> str:
+        return self.id.split("/", 1)[0]
+
+    @property
+    def reading_names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.readings)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """The smallest concrete situation where readings part.
+
+    ``position`` is a JSON-able description a person (or the CLI) can replay;
+    ``moves`` the moves leading to the situation, if any; ``results`` maps each
+    reading (or option, for a gap) to what happens under it.
+    """
+
+    description: str
+    position: Mapping[str, Any]
+    results: Mapping[str, Any]
+    moves: tuple[Any, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "description": self.description,
+            "position": _plain(self.position),
+            "moves": _plain(list(self.moves)),
+            "results": _plain(self.results),
+        }
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a game file: ``place`` is a key path such as ``node[3].side``."""
+
+    file: str
+    place: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a check reports about one rule point (or one structural rule)."""
+
+    id: str
+    kind: Kind
+    title: str
+    message: str
+    status: str = "open"  # "open" | "resolved"
+    sentences: tuple[Sentence, ...] = ()
+    readings: tuple[Reading, ...] = ()
+    ruling: str | None = None
+    witness: Witness | None = None
+    finished: bool = True
+    searched: int | None = None
+    location: Location | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def fails(self, fail_on: frozenset[Kind]) -> bool:
+        """Whether this finding counts against ``--fail-on``.
+
+        A resolved finding never fails; an unfinished search fails when its
+        kind would, since "no problem" was not shown.
+        """
+        return self.status == "open" and self.kind in fail_on
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind.value,
+            "status": self.status,
+            "title": self.title,
+            "message": self.message,
+            "sentences": [s.to_json() for s in self.sentences],
+            "readings": [{"name": r.name, "summary": r.summary} for r in self.readings],
+            "ruling": self.ruling,
+            "witness": self.witness.to_json() if self.witness else None,
+            "finished": self.finished,
+        }
+        if self.searched is not None:
+            out["searched"] = self.searched
+        if self.location is not None:
+            out["location"] = {
+                "file": self.location.file,
+                "place": self.location.place,
+                "line": self.location.line,
+            }
+        if self.extra:
+            out["extra"] = _plain(self.extra)
+        return out
+
+
+def point_finding(
+    point: RulePoint,
+    *,
+    rulings: Mapping[str, str],
+    parted: bool,
+    message: str,
+    witness: Witness | None = None,
+    finished: bool = True,
+    searched: int | None = None,
+    kind: Kind | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> Finding:
+    """Build the finding for ``point`` from what its search found.
+
+    ``parted`` says whether the readings were seen to give different results
+    (or, for a gap, whether the situation was reached). A point whose readings
+    never part in a finished search is ``info``; an unfinished search keeps the
+    point's own kind, because nothing was shown to be harmless. A point with a
+    ruling is ``resolved``.
+    """
+    if kind is None:
+        kind = point.kind if (parted or not finished) else Kind.INFO
+    ruling = rulings.get(point.id)
+    return Finding(
+        id=point.id,
+        kind=kind,
+        title=point.title,
+        message=message,
+        status="resolved" if ruling is not None else "open",
+        sentences=point.sentences,
+        readings=point.readings,
+        ruling=ruling,
+        witness=witness,
+        finished=finished,
+        searched=searched,
+        extra=extra or {},
+    )
+
+
+def data_error(game: str, check: str, title: str, location: Location, message: str) -> Finding:
+    """A structural rule broken by a game file, reported as a ``data-error`` finding."""
+    return Finding(
+        id=f"{game}/data/{check}",
+        kind=Kind.DATA_ERROR,
+        title=title,
+        message=message,
+        location=location,
+    )
+
+
+def resolve_rulings(
+    points: Iterable[RulePoint],
+    file_rulings: Mapping[str, str],
+    cli_rulings: Mapping[str, str],
+    *,
+    source: str,
+) -> dict[str, str]:
+    """Merge a game file's ``[rulings]`` with ``--ruling`` options (which win).
+
+    Unknown point ids and readings are input errors naming where they came from.
+    """
+    by_id = {p.id: p for p in points}
+    merged: dict[str, str] = {}
+    for origin, table in ((source, file_rulings), ("--ruling", cli_rulings)):
+        for point_id, reading in table.items():
+            place = f"rulings.{point_id}" if origin == source else point_id
+            point = by_id.get(point_id)
+            if point is None:
+                raise InputError(origin, place, point_id, f"a rule point id ({', '.join(by_id)})")
+            if not point.readings:
+                raise InputError(
+                    origin, place, point_id, "a rule point with readings (this one has none)"
+                )
+            if reading not in point.reading_names:
+                raise InputError(origin, place, reading, f"one of {', '.join(point.reading_names)}")
+            merged[point_id] = reading
+    return dict(sorted(merged.items()))
+
+
+def reading_in_force(point: RulePoint, rulings: Mapping[str, str]) -> str:
+    """The reading used for ``point``: its ruling, else its default."""
+    reading = rulings.get(point.id, point.default)
+    if reading is None:
+        raise ValueError(f"{point.id} has no readings")
+    return reading
+
+
+def parse_ruling_options(options: Iterable[str]) -> dict[str, str]:
+    """Parse repeated ``--ruling ID=READING`` options."""
+    out: dict[str, str] = {}
+    for text in options:
+        point_id, sep, reading = text.partition("=")
+        if not sep or not point_id.strip() or not reading.strip():
+            raise InputError("--ruling", "", text, "ID=READING")
+        out[point_id.strip()] = reading.strip()
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Turn tuples, frozensets and mappings into JSON-able lists and dicts."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value

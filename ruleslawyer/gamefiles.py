@@ -1,0 +1,137 @@
+"""Reading TOML game, position and log files, with errors that name the place.
+
+Every loader here raises :class:`~ruleslawyer.errors.InputError` with the
+file, the key path (``node[3].side``), what was found and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ruleslawyer.errors import InputError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
+
+PROVENANCES = ("printed", "assumed", "placeholder")
+
+
+def read_toml(path: str | Path, *, display: str | None = None) -> tuple[str, dict[str, Any]]:
+    """Read and parse a TOML file; return its text and document."""
+    shown = display or str(path)
+    try:
+        text = Path(path).read_text("utf-8")
+    except FileNotFoundError:
+        raise InputError(shown, "", "no such file", "a readable TOML file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(shown, "", type(exc).__name__, "a readable UTF-8 TOML file") from None
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        where = re.search(r"\(at (line \d+, column \d+)\)", message)
+        place = where.group(1) if where else ""
+        what = re.sub(r"\s*\(at .*\)$", "", message)
+        raise InputError(shown, place, what, "valid TOML") from None
+
+
+def builtin_path(name: str) -> Path:
+    """Path of a built-in data file in ``ruleslawyer/data``."""
+    return Path(str(resources.files("ruleslawyer").joinpath("data", name)))
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """A game file, read and parsed: a built-in one or a designer's own."""
+
+    game: str
+    path: Path
+    display: str
+    built_in: bool
+    text: str
+    document: Mapping[str, Any]
+
+    @property
+    def provenance(self) -> str:
+        value = self.document.get("provenance", "placeholder")
+        if value not in PROVENANCES:
+            raise InputError(self.display, "provenance", value, " | ".join(PROVENANCES))
+        return str(value)
+
+    def rulings(self) -> dict[str, str]:
+        """The file's ``[rulings]`` table (validated as strings; ids checked later)."""
+        table = self.document.get("rulings", {})
+        if not isinstance(table, Mapping):
+            raise InputError(self.display, "rulings", table, "a table of ID = READING")
+        for key, value in table.items():
+            if not isinstance(value, str):
+                raise InputError(self.display, f"rulings.{key}", value, "a reading name (string)")
+        return dict(table)
+
+    def line(self, place: str) -> int | None:
+        return locate(self.text, place)
+
+
+def validate(model: type[M], document: Mapping[str, Any], source: str) -> M:
+    """Validate a parsed document against a pydantic model; one clear InputError on failure."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(document)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        place = format_place(error["loc"])
+        kind = error["type"]
+        if kind == "missing":
+            raise InputError(source, place, "nothing", "a value (this key is required)") from None
+        if kind == "extra_forbidden":
+            raise InputError(source, place, place.rsplit(".", 1)[-1], "no such key here") from None
+        expected = re.sub(r"^(Input should be|Value error,)\s*", "", error["msg"])
+        raise InputError(source, place, error.get("input"), expected) from None
+
+
+def format_place(loc: tuple[Any, ...]) -> str:
+    """``("node", 3, "side")`` -> ``node[3].side``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def locate(text: str, place: str) -> int | None:
+    """Best-effort 1-based line of a key path like ``node[3].side`` in TOML text."""
+    lines = text.splitlines()
+    start = 0
+    for part in [p for p in re.split(r"\.(?![^\[]*\])", place) if p]:
+        m = re.fullmatch(r"([\w-]+)(?:\[(\d+)\])?", part)
+        if m is None:
+            return None
+        key, index = m.group(1), m.group(2)
+        if index is not None:
+            headers = [i for i in range(start, len(lines)) if lines[i].strip() == f"[[{key}]]"]
+            if int(index) < len(headers):
+                start = headers[int(index)]
+                continue
+        found = next(
+            (
+                i
+                for i in range(start, len(lines))
+                if re.match(rf"\s*(\[{re.escape(key)}\]|\"?{re.escape(key)}\"?\s*=)", lines[i])
+            ),
+            None,
+        )
+        if found is None:
+            return start + 1 if start else None
+        start = found
+    return start + 1

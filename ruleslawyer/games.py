@@ -1,0 +1,112 @@
+"""The registry of games: what each is called, where its parts live.
+
+Entries name their modules as strings and are imported only when used, so
+``ruleslawyer --help`` and ``ruleslawyer games`` never import z3 or numba.
+
+A game module answers a small contract:
+
+- ``RULE_POINTS`` in its model module: a tuple of :class:`~ruleslawyer.findings.RulePoint`.
+- ``check(source, rulings, budget) -> list[Finding]`` in its checks module.
+- an optional click group in its cli module, exposed as ``ruleslawyer <id> ...``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruleslawyer.errors import UnknownGameError
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    title: str
+    rulebook: str  # file name in ruleslawyer/data/rulebooks
+    data_file: str  # built-in game file in ruleslawyer/data
+    marker_keys: frozenset[str]  # top-level TOML keys that identify this game's files
+    model: str  # module holding RULE_POINTS
+    checks: str  # module holding check()
+    cli: str | None = None  # module holding `group`, a click group
+    cli_help: str = ""
+
+    def rule_points(self) -> tuple[Any, ...]:
+        return tuple(importlib.import_module(self.model).RULE_POINTS)
+
+    def check_function(self) -> Any:
+        return importlib.import_module(self.checks).check
+
+
+GAMES: dict[str, GameInfo] = {
+    info.id: info
+    for info in (
+        GameInfo(
+            id="kaelyfos",
+            title="Unsettled: Kaelyfos",
+            rulebook="unsettled-kaelyfos-rulebook.txt",
+            data_file="kaelyfos.toml",
+            marker_keys=frozenset({"node", "edge"}),
+            model="ruleslawyer.models.kaelyfos",
+            checks="ruleslawyer.checks.kaelyfos",
+            cli="ruleslawyer.cli.kaelyfos",
+            cli_help="Resolve a bloodsucker behaviour card on a position.",
+        ),
+    )
+}
+
+
+def get(game_id: str) -> GameInfo:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UnknownGameError(
+            game_id, "", game_id, f"a game id ({', '.join(GAMES)}) or a game file path"
+        ) from None
+
+
+def load_source(target: str) -> Any:
+    """Resolve a CLI target (a game id or a TOML path) to a :class:`GameSource`."""
+    from ruleslawyer.gamefiles import GameSource, builtin_path, read_toml
+
+    if target in GAMES:
+        info = GAMES[target]
+        path = builtin_path(info.data_file)
+        text, doc = read_toml(path, display=f"ruleslawyer/data/{info.data_file}")
+        return GameSource(
+            game=info.id,
+            path=path,
+            display=f"ruleslawyer/data/{info.data_file}",
+            built_in=True,
+            text=text,
+            document=doc,
+        )
+    path = Path(target)
+    if path.suffix != ".toml" and not path.exists():
+        get(target)  # raises: neither a game id nor a file
+    text, doc = read_toml(path, display=target)
+    return GameSource(
+        game=identify(doc, target),
+        path=path,
+        display=target,
+        built_in=False,
+        text=text,
+        document=doc,
+    )
+
+
+def identify(document: Mapping[str, Any], source: str) -> str:
+    """Which game a parsed file belongs to: its ``game`` key, else its marker keys."""
+    declared = document.get("game")
+    if declared is not None:
+        if declared not in GAMES:
+            raise UnknownGameError(source, "game", declared, f"one of {', '.join(GAMES)}")
+        return str(declared)
+    matches = [g.id for g in GAMES.values() if g.marker_keys <= document.keys()]
+    if len(matches) == 1:
+        return matches[0]
+    raise UnknownGameError(
+        source, "game", "no game key", f'a top-level game = "<id>" ({", ".join(GAMES)})'
+    )

@@ -1,0 +1,65 @@
+"""Plain text for the terminal; click adds colour only when stdout is a TTY."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import click
+
+from ruleslawyer.checking import GameResult, effective_fail_on
+from ruleslawyer.findings import Kind
+from ruleslawyer.reports.words import KIND_LABEL, compact, status_phrase, summary_line
+
+COLOUR = {
+    Kind.DATA_ERROR: "red",
+    Kind.CONTRADICTION: "red",
+    Kind.GAP: "red",
+    Kind.AMBIGUITY: "yellow",
+    Kind.NON_TERMINATION: "yellow",
+    Kind.DEAD_RULE: "yellow",
+    Kind.INFO: "blue",
+}
+
+
+def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
+    failing_kinds = effective_fail_on(fail_on)
+    out: list[str] = []
+    total_failing = 0
+    for result in results:
+        out.append(
+            click.style(f"{result.title} ({result.game})", bold=True) + f" — {result.source}"
+        )
+        if result.warning:
+            out.append(click.style(f"  warning: {result.warning}", fg="yellow"))
+        if result.rulings:
+            rulings = ", ".join(f"{k}={v}" for k, v in result.rulings.items())
+            out.append(f"  rulings: {rulings}")
+        for f in result.findings:
+            fails = f.fails(failing_kinds)
+            total_failing += fails
+            mark = "FAIL" if fails else "    "
+            label = click.style(f"[{KIND_LABEL[f.kind]}]", fg=COLOUR[f.kind], bold=fails)
+            out.append(f"{mark} {label} {f.id}: {f.title}")
+            out.append(
+                f"       {status_phrase(f) if f.readings else f.status}"
+                f"{'' if f.finished else '; search unfinished'}"
+            )
+            out.append(f"       {f.message}")
+            if f.location is not None:
+                line = f":{f.location.line}" if f.location.line else ""
+                out.append(f"       at {f.location.file}{line} ({f.location.place})")
+            for s in f.sentences[:2]:
+                out.append(f"       \u201c{s.text}\u201d ({s.section})")
+            if f.witness is not None:
+                out.append(f"       witness: {f.witness.description}")
+                for reading, res in f.witness.results.items():
+                    out.append(f"         {reading}: {compact(res)}")
+        counts = Counter(KIND_LABEL[f.kind] for f in result.findings)
+        out.append("  " + summary_line(dict(sorted(counts.items())), len(result.failing(fail_on))))
+        out.append("")
+    out.append(
+        f"{total_failing} finding(s) at or above --fail-on "
+        f"({', '.join(sorted(k.value for k in failing_kinds))})"
+    )
+    return "\n".join(out) + "\n"
