@@ -55,6 +55,7 @@ class BudgetExceeded(RulesLawyerError):
 
 
 def _show(value: object) -> str:
-    if isinstance(value, str):
-        return repr(value) if value else "nothing"
+    """``None`` (and the empty string) read as "nothing"; other values as their repr."""
+    if value is None or value == "":
+        return "nothing"
     return repr(value)

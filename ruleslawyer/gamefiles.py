@@ -91,7 +91,7 @@ def validate(model: type[M], document: Mapping[str, Any], source: str) -> M:
         place = format_place(error["loc"])
         kind = error["type"]
         if kind == "missing":
-            raise InputError(source, place, "nothing", "a value (this key is required)") from None
+            raise InputError(source, place, None, "a value (this key is required)") from None
         if kind == "extra_forbidden":
             raise InputError(source, place, place.rsplit(".", 1)[-1], "no such key here") from None
         expected = re.sub(r"^(Input should be|Value error,)\s*", "", error["msg"])

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from ruleslawyer.errors import InputError
+from ruleslawyer.gamefiles import format_place, locate, read_toml, validate
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    side: Literal["exterior", "interior"]
+
+
+class Board(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    node: list[Node]
+
+
+BOARD = """name = "b"
+
+[[node]]
+id = "a"
+side = "exterior"
+
+[[node]]
+id = "b"
+side = "outside"
+"""
+
+
+def test_read_toml_reports_syntax_errors_with_line(tmp_path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "b"\nside = \n')
+    with pytest.raises(InputError) as err:
+        read_toml(path)
+    assert str(err.value).startswith(f"{path}: line 2, column 8: found ")
+    assert str(err.value).endswith("expected valid TOML")
+
+
+def test_read_toml_missing_file(tmp_path) -> None:
+    with pytest.raises(InputError, match="found 'no such file'"):
+        read_toml(tmp_path / "nope.toml")
+
+
+def test_validate_names_place_found_and_expected(tmp_path) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text(BOARD)
+    _, doc = read_toml(path)
+    with pytest.raises(InputError) as err:
+        validate(Board, doc, "board.toml")
+    assert (
+        str(err.value)
+        == "board.toml: node[1].side: found 'outside', expected 'exterior' or 'interior'"
+    )
+    assert locate(BOARD, "node[1].side") == 9
+
+
+def test_validate_unknown_and_missing_keys() -> None:
+    with pytest.raises(
+        InputError, match=r"node\[0\]\.colour: found 'colour', expected no such key"
+    ):
+        validate(Board, {"name": "b", "node": [{"id": "a", "side": "interior", "colour": 1}]}, "f")
+    with pytest.raises(InputError, match="f: name: found nothing, expected a value"):
+        validate(Board, {"node": []}, "f")
+
+
+def test_format_place() -> None:
+    assert format_place(("node", 3, "side")) == "node[3].side"
+    assert format_place(("rulings",)) == "rulings"

