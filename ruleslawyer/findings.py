@@ -156,14 +156,32 @@ class Finding:
     searched: int | None = None
     location: Location | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    subject: str | None = None  # what a data error is about, in words free of positions
+    baselined: bool = False  # already present in the --baseline file
 
     def fails(self, fail_on: frozenset[Kind]) -> bool:
         """Whether this finding counts against ``--fail-on``.
 
-        A resolved finding never fails; an unfinished search fails when its
-        kind would, since "no problem" was not shown.
+        A resolved or baselined finding never fails; an unfinished search fails
+        when its kind would, since "no problem" was not shown.
         """
-        return self.status == "open" and self.kind in fail_on
+        return self.status == "open" and not self.baselined and self.kind in fail_on
+
+    def fingerprint(self, game: str) -> str:
+        """A stable identity for baselines: the point, the kind and the content it is about.
+
+        It never depends on line numbers, table indices or timings, so
+        reordering a game file leaves it unchanged.
+        """
+        import hashlib
+        import json
+        import re
+
+        about = self.subject
+        if about is None and self.kind == Kind.DATA_ERROR:
+            about = re.sub(r"\[\d+\]|\bline \d+", "", self.message)
+        payload = json.dumps([game, self.id, self.kind.value, about or ""])
+        return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -188,6 +206,8 @@ class Finding:
             }
         if self.extra:
             out["extra"] = _plain(self.extra)
+        if self.baselined:
+            out["baselined"] = True
         return out
 
 
@@ -230,14 +250,28 @@ def point_finding(
     )
 
 
-def data_error(game: str, check: str, title: str, location: Location, message: str) -> Finding:
-    """A structural rule broken by a game file, reported as a ``data-error`` finding."""
+def data_error(
+    game: str,
+    check: str,
+    title: str,
+    location: Location,
+    message: str,
+    *,
+    subject: str | None = None,
+) -> Finding:
+    """A structural rule broken by a game file, reported as a ``data-error`` finding.
+
+    ``subject`` names what is wrong by content (node ids, card names), never by
+    position, so the finding's fingerprint survives reordering the file; it
+    defaults to the message with indices and line numbers stripped.
+    """
     return Finding(
         id=f"{game}/data/{check}",
         kind=Kind.DATA_ERROR,
         title=title,
         message=message,
         location=location,
+        subject=subject,
     )
 
 

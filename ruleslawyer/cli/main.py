@@ -83,6 +83,12 @@ def _fail_on_option(func):  # type: ignore[no-untyped-def]
 @output_option
 @_fail_on_option
 @ruling_option
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Findings already in this baseline (from `ruleslawyer baseline`) do not fail.",
+)
 @max_seconds_option
 @one_line_errors
 def check(
@@ -91,16 +97,21 @@ def check(
     output: Path | None,
     fail_on: str,
     rulings: tuple[str, ...],
+    baseline: Path | None,
     max_seconds: float | None,
 ) -> None:
     """Run every rule check on built-in games or game files (all built-in games by default)."""
+    from ruleslawyer import baseline as baselines
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
     from ruleslawyer.reports import renderer
 
     kinds = parse_kinds(fail_on)
+    accepted = baselines.load(baseline) if baseline is not None else None
     results = check_all(targets, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    if accepted is not None:
+        results = baselines.apply(results, accepted)
     emit(renderer(fmt)(results, kinds), output)
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
@@ -139,6 +150,12 @@ def report(
         path = directory / f"{result.game}.md"
         emit(game_report(result, kinds), path)
         click.echo(f"wrote {path}", err=True)
+
+
+from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)
+
+for _command in designer.COMMANDS:
+    cli.add_command(_command)
 
 
 def main() -> None:

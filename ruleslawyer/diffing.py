@@ -1,0 +1,139 @@
+"""What an edit to a game file changes: findings, witnesses, rulings and solver answers."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ruleslawyer import games
+from ruleslawyer.budget import Budget
+from ruleslawyer.checking import GameResult, check_source, effective_fail_on
+from ruleslawyer.errors import InputError
+from ruleslawyer.findings import Finding, Kind
+
+
+@dataclass(frozen=True)
+class Diff:
+    game: str
+    old: GameResult
+    new: GameResult
+    appeared: tuple[Finding, ...]
+    disappeared: tuple[Finding, ...]
+    witness_changed: tuple[tuple[Finding, Finding], ...]
+    rulings: Mapping[str, tuple[str | None, str | None]]
+    analysis: Mapping[str, tuple[Any, Any]]
+
+    def failing(self, fail_on: frozenset[Kind]) -> list[Finding]:
+        """Appeared findings at or above ``--fail-on``: what makes ``diff`` exit 1."""
+        return [f for f in self.appeared if f.fails(effective_fail_on(fail_on))]
+
+    @property
+    def empty(self) -> bool:
+        return (
+            not (self.appeared or self.disappeared or self.witness_changed or self.rulings)
+            and not self.analysis
+        )
+
+
+def diff_files(old: str, new: str, cli_rulings: Mapping[str, str], budget: Budget) -> Diff:
+    old_source, new_source = games.load_source(old), games.load_source(new)
+    if old_source.game != new_source.game:
+        raise InputError(
+            new, "game", new_source.game, f"the same game as {old} ({old_source.game})"
+        )
+    old_result = check_source(old_source, cli_rulings, budget)
+    new_result = check_source(new_source, cli_rulings, budget)
+    game = old_source.game
+
+    def by_print(result: GameResult) -> dict[str, Finding]:
+        return {f.fingerprint(game): f for f in result.findings}
+
+    before, after = by_print(old_result), by_print(new_result)
+    changed = tuple(
+        (before[p], after[p])
+        for p in after
+        if p in before and _witness(before[p]) != _witness(after[p])
+    )
+    ids = sorted(set(old_result.rulings) | set(new_result.rulings))
+    rulings = {
+        i: (old_result.rulings.get(i), new_result.rulings.get(i))
+        for i in ids
+        if old_result.rulings.get(i) != new_result.rulings.get(i)
+    }
+    analysis_of = getattr(importlib.import_module(games.get(game).checks), "analysis", None)
+    answers: dict[str, tuple[Any, Any]] = {}
+    if analysis_of is not None:
+        a = analysis_of(old_source, old_result.rulings)
+        b = analysis_of(new_source, new_result.rulings)
+        answers = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+    return Diff(
+        game=game,
+        old=old_result,
+        new=new_result,
+        appeared=tuple(f for p, f in after.items() if p not in before),
+        disappeared=tuple(f for p, f in before.items() if p not in after),
+        witness_changed=changed,
+        rulings=rulings,
+        analysis=answers,
+    )
+
+
+def _witness(finding: Finding) -> Any:
+    return finding.witness.to_json() if finding.witness else None
+
+
+def to_json(d: Diff, fail_on: frozenset[Kind]) -> dict[str, Any]:
+    failing = {id(f) for f in d.failing(fail_on)}
+    return {
+        "game": d.game,
+        "old": d.old.source,
+        "new": d.new.source,
+        "appeared": [{**f.to_json(), "fails": id(f) in failing} for f in d.appeared],
+        "disappeared": [f.to_json() for f in d.disappeared],
+        "witness_changed": [
+            {"id": b.id, "kind": b.kind.value, "old": _witness(a), "new": _witness(b)}
+            for a, b in d.witness_changed
+        ],
+        "rulings": {k: {"old": a, "new": b} for k, (a, b) in d.rulings.items()},
+        "analysis": {k: {"old": a, "new": b} for k, (a, b) in d.analysis.items()},
+    }
+
+
+def render(d: Diff, fail_on: frozenset[Kind], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(to_json(d, fail_on), indent=2, ensure_ascii=False) + "\n"
+    bullet = "-" if fmt == "markdown" else " "
+    lines = [f"{'# ' if fmt == 'markdown' else ''}{d.game}: {d.old.source} -> {d.new.source}", ""]
+    failing = {id(f) for f in d.failing(fail_on)}
+
+    def section(title: str, rows: list[str]) -> None:
+        if rows:
+            lines.append(f"{'## ' if fmt == 'markdown' else ''}{title}")
+            lines.extend(f"{bullet} {row}" for row in rows)
+            lines.append("")
+
+    section(
+        "Appeared",
+        [
+            f"{'FAIL ' if id(f) in failing else ''}[{f.kind.value}] {f.id}: {f.message}"
+            for f in d.appeared
+        ],
+    )
+    section("Disappeared", [f"[{f.kind.value}] {f.id}: {f.title}" for f in d.disappeared])
+    section(
+        "Witness changed", [f"[{b.kind.value}] {b.id}: {b.message}" for _, b in d.witness_changed]
+    )
+    section(
+        "Rulings", [f"{k}: {a or '(none)'} -> {b or '(none)'}" for k, (a, b) in d.rulings.items()]
+    )
+    section(
+        "Solver answers changed",
+        [f"{k}: {json.dumps(a)} -> {json.dumps(b)}" for k, (a, b) in d.analysis.items()],
+    )
+    if d.empty:
+        lines.append("No differences.")
+    lines.append(f"{len(failing)} new finding(s) at or above --fail-on")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,65 @@
+"""A rule point in words a player can follow, for ``ruleslawyer explain``."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any
+
+from ruleslawyer import rulebooks
+from ruleslawyer.checking import GameResult
+from ruleslawyer.findings import Finding, RulePoint
+from ruleslawyer.reports.words import KIND_LABEL
+
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    return textwrap.wrap(text, width=78, initial_indent=indent, subsequent_indent=indent) or [
+        indent
+    ]
+
+
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def explain(point: RulePoint, finding: Finding, result: GameResult) -> str:
+    lines = [f"{point.id}: {point.title}", ""]
+    lines.append(f"What the rulebook says ({result.title}):")
+    for s in point.sentences:
+        where = f"{rulebooks.path(s.rulebook)}:{rulebooks.line_of(s)}, {s.section}"
+        lines += [*_wrap(f"“{s.text}”"), f"    ({where})"]
+    lines.append("")
+    if point.readings:
+        lines.append("Ways to read it:")
+        for r in point.readings:
+            marks = []
+            if r.name == point.default:
+                marks.append("default")
+            if r.name == finding.ruling:
+                marks.append("your ruling")
+            tag = f" [{', '.join(marks)}]" if marks else ""
+            lines += _wrap(f"{r.name}{tag}: {r.summary}")
+        lines.append("")
+        ruling = finding.ruling or f"none (the default '{point.default}' is used)"
+        lines += [f"Ruling in force for {result.source}: {ruling}", ""]
+    else:
+        lines += ["No reading can settle this: the rulebook gives no answer here.", ""]
+    lines.append(f"What the check found: {KIND_LABEL[finding.kind]}, {finding.status}.")
+    lines += _wrap(finding.message)
+    if not finding.finished:
+        lines += _wrap("The search ran out of budget, so this is not a clean bill.")
+    if finding.witness is not None:
+        w = finding.witness
+        lines += ["", "Where the readings part:", *_wrap(w.description)]
+        for key, value in w.to_json()["position"].items():
+            lines += _wrap(f"{key}: {_value(value)}", "    ")
+        if w.moves:
+            lines.append("  Moves:")
+            for move in w.to_json()["moves"]:
+                lines += _wrap(_value(move), "    ")
+        lines.append("  What happens under each reading:")
+        for reading, outcome in w.to_json()["results"].items():
+            lines += _wrap(f"{reading}: {_value(outcome)}", "    ")
+    if result.warning:
+        lines += ["", *_wrap(f"Note: {result.warning}", "")]
+    return "\n".join(lines) + "\n"
