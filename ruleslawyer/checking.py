@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ruleslawyer import games
@@ -72,16 +72,26 @@ def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Bud
     )
 
 
-def check_all(
-    targets: Iterable[str], cli_rulings: Mapping[str, str], budget: Budget
+def load_all(targets: Iterable[str]) -> list[GameSource]:
+    """Read every target (all built-in games when none) before any search starts."""
+    return [games.load_source(t) for t in (list(targets) or list(games.GAMES))]
+
+
+def check_sources(
+    sources: Sequence[GameSource], cli_rulings: Mapping[str, str], budget: Budget
 ) -> list[GameResult]:
-    """Check each target (all built-in games when none); every input is read before any search."""
-    sources = [games.load_source(t) for t in (list(targets) or list(games.GAMES))]
     known = {p.id for s in sources for p in games.get(s.game).rule_points()}
     for point_id in cli_rulings:
         if point_id not in known:
             raise InputError("--ruling", "", point_id, "a rule point id of a checked game")
     return [check_source(s, cli_rulings, budget) for s in sources]
+
+
+def check_all(
+    targets: Iterable[str], cli_rulings: Mapping[str, str], budget: Budget
+) -> list[GameResult]:
+    """Check each target (all built-in games when none)."""
+    return check_sources(load_all(targets), cli_rulings, budget)
 
 
 def _for_game(cli_rulings: Mapping[str, str], game: str) -> dict[str, str]:

@@ -125,8 +125,9 @@ def check(
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("reports"),
     show_default=True,
-    help="Directory to write <game>.md into.",
+    help="Directory to write <game>.md (or .html) and <game>/*.svg into.",
 )
+@format_option(("markdown", "html"), default="markdown")
 @_fail_on_option
 @ruling_option
 @max_seconds_option
@@ -134,22 +135,24 @@ def check(
 def report(
     targets: tuple[str, ...],
     directory: Path,
+    fmt: str,
     fail_on: str,
     rulings: tuple[str, ...],
     max_seconds: float | None,
 ) -> None:
-    """Write reports/<game>.md for each game (all built-in games by default)."""
+    """Write a report with pictures per game (all built-in games by default)."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_all
+    from ruleslawyer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
-    from ruleslawyer.reports.markdown import game_report
+    from ruleslawyer.reports.files import report_files
 
     kinds = parse_kinds(fail_on)
-    results = check_all(targets, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
-    for result in results:
-        path = directory / f"{result.game}.md"
-        emit(game_report(result, kinds), path)
-        click.echo(f"wrote {path}", err=True)
+    sources = load_all(targets)
+    results = check_sources(sources, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    for source, result in zip(sources, results, strict=True):
+        for name, text in report_files(source, result, kinds, fmt).items():
+            emit(text, directory / name)
+            click.echo(f"wrote {directory / name}", err=True)
 
 
 from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)
