@@ -56,6 +56,15 @@ ruling_option = click.option(
     help="Settle a rule point with one of its readings (repeatable).",
 )
 
+fail_on_option = click.option(
+    "--fail-on",
+    default="contradiction,gap",
+    show_default=True,
+    metavar="KINDS",
+    help="Comma-separated finding kinds that make the command exit 1, or 'none'. "
+    "A data-error always counts.",
+)
+
 max_seconds_option = click.option(
     "--max-seconds",
     type=click.FloatRange(min=0, min_open=True),

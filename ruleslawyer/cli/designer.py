@@ -8,6 +8,7 @@ import click
 
 from ruleslawyer.cli.common import (
     emit,
+    fail_on_option,
     format_option,
     max_seconds_option,
     one_line_errors,
@@ -48,13 +49,7 @@ def baseline(
 @click.argument("new", metavar="NEW")
 @format_option(("text", "json", "markdown"))
 @output_option
-@click.option(
-    "--fail-on",
-    default="contradiction,gap",
-    show_default=True,
-    metavar="KINDS",
-    help="Exit 1 when a finding of these kinds appears (a data-error always counts).",
-)
+@fail_on_option
 @ruling_option
 @max_seconds_option
 @one_line_errors

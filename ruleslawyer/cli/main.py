@@ -10,6 +10,7 @@ import click
 from ruleslawyer import __version__
 from ruleslawyer.cli.common import (
     emit,
+    fail_on_option,
     format_option,
     max_seconds_option,
     one_line_errors,
@@ -66,22 +67,11 @@ def games() -> None:
         click.echo(f"{info.id:<18} {info.title}  (ruleslawyer/data/{info.data_file})")
 
 
-def _fail_on_option(func):  # type: ignore[no-untyped-def]
-    return click.option(
-        "--fail-on",
-        default="contradiction,gap",
-        show_default=True,
-        metavar="KINDS",
-        help="Comma-separated finding kinds that make check exit 1, or 'none'. "
-        "A data-error always fails.",
-    )(func)
-
-
 @cli.command()
 @click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
 @format_option(FINDING_FORMATS)
 @output_option
-@_fail_on_option
+@fail_on_option
 @ruling_option
 @click.option(
     "--baseline",
@@ -128,7 +118,7 @@ def check(
     help="Directory to write <game>.md (or .html) and <game>/*.svg into.",
 )
 @format_option(("markdown", "html"), default="markdown")
-@_fail_on_option
+@fail_on_option
 @ruling_option
 @max_seconds_option
 @one_line_errors
