@@ -77,3 +77,12 @@ def sample_result() -> GameResult:
         findings=sample_findings(),
         rulebook="unsettled-kaelyfos-rulebook.txt",
     )
+
+
+@pytest.fixture(scope="session")
+def builtin_results() -> dict[str, GameResult]:
+    """Every built-in game checked once per test session (shared by the contract tests)."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.checking import check_all
+
+    return {r.game: r for r in check_all([], {}, Budget())}
