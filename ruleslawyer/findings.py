@@ -168,10 +168,11 @@ class Finding:
         return self.status == "open" and not self.baselined and self.kind in fail_on
 
     def fingerprint(self, game: str) -> str:
-        """A stable identity for baselines: the point, the kind and the content it is about.
+        """A stable identity for baselines: the point, its kind and status, and what it is about.
 
         It never depends on line numbers, table indices or timings, so
-        reordering a game file leaves it unchanged.
+        reordering a game file leaves it unchanged. The status is part of it:
+        a point that was resolved in the baseline and is open now is new.
         """
         import hashlib
         import json
@@ -180,7 +181,7 @@ class Finding:
         about = self.subject
         if about is None and self.kind == Kind.DATA_ERROR:
             about = re.sub(r"\[\d+\]|\bline \d+", "", self.message)
-        payload = json.dumps([game, self.id, self.kind.value, about or ""])
+        payload = json.dumps([game, self.id, self.kind.value, self.status, about or ""])
         return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
     def to_json(self) -> dict[str, Any]:
