@@ -53,6 +53,9 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
                 out.append(f"       \u201c{s.text}\u201d ({s.section})")
             if f.witness is not None:
                 out.append(f"       witness: {f.witness.description}")
+                out.append(f"         position: {compact(f.witness.to_json()['position'])}")
+                if f.witness.moves:
+                    out.append(f"         moves: {compact(f.witness.to_json()['moves'])}")
                 for reading, res in f.witness.results.items():
                     out.append(f"         {reading}: {compact(res)}")
         counts = Counter(KIND_LABEL[f.kind] for f in result.findings)
