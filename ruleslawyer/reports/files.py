@@ -1,6 +1,7 @@
 """The files ``ruleslawyer report`` writes for one game: Markdown or HTML, plus SVG pictures.
 
-A game's checks module may define ``pictures(source, result)`` returning
+A game may have a module ``ruleslawyer/reports/pictures/<module>.py`` (named
+like its checks module) defining ``pictures(source, result)`` that returns
 ``[(name, caption, svg_text), ...]``; they are written to
 ``<dir>/<game>/<name>.svg`` and shown in the report.
 """
@@ -21,8 +22,14 @@ Pictures = list[tuple[str, str, str]]
 
 
 def pictures(source: GameSource, result: GameResult) -> Pictures:
-    hook: Any = getattr(importlib.import_module(games.get(source.game).checks), "pictures", None)
-    return list(hook(source, result)) if hook is not None else []
+    module = games.get(source.game).checks.rsplit(".", 1)[-1]
+    try:
+        drawer: Any = importlib.import_module(f"ruleslawyer.reports.pictures.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"ruleslawyer.reports.pictures.{module}":
+            raise
+        return []
+    return list(drawer.pictures(source, result))
 
 
 def report_files(
