@@ -31,6 +31,7 @@ def render(results: Sequence[GameResult]) -> str:
                     "game": r.game,
                     "id": f.id,
                     "kind": f.kind.value,
+                    "status": f.status,
                     "title": f.title,
                 }
                 for r in results
