@@ -764,3 +764,29 @@ def play_random(state: State, rng: random.Random, *, max_moves: int = 10_000) ->
             return state
         state = step(state, rng.choice(moves))
     return state
+
+
+def describe(state: State, move: GameMove) -> str:
+    """A one-line account of ``move`` by the player to act in ``state``."""
+    player = state.actor()
+    who = state.players[player] if player is not None else "nobody"
+    names = [s.name for s in state.game.sites]
+    where = ", ".join(names[t] for t in getattr(move, "targets", ()))
+    on = f" on {where}" if where else ""
+    if isinstance(move, Place):
+        return f"{who} places Hiding Spot {move.token + 1} on {names[move.site]}"
+    if isinstance(move, Resolve):
+        return f"{who} resolves Event {state.game.events[state.event_deck[0]].name}{on}"
+    if isinstance(move, Play):
+        return f"{who} plays {state.game.actions[state.hands[player or 0][move.card]].name}{on}"
+    if isinstance(move, Power):
+        return f"{who} uses their Cryptid Power{on}"
+    if isinstance(move, Choose):
+        return f"{who} chooses {names[move.site]} for the Encounter"
+    if isinstance(move, Reveal):
+        return f"{who} reveals at {names[state.encounter or 0]}{on}"
+    if isinstance(move, Move):
+        return f"{who} moves Hiding Spot {move.token + 1} to {names[move.site]}"
+    if isinstance(move, Refill):
+        return f"{who} discards {len(move.discard)} and draws up"
+    return f"{who}: {type(move).__name__.lower()}"

@@ -1,0 +1,504 @@
+"""Twisted Cryptids checks: one finding per rule point, plus data errors of the game file.
+
+Placement questions (setup stall, Night relocation deadlock, caps, the
+optional move, a Dusk without Hiding Spots) are answered by Z3 for every
+player count 2-6 (:mod:`ruleslawyer.solvers.cryptid_placement`); a reachable
+deadlock is replayed through the model from a legal setup, so its witness is a
+real game. Points about play (Myth below 0, the Encounter scope, the
+tie-break) are searched in seeded random games of the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
+from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.models import twisted_cryptids as rp
+from ruleslawyer.models.twisted_cryptids_game import Game, load_game, structural_problems
+from ruleslawyer.models.twisted_cryptids_play import (
+    Choose,
+    GameMove,
+    Pass,
+    Place,
+    Refill,
+    Reveal,
+    State,
+    Stay,
+    Stuck,
+    apply_myth,
+    describe,
+    encounter_candidates,
+    final_scores,
+    legal_moves,
+    player_cap,
+    step,
+    tie_break_humans,
+)
+
+COUNTS = (2, 3, 4, 5, 6)
+
+
+def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
+    game = load_game(source)
+    problems = structural_problems(game, source.document)
+    findings = [
+        data_error(
+            rp.GAME,
+            "structure",
+            "The game file breaks a structural rule of the rulebook",
+            Location(source.display, place, source.line(place)),
+            message,
+        )
+        for place, message in problems
+    ]
+    small = rulings.get(rp.SMALL_GAME_CAP.id, rp.SMALL_GAME_CAP.default or "no-cap")
+    playable = not problems
+    findings.append(_relocation(game, rulings, small, playable))
+    findings.append(_small_game_cap(rulings))
+    findings.append(_optional_move(rulings, small))
+    findings.append(_myth_floor(game, rulings, budget, playable))
+    findings.append(_no_spot_encounter(game, rulings, small))
+    findings.append(_setup_stall(rulings, small))
+    findings.append(_encounter_scope(game, rulings, budget, playable))
+    findings.append(_tie_break(game, rulings, budget, playable))
+    return findings
+
+
+def _skipped(point: Any, rulings: Mapping[str, str], why: str) -> Finding:
+    return point_finding(point, rulings=rulings, parted=False, finished=False, message=why)
+
+
+SKIP = "Not searched: the game file has data errors (see above), so games cannot be dealt."
+
+
+# --- placement (Z3) -------------------------------------------------------------------------
+
+
+def _relocation(game: Game, rulings: Mapping[str, str], small: str, playable: bool) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import relocation_anywhere
+
+    per_count: dict[str, str] = {}
+    witness = None
+    finished = True
+    for n in COUNTS:
+        cap = player_cap(n, small)
+        if relocation_anywhere(n, cap) is None:
+            per_count[str(n)] = "unreachable (Z3: no capped board leaves a returned spot no Site)"
+            continue
+        found = (
+            _deadlock_witness(game, n, rulings) if playable and n <= len(game.cryptids) else None
+        )
+        if found is None:
+            per_count[str(n)] = "possible on some board; not replayed from a legal setup"
+            finished = False
+            continue
+        per_count[str(n)] = "reachable in round 1 from a legal setup"
+        if witness is None or n == 4:
+            witness = found
+    reachable = [n for n, v in per_count.items() if v.startswith("reachable")]
+    if reachable:
+        message = (
+            f"With {', '.join(reachable)} players a Hiding Spot returned at Dusk can find no Site: "
+            "every Site but the Encounter Site holds one of the player's spots or is at the cap. "
+            "The rulebook says nothing of what happens then (the model leaves the spot on its "
+            "Stack to try again next Night)."
+        )
+    else:
+        message = "No player count reaches a relocation with no legal Site."
+    return point_finding(
+        rp.RELOCATION_DEADLOCK,
+        rulings=rulings,
+        parted=bool(reachable),
+        finished=finished or bool(reachable),
+        message=message,
+        witness=witness,
+        extra={"per_player_count": per_count},
+    )
+
+
+def _round_one(
+    game: Game, n: int, rulings: Mapping[str, str], spots: tuple[tuple[int, ...], ...] | None
+) -> tuple[State, list[str]]:
+    """Deal seed 0, place the spots (round-robin, each player's k-th Site in placement
+    round k; the first legal ones when ``spots`` is None), resolve Dawn, pass the Day."""
+    from ruleslawyer.solvers.cryptid_simulate import deal
+
+    state = deal(game, n, 0, rulings)
+    moves: list[str] = []
+    while state.phase in ("setup", "dawn", "day"):
+        player = state.actor()
+        assert player is not None
+        if state.phase == "setup":
+            k = sum(state.placed[player])
+            move: GameMove = legal_moves(state)[0] if spots is None else Place(spots[player][k], k)
+        elif state.phase == "dawn":
+            move = legal_moves(state)[0]
+        else:
+            move = Pass()
+        if state.phase == "day" and state.turn == 3 * n - 1:
+            break  # stop before Dusk: the caller wants the Humans at Dusk
+        if not isinstance(move, Pass):
+            moves.append(describe(state, move))
+        state = step(state, move)
+    return state, moves
+
+
+def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness | None:
+    """A round-1 relocation deadlock replayed through the model, or None."""
+    from ruleslawyer.solvers.cryptid_placement import relocation_after_setup
+
+    cap = player_cap(n, rulings.get(rp.SMALL_GAME_CAP.id, "no-cap"))
+    before, _ = _round_one(game, n, rulings, None)
+    humans = [sum(s) for s in before.sites]
+    board = relocation_after_setup(n, cap, humans, 0)
+    if board is None:
+        return None
+    state, moves = _round_one(game, n, rulings, board.spots)
+    moves.append("the Day: every player passes three times")
+    state = step(state, Pass())
+    if state.phase == "choose":
+        moves.append(describe(state, Choose(board.site or 0)))
+        state = step(state, Choose(board.site or 0))
+    if state.phase != "reveal" or state.encounter != board.site:
+        return None
+    while state.phase in ("reveal", "night-move", "refill"):
+        move = {"night-move": Stay(), "refill": Refill()}.get(state.phase) or legal_moves(state)[0]
+        moves.append(describe(state, move))
+        state = step(state, move)
+    if state.phase != "night-place" or legal_moves(state) != (Stuck(),):
+        return None
+    names = state.players
+    return Witness(
+        description=(
+            f"{n} players, round 1: after a legal setup, {names[0]} alone at the Encounter Site "
+            f"{game.sites[board.site or 0].name} reveals; every other Site holds one of "
+            f"{names[0]}'s spots or {cap} players' spots."
+        ),
+        position={
+            "players": n,
+            "cap": cap,
+            "hiding_spots": {
+                names[p]: [game.sites[s].name for s in board.spots[p]] for p in range(n)
+            },
+            "humans_at_dusk": {game.sites[s].name: humans[s] for s in range(len(humans))},
+            "encounter": game.sites[board.site or 0].name,
+            "first_player": names[before.first],
+            "returning": names[0],
+        },
+        results={
+            "legal Sites": [],
+            "model": "the spot stays on its Stack (Stuck) until a later Night",
+        },
+        moves=tuple(moves),
+    )
+
+
+def _small_game_cap(rulings: Mapping[str, str]) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import caps_part
+
+    parted = {n: caps_part(n, 3, None) for n in (2, 3)}
+    hit = next((b for b in parted.values() if b is not None), None)
+    return point_finding(
+        rp.SMALL_GAME_CAP,
+        rulings=rulings,
+        parted=hit is not None,
+        message=(
+            "The readings never part: with 2 or 3 players a Site holds at most one spot per "
+            "player, so at most 3 players share it and a cap of 3 never binds (Z3: no board "
+            "legal without a cap breaks cap 3). The silence is harmless."
+            if hit is None
+            else "A Site can hold more than 3 players' spots with 2-3 players."
+        ),
+        witness=None,
+    )
+
+
+def _optional_move(rulings: Mapping[str, str], small: str) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import move_limits_bind
+
+    n = 4
+    cap = player_cap(n, small)
+    board = move_limits_bind(n, cap)
+    witness = None
+    if board is not None:
+        names = ("ann", "bob", "cat", "dan")
+        target = board.site if board.site is not None else 0
+        witness = Witness(
+            description=(
+                f"{n} players after a legal setup: ann did not reveal at Dusk and moves a "
+                f"spot to Site {target}, where {cap} players already have spots."
+            ),
+            position={
+                "hiding_spots": {names[p]: list(board.spots[p]) for p in range(n)},
+                "mover": "ann",
+                "target_site": target,
+                "players_at_target": sum(target in s for s in board.spots),
+            },
+            results={"constrained": "illegal (the cap)", "free": "legal"},
+        )
+    return point_finding(
+        rp.OPTIONAL_MOVE_CONSTRAINTS,
+        rulings=rulings,
+        parted=board is not None,
+        message=(
+            "The optional Night move can target a Site at the cap: legal only if the placement "
+            "limits do not bind a move."
+            if board is not None
+            else "No reachable board lets the readings part."
+        ),
+        witness=witness,
+    )
+
+
+def _no_spot_encounter(game: Game, rulings: Mapping[str, str], small: str) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import empty_board_at_dusk, relocation_anywhere
+
+    found = {}
+    for n in COUNTS:
+        can_stick = relocation_anywhere(n, player_cap(n, small)) is not None
+        found[n] = empty_board_at_dusk(n, game.rounds, can_stick)
+    reachable = {n: w for n, w in found.items() if w is not None}
+    if not reachable:
+        return point_finding(
+            rp.NO_HIDING_SPOT_ENCOUNTER,
+            rulings=rulings,
+            parted=False,
+            kind=Kind.DEAD_RULE,
+            message=(
+                f"Proved unreachable for 2-6 players over {game.rounds} rounds (Z3, unsat): a "
+                "player reveals at most once a round, a Hiding Spot leaves for the box only when "
+                f"its Stack of 3 is empty, so every player keeps at least "
+                f"{3 - (game.rounds - 1) // 3} spots; a spot is off the board only when stuck "
+                "after a relocation deadlock, which needs spots on the board, and nothing leaves "
+                "the board between Night and Dusk. The case the sentence leaves open never arises."
+            ),
+        )
+    n, counts = next(iter(reachable.items()))
+    return point_finding(
+        rp.NO_HIDING_SPOT_ENCOUNTER,
+        rulings=rulings,
+        parted=True,
+        finished=False,
+        message=(
+            f"With {game.rounds} rounds a Dusk with no Hiding Spot on the board is not ruled "
+            "out by the counting argument; not replayed in a game."
+        ),
+        witness=Witness("counts that allow an empty board", {"players": n, **counts}, {}),
+    )
+
+
+def _setup_stall(rulings: Mapping[str, str], small: str) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import setup_stall
+
+    stalls = {n: setup_stall(n, player_cap(n, small)) for n in COUNTS}
+    hit = next(((n, b) for n, b in stalls.items() if b is not None), None)
+    witness = None
+    if hit is not None:
+        n, board = hit
+        witness = Witness(
+            f"{n} players: player {board.player} has no legal Site during setup",
+            board.to_json(),
+            {"legal Sites": []},
+        )
+    return point_finding(
+        rp.SETUP_STALL,
+        rulings=rulings,
+        parted=hit is not None,
+        message=(
+            "Setup placement always completes for 2-6 players (Z3, unsat at every moment of the "
+            "three placement rounds): a player placing a third spot would need the 4 Sites "
+            "without their spots all at the cap, more spots than the others hold."
+            if hit is None
+            else "Setup placement can stall."
+        ),
+        witness=witness,
+    )
+
+
+# --- play (seeded random games) ----------------------------------------------------------------
+
+
+def _myth_floor(game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool) -> Finding:
+    from ruleslawyer.solvers.cryptid_simulate import first_hit
+
+    if not playable:
+        return _skipped(rp.MYTH_FLOOR, rulings, SKIP)
+    negative = {**rulings, rp.MYTH_FLOOR.id: "negative"}
+
+    def below_zero(before: State, move: GameMove, after: State) -> Any:
+        if not isinstance(move, Reveal):
+            return None
+        p = before.actor()
+        assert p is not None
+        if after.myth[p] >= 0:
+            return None
+        return {
+            "round": before.round,
+            "player": before.players[p],
+            "encounter": game.sites[before.encounter or 0].name,
+            "humans_at_encounter": dict(
+                zip(
+                    ("hikers", "hunters", "researchers"),
+                    before.sites[before.encounter or 0],
+                    strict=True,
+                )
+            ),
+            "myth_before": before.myth[p],
+            "change": after.myth[p] - before.myth[p],
+            "floor": apply_myth(before.myth[p], after.myth[p] - before.myth[p], "floor-at-zero"),
+            "negative": after.myth[p],
+        }
+
+    hit, seed, played, finished = first_hit(
+        game, 4, below_zero, rulings=negative, seeds=range(100), budget=budget
+    )
+    witness = None
+    if hit is not None:
+        witness = Witness(
+            description=(
+                f"4 players, seed {seed}: in round {hit['round']} {hit['player']} reveals at "
+                f"{hit['encounter']} with {hit['myth_before']} Myth and loses {-hit['change']}."
+            ),
+            position={k: v for k, v in hit.items() if k not in ("floor", "negative")},
+            results={"floor-at-zero": hit["floor"], "negative": hit["negative"]},
+        )
+    return point_finding(
+        rp.MYTH_FLOOR,
+        rulings=rulings,
+        parted=hit is not None,
+        finished=finished,
+        searched=played,
+        message=(
+            "A reveal can cost more Myth than the Cryptid has; the rulebook gives the Myth Track "
+            "no bounds, so whether Myth stops at 0 is open."
+            if hit is not None
+            else f"No reveal took Myth below 0 in {played} seeded games (not a proof)."
+        ),
+        witness=witness,
+    )
+
+
+def _encounter_scope(
+    game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool
+) -> Finding:
+    from ruleslawyer.solvers.cryptid_simulate import first_hit
+
+    if not playable:
+        return _skipped(rp.ENCOUNTER_SCOPE, rulings, SKIP)
+
+    def parts(before: State, move: GameMove, after: State) -> Any:
+        if before.phase != "day" or after.phase == "day":
+            return None
+        among = encounter_candidates(before.sites, before.spots, "among-hiding-spots")
+        busiest = encounter_candidates(before.sites, before.spots, "busiest-site")
+        if among == busiest:
+            return None
+        state = before
+        return {
+            "round": before.round,
+            "humans": {game.sites[s].name: sum(h) for s, h in enumerate(state.sites)},
+            "sites_with_hiding_spots": sorted(
+                {game.sites[s].name for own in state.spots for s in own if s >= 0}
+            ),
+            "among": [game.sites[s].name for s in among],
+            "busiest": [game.sites[s].name for s in busiest],
+        }
+
+    hit, seed, played, finished = first_hit(
+        game, 2, parts, rulings=rulings, seeds=range(100), budget=budget
+    )
+    witness = None
+    if hit is not None:
+        witness = Witness(
+            description=(
+                f"2 players, seed {seed}, Dusk of round {hit['round']}: the busiest Site has no "
+                "Hiding Spot."
+            ),
+            position={k: hit[k] for k in ("round", "humans", "sites_with_hiding_spots")},
+            results={
+                "among-hiding-spots": {"encounter at": hit["among"]},
+                "busiest-site": {"encounter at": hit["busiest"] or "no Encounter"},
+            },
+        )
+    return point_finding(
+        rp.ENCOUNTER_SCOPE,
+        rulings=rulings,
+        parted=hit is not None,
+        finished=finished,
+        searched=played,
+        message=(
+            "The Site with the most Humans can lack a Hiding Spot: one reading moves the "
+            "Encounter to the busiest Site that has one, the other has no Encounter."
+            if hit is not None
+            else f"The readings did not part in {played} seeded games (not a proof)."
+        ),
+        witness=witness,
+    )
+
+
+def _tie_break(game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool) -> Finding:
+    from ruleslawyer.solvers.cryptid_simulate import first_hit
+
+    if not playable:
+        return _skipped(rp.TIE_BREAK_COUNT, rulings, SKIP)
+    readings = [r.name for r in rp.TIE_BREAK_COUNT.readings]
+
+    def parts(before: State, move: GameMove, after: State) -> Any:
+        if after.phase != "over" or before.phase == "over":
+            return None
+        scores = final_scores(after)
+        best = max(scores)
+        tied = [p for p in range(after.n) if scores[p] == best]
+        if len(tied) < 2:
+            return None
+        outcome = {}
+        for reading in readings:
+            st = _with_ruling(after, rp.TIE_BREAK_COUNT.id, reading)
+            tally = {after.players[p]: tie_break_humans(st, p) for p in tied}
+            top = max(tally.values())
+            outcome[reading] = {
+                "tally": tally,
+                "winners": [k for k, v in tally.items() if v == top],
+            }
+        if outcome[readings[0]]["winners"] == outcome[readings[1]]["winners"]:
+            return None
+        return {"scores": dict(zip(after.players, scores, strict=True)), "outcome": outcome}
+
+    hit, seed, played, finished = first_hit(
+        game, 3, parts, rulings=rulings, seeds=range(400), budget=budget
+    )
+    witness = None
+    if hit is not None:
+        witness = Witness(
+            description=(
+                f"3 players, seed {seed}: a tie on Myth decided differently by the Hiding Spots "
+                "before and after the fifth Night."
+            ),
+            position={"final_myth": hit["scores"]},
+            results=hit["outcome"],
+        )
+    return point_finding(
+        rp.TIE_BREAK_COUNT,
+        rulings=rulings,
+        parted=hit is not None,
+        finished=finished,
+        searched=played,
+        message=(
+            "The fifth Night still moves Hiding Spots, and the tie-break counts Humans at them: "
+            "a tied game's winner depends on whether those moves count."
+            if hit is not None
+            else f"No tied game was decided differently in {played} seeded games (not a proof)."
+        ),
+        witness=witness,
+    )
+
+
+def _with_ruling(state: State, point_id: str, reading: str) -> State:
+    from dataclasses import replace
+
+    rulings = dict(state.rulings)
+    rulings[point_id] = reading
+    return replace(state, rulings=tuple(sorted(rulings.items())))
