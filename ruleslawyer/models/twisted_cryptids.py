@@ -85,8 +85,12 @@ OPTIONAL_MOVE_CONSTRAINTS = RulePoint(
     kind=Kind.AMBIGUITY,
     sentences=(OPTIONAL_MOVE, OWN_SITE, CAPS),
     readings=(
-        Reading("constrained", "the new Site must respect the own-Site rule and the cap"),
-        Reading("free", "any other Site will do; the limits speak only of setup placement"),
+        Reading("constrained", "the new Site must respect the cap as a placement does"),
+        Reading(
+            "free",
+            "the cap speaks only of placement: a move may go to a Site at the cap (never onto a "
+            "Site with another of your spots, which Dusk could not resolve)",
+        ),
     ),
     default="constrained",
 )

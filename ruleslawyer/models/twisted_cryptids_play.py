@@ -452,8 +452,8 @@ def _optional_moves(state: State, player: int) -> tuple[Move, ...]:
             continue
         if constrained:
             targets = legal_sites(state, player)
-        else:
-            targets = tuple(s for s in range(len(state.sites)) if s != site)
+        else:  # the cap does not bind a move; two own spots on a Site never (Dusk needs one)
+            targets = tuple(s for s in range(len(state.sites)) if s not in state.spots[player])
         out += [Move(token, s) for s in targets]
     return tuple(out)
 

@@ -145,22 +145,18 @@ def relocation_after_setup(
 
 
 def move_limits_bind(n: int, cap: int | None) -> Board | None:
-    """After setup, a player whose optional Night move is allowed only when the limits are off.
-
-    With a cap: a Site at the cap where the player has no spot. Without: any
-    Site where the player already has a spot (other than the moved one).
-    """
+    """After setup, a player whose optional Night move can go to a Site at the cap
+    (legal only if the cap does not bind a move). None without a cap: the readings agree."""
     import z3
 
+    if cap is None:
+        return None
     x = _matrix(n, "move")
     target = z3.Int("target")
     rules = [*_capped(x, cap), target >= 0, target < SITES]
     rules += [_owned(x, p) == TOKENS for p in range(n)]
     for s in range(SITES):
-        if cap is None:
-            rules.append(z3.Implies(target == s, x[0][s]))
-        else:
-            rules.append(z3.Implies(target == s, z3.And(z3.Not(x[0][s]), _count(x, s) >= cap)))
+        rules.append(z3.Implies(target == s, z3.And(z3.Not(x[0][s]), _count(x, s) >= cap)))
     return _solve(rules, x, 0, target)
 
 

@@ -375,7 +375,7 @@ def brute_force(view: PlayerView) -> tuple[int, tuple[dict[str, int] | str, ...]
     total = 0
     deals: list[tuple[int, int]] = []
     if len(pool) == len(hidden):
-        for perm in set(itertools.permutations(pool)):
+        for perm in distinct_permutations(Counter(pool), len(pool)):
             fill = dict(zip(hidden, perm, strict=True))
             if any(view.known[i] not in (None, k) for i, k in fill.items()):
                 continue
@@ -398,6 +398,18 @@ def brute_force(view: PlayerView) -> tuple[int, tuple[dict[str, int] | str, ...]
     low = min((d[0] for d in deals), default=0)
     high = max((d[1] for d in deals), default=0)
     return total, tuple(out), (low, high)
+
+
+def distinct_permutations(left: Counter[str], size: int) -> Iterable[tuple[str, ...]]:
+    """Every distinct ordering of the multiset ``left`` (of ``size`` items), in sorted order."""
+    if size == 0:
+        yield ()
+        return
+    for kind in sorted(k for k, v in left.items() if v > 0):
+        left[kind] -= 1
+        for rest in distinct_permutations(left, size - 1):
+            yield (kind, *rest)
+        left[kind] += 1
 
 
 def _fewest_and_most_deals(view: PlayerView, fill: Mapping[int, str]) -> tuple[int, int]:
