@@ -214,22 +214,20 @@ def z3_player(view: PlayerView) -> dict[str, Any]:
     base.append(z3.Or(options))
     final = view.myth + view.real_deal_bonus * deals + bonus
 
-    solver = z3.Solver()
-    solver.add(base)
-    if solver.check() != z3.sat:
+    opt = z3.Optimize()
+    opt.set(priority="box")  # every objective optimised on its own, in one call
+    opt.add(base)
+    handles = {
+        (name, sense): (opt.minimize(expr) if sense == "min" else opt.maximize(expr))
+        for name, expr in (("real_deals_hidden", deals), ("final_myth", final))
+        for sense in ("min", "max")
+    }
+    if opt.check() != z3.sat:
         return {"consistent": False}
     out: dict[str, Any] = {"consistent": True}
-    for name, expr in (("real_deals_hidden", deals), ("final_myth", final)):
-        bounds = {}
-        for sense in ("min", "max"):
-            opt = z3.Optimize()
-            opt.add(base)
-            handle = opt.minimize(expr) if sense == "min" else opt.maximize(expr)
-            opt.check()
-            bounds[sense] = (
-                opt.lower(handle).as_long() if sense == "min" else opt.upper(handle).as_long()
-            )
-        out[name] = bounds
+    for (name, sense), handle in handles.items():
+        value = opt.lower(handle) if sense == "min" else opt.upper(handle)
+        out.setdefault(name, {})[sense] = value.as_long()
     return out
 
 
