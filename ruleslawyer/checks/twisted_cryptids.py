@@ -21,6 +21,7 @@ from ruleslawyer.models.twisted_cryptids_game import Game, load_game, structural
 from ruleslawyer.models.twisted_cryptids_play import (
     Choose,
     GameMove,
+    Move,
     Pass,
     Place,
     Refill,
@@ -58,7 +59,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     playable = not problems
     findings.append(_relocation(game, rulings, small, playable))
     findings.append(_small_game_cap(rulings))
-    findings.append(_optional_move(rulings, small))
+    findings.append(_optional_move(game, rulings, small, playable))
     findings.append(_myth_floor(game, rulings, budget, playable))
     findings.append(_no_spot_encounter(game, rulings, small))
     findings.append(_setup_stall(rulings, small))
@@ -156,19 +157,10 @@ def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness
     board = relocation_after_setup(n, cap, humans, 0)
     if board is None:
         return None
-    state, moves = _round_one(game, n, rulings, board.spots)
-    moves.append("the Day: every player passes three times")
-    state = step(state, Pass())
-    if state.phase == "choose":
-        moves.append(describe(state, Choose(board.site or 0)))
-        state = step(state, Choose(board.site or 0))
-    if state.phase != "reveal" or state.encounter != board.site:
-        return None
-    while state.phase in ("reveal", "night-move", "refill"):
-        move = {"night-move": Stay(), "refill": Refill()}.get(state.phase) or legal_moves(state)[0]
-        moves.append(describe(state, move))
-        state = step(state, move)
-    if state.phase != "night-place" or legal_moves(state) != (Stuck(),):
+    state, moves = _replay_round_one(
+        game, n, rulings, board.spots, board.site or 0, lambda st: st.phase == "night-place"
+    )
+    if state.encounters != ((1, board.site),) or legal_moves(state) != (Stuck(),):
         return None
     names = state.players
     return Witness(
@@ -216,41 +208,89 @@ def _small_game_cap(rulings: Mapping[str, str]) -> Finding:
     )
 
 
-def _optional_move(rulings: Mapping[str, str], small: str) -> Finding:
+def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable: bool) -> Finding:
     from ruleslawyer.solvers.cryptid_placement import move_limits_bind
 
+    if not playable:
+        return _skipped(rp.OPTIONAL_MOVE_CONSTRAINTS, rulings, SKIP)
     n = 4
     cap = player_cap(n, small)
-    board = move_limits_bind(n, cap)
+    before, _ = _round_one(game, n, rulings, None)
+    board = move_limits_bind(n, cap, [sum(s) for s in before.sites])
     witness = None
     if board is not None:
-        names = ("ann", "bob", "cat", "dan")
         target = board.site if board.site is not None else 0
+        results = {}
+        moves: list[str] = []
+        for reading in ("constrained", "free"):
+            ruled = {**rulings, rp.OPTIONAL_MOVE_CONSTRAINTS.id: reading}
+            state, moves = _replay_round_one(
+                game,
+                n,
+                ruled,
+                board.spots,
+                board.encounter or 0,
+                lambda st: st.phase == "night-move" and st.actor() == 0,
+            )
+            legal = state.phase == "night-move" and any(
+                isinstance(m, Move) and m.site == target for m in legal_moves(state)
+            )
+            results[reading] = "legal" if legal else "illegal (the cap)"
+        names = before.players
         witness = Witness(
             description=(
-                f"{n} players after a legal setup: ann did not reveal at Dusk and moves a "
-                f"spot to Site {target}, where {cap} players already have spots."
+                f"{n} players, round 1 Night: {names[0]} did not reveal and moves a spot to "
+                f"{game.sites[target].name}, where {cap} players have spots."
             ),
             position={
-                "hiding_spots": {names[p]: list(board.spots[p]) for p in range(n)},
-                "mover": "ann",
-                "target_site": target,
-                "players_at_target": sum(target in s for s in board.spots),
+                "hiding_spots": {
+                    names[p]: [game.sites[s].name for s in board.spots[p]] for p in range(n)
+                },
+                "encounter": game.sites[board.encounter or 0].name,
+                "mover": names[0],
+                "target": game.sites[target].name,
             },
-            results={"constrained": "illegal (the cap)", "free": "legal"},
+            results=results,
+            moves=tuple(moves),
         )
+    parted = witness is not None and len(set(witness.results.values())) == 2
     return point_finding(
         rp.OPTIONAL_MOVE_CONSTRAINTS,
         rulings=rulings,
-        parted=board is not None,
+        parted=parted,
+        finished=board is None or parted,
         message=(
             "The optional Night move can target a Site at the cap: legal only if the placement "
-            "limits do not bind a move."
-            if board is not None
-            else "No reachable board lets the readings part."
+            "limits do not bind a move (replayed in the model under both readings)."
+            if parted
+            else "No board reached from a legal setup lets the readings part."
         ),
         witness=witness,
     )
+
+
+def _replay_round_one(
+    game: Game,
+    n: int,
+    rulings: Mapping[str, str],
+    spots: tuple[tuple[int, ...], ...],
+    encounter: int,
+    until: Any,
+) -> tuple[State, list[str]]:
+    """Replay round 1 with ``spots`` as the setup, the First Player choosing ``encounter`` if
+    Sites tie, the first legal reveal targets, everyone staying and keeping their hand, up to
+    the first state where ``until(state)`` holds."""
+    state, moves = _round_one(game, n, rulings, spots)
+    moves.append("the Day: every player passes three times")
+    state = step(state, Pass())
+    if state.phase == "choose":
+        moves.append(describe(state, Choose(encounter)))
+        state = step(state, Choose(encounter))
+    while state.phase != "over" and not until(state):
+        move = {"night-move": Stay(), "refill": Refill()}.get(state.phase) or legal_moves(state)[0]
+        moves.append(describe(state, move))
+        state = step(state, move)
+    return state, moves
 
 
 def _no_spot_encounter(game: Game, rulings: Mapping[str, str], small: str) -> Finding:

@@ -23,9 +23,15 @@ class Board:
     spots: tuple[tuple[int, ...], ...]
     player: int  # the player the question is about
     site: int | None = None  # the Encounter Site, or the Site the move would go to
+    encounter: int | None = None  # the Encounter Site when ``site`` is a move's target
 
     def to_json(self) -> dict[str, Any]:
-        return {"spots": [list(s) for s in self.spots], "player": self.player, "site": self.site}
+        return {
+            "spots": [list(s) for s in self.spots],
+            "player": self.player,
+            "site": self.site,
+            "encounter": self.encounter,
+        }
 
 
 def _matrix(n: int, prefix: str) -> list[list[Any]]:
@@ -144,20 +150,33 @@ def relocation_after_setup(
     return _solve(rules, x, player, enc)
 
 
-def move_limits_bind(n: int, cap: int | None) -> Board | None:
-    """After setup, a player whose optional Night move can go to a Site at the cap
-    (legal only if the cap does not bind a move). None without a cap: the readings agree."""
+def move_limits_bind(n: int, cap: int | None, humans: Sequence[int]) -> Board | None:
+    """After setup, player 0 stays out of round 1's Encounter and could move a spot at Night to
+    a Site at the cap (legal only if the cap does not bind a move). The Encounter Site has the
+    most Humans among the Sites with a spot (``humans`` per Site at Dusk); the target is not the
+    Encounter Site, so revealing players leaving it do not free the target. None without a cap:
+    the readings agree."""
     import z3
 
     if cap is None:
         return None
     x = _matrix(n, "move")
     target = z3.Int("target")
-    rules = [*_capped(x, cap), target >= 0, target < SITES]
+    enc = z3.Int("encounter")
+    rules = [*_capped(x, cap), target >= 0, target < SITES, enc >= 0, enc < SITES, enc != target]
     rules += [_owned(x, p) == TOKENS for p in range(n)]
     for s in range(SITES):
         rules.append(z3.Implies(target == s, z3.And(z3.Not(x[0][s]), _count(x, s) >= cap)))
-    return _solve(rules, x, 0, target)
+        rules.append(z3.Implies(enc == s, z3.And(z3.Not(x[0][s]), _count(x, s) > 0)))
+        for t in range(SITES):
+            rules.append(z3.Implies(z3.And(enc == s, _count(x, t) > 0), humans[s] >= humans[t]))
+    solver = z3.Solver()
+    solver.add(*rules)
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+    board = _board(model, x, 0, model.eval(target).as_long())
+    return Board(board.spots, 0, board.site, model.eval(enc).as_long())
 
 
 def caps_part(n: int, low: int, high: int | None) -> Board | None:
