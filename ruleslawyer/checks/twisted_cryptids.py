@@ -34,7 +34,9 @@ from ruleslawyer.models.twisted_cryptids_play import (
     encounter_candidates,
     final_scores,
     legal_moves,
+    myth_change,
     player_cap,
+    scored_humans,
     step,
     tie_break_humans,
 )
@@ -65,6 +67,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     findings.append(_setup_stall(rulings, small))
     findings.append(_encounter_scope(game, rulings, budget, playable))
     findings.append(_tie_break(game, rulings, budget, playable))
+    findings.append(_reveal_order(game, rulings, budget, playable))
     return findings
 
 
@@ -542,3 +545,68 @@ def _with_ruling(state: State, point_id: str, reading: str) -> State:
     rulings = dict(state.rulings)
     rulings[point_id] = reading
     return replace(state, rulings=tuple(sorted(rulings.items())))
+
+
+def _reveal_order(
+    game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool
+) -> Finding:
+    from ruleslawyer.solvers.cryptid_simulate import first_hit
+
+    point = rp.DUSK_REVEAL_ORDER
+    if not playable:
+        return _skipped(point, rulings, SKIP)
+
+    def parts(before: State, move: GameMove, after: State) -> Any:
+        if not isinstance(move, Reveal) or before.encountered is None:
+            return None
+        p = before.actor()
+        assert p is not None and before.encounter is not None
+        token = before.spots[p].index(before.encounter)
+        sighting = game.cryptids[before.cryptids[p]].sightings[before.stacks[p][token][0]]
+        results = {}
+        for reading in (r.name for r in point.readings):
+            st = _with_ruling(before, point.id, reading)
+            change = myth_change(sighting.myth, scored_humans(st))
+            results[reading] = apply_myth(before.myth[p], change, st.reading(rp.MYTH_FLOOR.id))
+        if len(set(results.values())) < 2:
+            return None
+        return {
+            "round": before.round,
+            "player": before.players[p],
+            "sighting": sighting.kind,
+            "encounter": game.sites[before.encounter].name,
+            "humans_when_encountered": list(before.encountered),
+            "humans_now": list(before.sites[before.encounter]),
+            "myth_before": before.myth[p],
+            "results": results,
+        }
+
+    hit, seed, played, finished = first_hit(
+        game, 4, parts, rulings=rulings, seeds=range(100), budget=budget
+    )
+    witness = None
+    if hit is not None:
+        witness = Witness(
+            description=(
+                f"4 players, seed {seed}, Dusk of round {hit['round']}: an earlier reveal's effect "
+                f"moved Humans at {hit['encounter']} before {hit['player']} reveals a "
+                f"{hit['sighting']} (Humans as hikers, hunters, researchers)."
+            ),
+            position={k: v for k, v in hit.items() if k != "results"},
+            results=hit["results"],
+        )
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=hit is not None,
+        finished=finished,
+        searched=played,
+        message=(
+            "A Sighting's effect changes the Humans at the Encounter Site before the next player "
+            "reveals, so the Myth a reveal scores depends on seat order (and on the First "
+            "Player, who picked the Site among ties)."
+            if hit is not None
+            else f"The readings did not part in {played} seeded games (not a proof)."
+        ),
+        witness=witness,
+    )

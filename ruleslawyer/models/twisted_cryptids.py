@@ -53,6 +53,12 @@ SETUP_ORDER = _say(
     "In player order (starting with the First Player and proceeding clockwise), place one of "
     "your Hiding Spot tokens on a Site in The Wilderness.",
 )
+REVEAL_ORDER = _say(
+    "Dusk Phase",
+    "Next, resolve the effect of that Sighting, then set it aside face up next to you. ... "
+    "then the next player who has a Hiding Spot at the Site of the Encounter will reveal their "
+    "Sighting.",
+)
 TIE_BREAK = _say(
     "End of the game",
     "In the event of a tie, tally the number of Humans on the Sites where you have Hiding Spots.",
@@ -155,6 +161,25 @@ TIE_BREAK_COUNT = RulePoint(
     default="after-final-night",
 )
 
+DUSK_REVEAL_ORDER = RulePoint(
+    id=f"{GAME}/dusk-reveal-order",
+    title="Does a later reveal see the Humans an earlier Sighting's effect moved?",
+    kind=Kind.AMBIGUITY,
+    sentences=(MYTH, REVEAL_ORDER),
+    readings=(
+        Reading(
+            "sequential",
+            "each reveal scores the Humans at the Encounter Site as the previous reveal's effect "
+            "left them (the First Player's seat order matters)",
+        ),
+        Reading(
+            "as-encountered",
+            "every reveal scores the distribution of Humans when the Encounter began",
+        ),
+    ),
+    default="sequential",
+)
+
 RULE_POINTS: tuple[RulePoint, ...] = (
     RELOCATION_DEADLOCK,
     SMALL_GAME_CAP,
@@ -164,4 +189,5 @@ RULE_POINTS: tuple[RulePoint, ...] = (
     SETUP_STALL,
     ENCOUNTER_SCOPE,
     TIE_BREAK_COUNT,
+    DUSK_REVEAL_ORDER,
 )

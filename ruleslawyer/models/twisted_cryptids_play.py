@@ -158,6 +158,7 @@ class State:
     encounters: tuple[tuple[int, int], ...]  # (round, Site) of every Encounter so far
     returned: tuple[tuple[int, ...], ...]  # per player: tokens on a Stack awaiting placement
     tied: tuple[int, ...]  # Sites tied for the Encounter (phase choose)
+    encountered: tuple[int, int, int] | None  # Humans at the Encounter Site when it began
     snapshot: tuple[tuple[int, ...], ...]  # spots at the start of the last Night (tie-break)
     seed: int
     shuffles: int
@@ -285,6 +286,7 @@ def new_game(
         encounters=(),
         returned=((),) * n,
         tied=(),
+        encountered=None,
         snapshot=(),
         seed=seed,
         shuffles=4,
@@ -382,6 +384,14 @@ def encounter_candidates(
 
 def myth_change(sighting_myth: tuple[int, int, int], humans: tuple[int, int, int]) -> int:
     return sum(m * h for m, h in zip(sighting_myth, humans, strict=True))
+
+
+def scored_humans(state: State) -> tuple[int, int, int]:
+    """The Humans a reveal scores, under ``dusk-reveal-order``."""
+    assert state.encounter is not None
+    if state.reading(rp.DUSK_REVEAL_ORDER.id) == "as-encountered" and state.encountered:
+        return state.encountered
+    return state.sites[state.encounter]
 
 
 def apply_myth(myth: int, change: int, reading: str) -> int:
@@ -552,6 +562,7 @@ def _start_round(state: State, number: int) -> State:
         turn=0,
         encounter=None,
         tied=(),
+        encountered=None,
         power_used=(False,) * state.n,
     )
 
@@ -592,7 +603,11 @@ def _dusk(state: State) -> State:
 
 def _begin_reveals(state: State, site: int) -> State:
     state = replace(
-        state, encounter=site, tied=(), encounters=(*state.encounters, (state.round, site))
+        state,
+        encounter=site,
+        tied=(),
+        encounters=(*state.encounters, (state.round, site)),
+        encountered=state.sites[site],
     )
     return replace(state, phase="reveal", turn=0) if state.revealers() else _begin_night(state)
 
@@ -605,7 +620,7 @@ def _reveal(state: State, player: int, targets: tuple[int, ...]) -> State:
     stack = state.stacks[player][token]
     sighting_id = stack[0]
     sighting = g.cryptids[state.cryptids[player]].sightings[sighting_id]
-    change = myth_change(sighting.myth, state.sites[site])
+    change = myth_change(sighting.myth, scored_humans(state))
     myth = apply_myth(state.myth[player], change, state.reading(rp.MYTH_FLOOR.id))
     sites, rest = apply_effects(state.sites, state.rest, sighting.effect, targets, at=site)
     remaining = stack[1:]

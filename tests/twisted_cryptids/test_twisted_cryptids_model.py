@@ -43,7 +43,7 @@ STACKS_ANN = ((0, 2, 3), (1, 4, 5), (6, 7, 8))
 STACKS_BOB = ((5, 0, 1), (2, 3, 4), (6, 7, 8))
 
 
-def two_player_dusk():
+def two_player_dusk(rulings=None):
     """Setup, Dawn and Day of a 2-player game, stopped at the last Pass before Dusk.
 
     First Player ann places first; the token passes after each of the three
@@ -51,7 +51,12 @@ def two_player_dusk():
     ann: ridge, lake, campground; bob: ridge, swamp, observatory (token k on the k-th).
     """
     state = new_game(
-        GAME, ("ann", "bob"), ("bigfoot", "mothman"), seed=0, stacks=(STACKS_ANN, STACKS_BOB)
+        GAME,
+        ("ann", "bob"),
+        ("bigfoot", "mothman"),
+        seed=0,
+        stacks=(STACKS_ANN, STACKS_BOB),
+        rulings=rulings,
     )
     sites = {0: (2, 1, 0), 1: (2, 5, 4)}
     while state.phase == "setup":
@@ -93,6 +98,17 @@ def test_encounter_reveals_and_night_placement_by_hand():
     # ann: not the ridge, not lake or campground; trailhead is fine (no cap with 2 players).
     assert state.actor() == 0 and state.phase == "night-place"
     assert legal_moves(state) == (Place(3, 0), Place(4, 0), Place(5, 0))
+
+
+def test_dusk_reveal_order_readings_by_hand():
+    # as-encountered: ann's real-deal scores the ridge as the Encounter began (hunters 2,
+    # researchers 2): +4 - 4 = 0, although bob's decoy has moved a hunter away.
+    state = step(two_player_dusk({"twisted-cryptids/dusk-reveal-order": "as-encountered"}), Pass())
+    state = step(state, Reveal((5,)))
+    assert state.myth == (5, 4)  # bob scored the same Humans under both readings
+    state = step(state, Reveal())
+    assert state.myth == (5, 4)
+    assert state.sites[2] == (3, 1, 2)
 
 
 def test_tied_encounter_is_the_first_players_choice():
