@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ruleslawyer.budget import Budget
+from ruleslawyer.checks import twisted_cryptids_searches as searches
 from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models import twisted_cryptids as rp
@@ -25,20 +26,13 @@ from ruleslawyer.models.twisted_cryptids_play import (
     Pass,
     Place,
     Refill,
-    Reveal,
     State,
     Stay,
     Stuck,
-    apply_myth,
     describe,
-    encounter_candidates,
-    final_scores,
     legal_moves,
-    myth_change,
     player_cap,
-    scored_humans,
     step,
-    tie_break_humans,
 )
 
 COUNTS = (2, 3, 4, 5, 6)
@@ -62,13 +56,22 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     findings.append(_relocation(game, rulings, small, playable))
     findings.append(_small_game_cap(rulings))
     findings.append(_optional_move(game, rulings, small, playable))
-    findings.append(_myth_floor(game, rulings, budget, playable))
+    findings.append(_searched(searches.myth_floor, rp.MYTH_FLOOR, game, rulings, budget, playable))
     findings.append(_no_spot_encounter(game, rulings, small))
     findings.append(_setup_stall(rulings, small))
-    findings.append(_encounter_scope(game, rulings, budget, playable))
-    findings.append(_tie_break(game, rulings, budget, playable))
-    findings.append(_reveal_order(game, rulings, budget, playable))
+    for search, point in (
+        (searches.encounter_scope, rp.ENCOUNTER_SCOPE),
+        (searches.tie_break, rp.TIE_BREAK_COUNT),
+        (searches.reveal_order, rp.DUSK_REVEAL_ORDER),
+    ):
+        findings.append(_searched(search, point, game, rulings, budget, playable))
     return findings
+
+
+def _searched(
+    search: Any, point: Any, game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool
+) -> Finding:
+    return search(game, rulings, budget) if playable else _skipped(point, rulings, SKIP)
 
 
 def _skipped(point: Any, rulings: Mapping[str, str], why: str) -> Finding:
@@ -362,251 +365,3 @@ def _setup_stall(rulings: Mapping[str, str], small: str) -> Finding:
 
 
 # --- play (seeded random games) ----------------------------------------------------------------
-
-
-def _myth_floor(game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool) -> Finding:
-    from ruleslawyer.solvers.cryptid_simulate import first_hit
-
-    if not playable:
-        return _skipped(rp.MYTH_FLOOR, rulings, SKIP)
-    negative = {**rulings, rp.MYTH_FLOOR.id: "negative"}
-
-    def below_zero(before: State, move: GameMove, after: State) -> Any:
-        if not isinstance(move, Reveal):
-            return None
-        p = before.actor()
-        assert p is not None
-        if after.myth[p] >= 0:
-            return None
-        return {
-            "round": before.round,
-            "player": before.players[p],
-            "encounter": game.sites[before.encounter or 0].name,
-            "humans_at_encounter": dict(
-                zip(
-                    ("hikers", "hunters", "researchers"),
-                    before.sites[before.encounter or 0],
-                    strict=True,
-                )
-            ),
-            "myth_before": before.myth[p],
-            "change": after.myth[p] - before.myth[p],
-            "floor": apply_myth(before.myth[p], after.myth[p] - before.myth[p], "floor-at-zero"),
-            "negative": after.myth[p],
-        }
-
-    hit, seed, played, finished = first_hit(
-        game, 4, below_zero, rulings=negative, seeds=range(100), budget=budget
-    )
-    witness = None
-    if hit is not None:
-        witness = Witness(
-            description=(
-                f"4 players, seed {seed}: in round {hit['round']} {hit['player']} reveals at "
-                f"{hit['encounter']} with {hit['myth_before']} Myth and loses {-hit['change']}."
-            ),
-            position={k: v for k, v in hit.items() if k not in ("floor", "negative")},
-            results={"floor-at-zero": hit["floor"], "negative": hit["negative"]},
-        )
-    return point_finding(
-        rp.MYTH_FLOOR,
-        rulings=rulings,
-        parted=hit is not None,
-        finished=finished,
-        searched=played,
-        message=(
-            "A reveal can cost more Myth than the Cryptid has; the rulebook gives the Myth Track "
-            "no bounds, so whether Myth stops at 0 is open."
-            if hit is not None
-            else f"No reveal took Myth below 0 in {played} seeded games (not a proof)."
-        ),
-        witness=witness,
-    )
-
-
-def _encounter_scope(
-    game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool
-) -> Finding:
-    from ruleslawyer.solvers.cryptid_simulate import first_hit
-
-    if not playable:
-        return _skipped(rp.ENCOUNTER_SCOPE, rulings, SKIP)
-
-    def parts(before: State, move: GameMove, after: State) -> Any:
-        if before.phase != "day" or after.phase == "day":
-            return None
-        among = encounter_candidates(before.sites, before.spots, "among-hiding-spots")
-        busiest = encounter_candidates(before.sites, before.spots, "busiest-site")
-        if among == busiest:
-            return None
-        state = before
-        return {
-            "round": before.round,
-            "humans": {game.sites[s].name: sum(h) for s, h in enumerate(state.sites)},
-            "sites_with_hiding_spots": sorted(
-                {game.sites[s].name for own in state.spots for s in own if s >= 0}
-            ),
-            "among": [game.sites[s].name for s in among],
-            "busiest": [game.sites[s].name for s in busiest],
-        }
-
-    hit, seed, played, finished = first_hit(
-        game, 2, parts, rulings=rulings, seeds=range(100), budget=budget
-    )
-    witness = None
-    if hit is not None:
-        witness = Witness(
-            description=(
-                f"2 players, seed {seed}, Dusk of round {hit['round']}: the busiest Site has no "
-                "Hiding Spot."
-            ),
-            position={k: hit[k] for k in ("round", "humans", "sites_with_hiding_spots")},
-            results={
-                "among-hiding-spots": {"encounter at": hit["among"]},
-                "busiest-site": {"encounter at": hit["busiest"] or "no Encounter"},
-            },
-        )
-    return point_finding(
-        rp.ENCOUNTER_SCOPE,
-        rulings=rulings,
-        parted=hit is not None,
-        finished=finished,
-        searched=played,
-        message=(
-            "The Site with the most Humans can lack a Hiding Spot: one reading moves the "
-            "Encounter to the busiest Site that has one, the other has no Encounter."
-            if hit is not None
-            else f"The readings did not part in {played} seeded games (not a proof)."
-        ),
-        witness=witness,
-    )
-
-
-def _tie_break(game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool) -> Finding:
-    from ruleslawyer.solvers.cryptid_simulate import first_hit
-
-    if not playable:
-        return _skipped(rp.TIE_BREAK_COUNT, rulings, SKIP)
-    readings = [r.name for r in rp.TIE_BREAK_COUNT.readings]
-
-    def parts(before: State, move: GameMove, after: State) -> Any:
-        if after.phase != "over" or before.phase == "over":
-            return None
-        scores = final_scores(after)
-        best = max(scores)
-        tied = [p for p in range(after.n) if scores[p] == best]
-        if len(tied) < 2:
-            return None
-        outcome = {}
-        for reading in readings:
-            st = _with_ruling(after, rp.TIE_BREAK_COUNT.id, reading)
-            tally = {after.players[p]: tie_break_humans(st, p) for p in tied}
-            top = max(tally.values())
-            outcome[reading] = {
-                "tally": tally,
-                "winners": [k for k, v in tally.items() if v == top],
-            }
-        if outcome[readings[0]]["winners"] == outcome[readings[1]]["winners"]:
-            return None
-        return {"scores": dict(zip(after.players, scores, strict=True)), "outcome": outcome}
-
-    hit, seed, played, finished = first_hit(
-        game, 3, parts, rulings=rulings, seeds=range(400), budget=budget
-    )
-    witness = None
-    if hit is not None:
-        witness = Witness(
-            description=(
-                f"3 players, seed {seed}: a tie on Myth decided differently by the Hiding Spots "
-                "before and after the fifth Night."
-            ),
-            position={"final_myth": hit["scores"]},
-            results=hit["outcome"],
-        )
-    return point_finding(
-        rp.TIE_BREAK_COUNT,
-        rulings=rulings,
-        parted=hit is not None,
-        finished=finished,
-        searched=played,
-        message=(
-            "The fifth Night still moves Hiding Spots, and the tie-break counts Humans at them: "
-            "a tied game's winner depends on whether those moves count."
-            if hit is not None
-            else f"No tied game was decided differently in {played} seeded games (not a proof)."
-        ),
-        witness=witness,
-    )
-
-
-def _with_ruling(state: State, point_id: str, reading: str) -> State:
-    from dataclasses import replace
-
-    rulings = dict(state.rulings)
-    rulings[point_id] = reading
-    return replace(state, rulings=tuple(sorted(rulings.items())))
-
-
-def _reveal_order(
-    game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool
-) -> Finding:
-    from ruleslawyer.solvers.cryptid_simulate import first_hit
-
-    point = rp.DUSK_REVEAL_ORDER
-    if not playable:
-        return _skipped(point, rulings, SKIP)
-
-    def parts(before: State, move: GameMove, after: State) -> Any:
-        if not isinstance(move, Reveal) or before.encountered is None:
-            return None
-        p = before.actor()
-        assert p is not None and before.encounter is not None
-        token = before.spots[p].index(before.encounter)
-        sighting = game.cryptids[before.cryptids[p]].sightings[before.stacks[p][token][0]]
-        results = {}
-        for reading in (r.name for r in point.readings):
-            st = _with_ruling(before, point.id, reading)
-            change = myth_change(sighting.myth, scored_humans(st))
-            results[reading] = apply_myth(before.myth[p], change, st.reading(rp.MYTH_FLOOR.id))
-        if len(set(results.values())) < 2:
-            return None
-        return {
-            "round": before.round,
-            "player": before.players[p],
-            "sighting": sighting.kind,
-            "encounter": game.sites[before.encounter].name,
-            "humans_when_encountered": list(before.encountered),
-            "humans_now": list(before.sites[before.encounter]),
-            "myth_before": before.myth[p],
-            "results": results,
-        }
-
-    hit, seed, played, finished = first_hit(
-        game, 4, parts, rulings=rulings, seeds=range(100), budget=budget
-    )
-    witness = None
-    if hit is not None:
-        witness = Witness(
-            description=(
-                f"4 players, seed {seed}, Dusk of round {hit['round']}: an earlier reveal's effect "
-                f"moved Humans at {hit['encounter']} before {hit['player']} reveals a "
-                f"{hit['sighting']} (Humans as hikers, hunters, researchers)."
-            ),
-            position={k: v for k, v in hit.items() if k != "results"},
-            results=hit["results"],
-        )
-    return point_finding(
-        point,
-        rulings=rulings,
-        parted=hit is not None,
-        finished=finished,
-        searched=played,
-        message=(
-            "A Sighting's effect changes the Humans at the Encounter Site before the next player "
-            "reveals, so the Myth a reveal scores depends on seat order (and on the First "
-            "Player, who picked the Site among ties)."
-            if hit is not None
-            else f"The readings did not part in {played} seeded games (not a proof)."
-        ),
-        witness=witness,
-    )

@@ -216,12 +216,9 @@ BAD = [
 
 def one_bad_line(tmp_path: Path, text: str) -> str:
     path = write(tmp_path, text)
-    result = CliRunner().invoke(cli, ["twisted-cryptids", "stacks", str(path)])
-    assert result.exit_code == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert str(path) in lines[0]
-    return lines[0]
+    line = one_bad_line_any(tmp_path, path)
+    assert str(path) in line
+    return line
 
 
 @pytest.mark.parametrize(("change", "expected"), BAD)
@@ -251,3 +248,33 @@ def test_unknown_sighting_kind_exits_2(tmp_path):
     text = record_to_toml(small_record()).replace('sighting = "hoax"', 'sighting = "ufo"', 1)
     line = one_bad_line(tmp_path, text)
     assert "reveal[0].sighting: found 'ufo', expected one of" in line
+
+
+def test_record_with_its_own_game_file(tmp_path):
+    # A designer's cards: every Cryptid with 3 real-deals instead of 2 (one hoax fewer).
+    from ruleslawyer.gamefiles import builtin_path
+
+    cards = builtin_path("twisted-cryptids.toml").read_text()
+    cards = cards.replace('kind = "real-deal"\ncount = 2', 'kind = "real-deal"\ncount = 3')
+    cards = cards.replace('kind = "hoax"\ncount = 3', 'kind = "hoax"\ncount = 2')
+    (tmp_path / "cards.toml").write_text(cards)
+    record = small_record(reveals=(), known=(), game_file="cards.toml")
+    path = write(tmp_path, record_to_toml(record))
+    result = CliRunner().invoke(cli, ["twisted-cryptids", "stacks", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    ann = json.loads(result.output)["players"]["ann"]
+    # nothing revealed: 9!/(3!2!2!2!) = 7560 arrangements, 3 real-deals hidden: 10 + 21 + 0.
+    assert ann["arrangements"] == 7560
+    assert ann["real_deals_hidden"] == {"min": 3, "max": 3}
+    missing = small_record(game_file="nowhere.toml")
+    path = write(tmp_path, record_to_toml(missing))
+    line = one_bad_line_any(tmp_path, path)
+    assert "nowhere.toml: found 'no such file', expected a readable TOML file" in line
+
+
+def one_bad_line_any(tmp_path: Path, path: Path) -> str:
+    result = CliRunner().invoke(cli, ["twisted-cryptids", "stacks", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    return lines[0]
