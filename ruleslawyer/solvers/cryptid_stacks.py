@@ -169,9 +169,8 @@ def z3_player(view: PlayerView) -> dict[str, Any]:
     base: list[Any] = []
     for i, var in enumerate(slot):
         base.append(z3.And(var >= 0, var < len(view.kinds)))
-        fixed = view.revealed[i] or view.known[i]
-        if fixed is not None:
-            base.append(var == view.kinds.index(fixed))
+        for fixed in {view.revealed[i], view.known[i]} - {None}:
+            base.append(var == view.kinds.index(fixed or ""))
     for k, count in enumerate(view.deck):
         base.append(z3.Sum([z3.If(v == k, 1, 0) for v in slot]) == count)
     for j in range(STACKS):

@@ -3,6 +3,7 @@ of simulated games, known answers, the record file round trip, and bad input."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -278,3 +279,56 @@ def one_bad_line_any(tmp_path: Path, path: Path) -> str:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     return lines[0]
+
+
+@functools.cache
+def second_view(seed: int):
+    return views(simulated_record(2, seed), GAME)[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 5),
+    slots=st.lists(
+        st.tuples(st.integers(0, 8), st.sampled_from(["hoax", "real-deal", "decoy"])), max_size=4
+    ),
+    known=st.booleans(),
+)
+def test_consistency_agrees_across_combinatorics_z3_and_brute_force(seed, slots, known):
+    """Corrupt a simulated player's view at random: all three methods agree on whether any
+    arrangement fits, and on how many."""
+    from dataclasses import replace
+
+    view = second_view(seed)
+    field = "known" if known else "revealed"
+    cells = list(getattr(view, field))
+    for slot, kind in slots:
+        cells[slot] = kind
+    view = replace(view, **{field: tuple(cells)})
+    total = arrangements(view)
+    assert z3_player(view)["consistent"] == (total > 0)
+    assert brute_force(view)[0] == total
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    bounds=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3)), min_size=2, max_size=4),
+    tallies=st.lists(st.one_of(st.none(), st.integers(0, 3)), min_size=4, max_size=4),
+)
+def test_possible_winners_against_every_score_vector(bounds, tallies):
+    import itertools
+
+    names = [f"p{i}" for i in range(len(bounds))]
+    box = {n: (lo, lo + width) for n, (lo, width) in zip(names, bounds, strict=False)}
+    tally = dict(zip(names, tallies, strict=False))
+    seen = set()
+    ranges = [range(lo, hi + 1) for lo, hi in box.values()]
+    unknown = [n for n in names if tally[n] is None]
+    for scores in itertools.product(*ranges):
+        for guess in itertools.product(range(4), repeat=len(unknown)):
+            t = {**tally, **dict(zip(unknown, guess, strict=True))}
+            best = max(scores)
+            tied = [n for n, s in zip(names, scores, strict=True) if s == best]
+            most = max(t[n] for n in tied)
+            seen |= {n for n in tied if t[n] == most}
+    assert set(possible_winners(box, tally)) == seen
