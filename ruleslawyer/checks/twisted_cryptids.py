@@ -53,12 +53,12 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     ]
     small = rulings.get(rp.SMALL_GAME_CAP.id, rp.SMALL_GAME_CAP.default or "no-cap")
     playable = not problems
-    findings.append(_relocation(game, rulings, small, playable))
+    findings.append(_relocation(game, rulings, small, playable, budget))
     findings.append(_small_game_cap(rulings))
     findings.append(_optional_move(game, rulings, small, playable))
     findings.append(_searched(searches.myth_floor, rp.MYTH_FLOOR, game, rulings, budget, playable))
-    findings.append(_no_spot_encounter(game, rulings, small))
-    findings.append(_setup_stall(rulings, small))
+    findings.append(_no_spot_encounter(game, rulings, small, budget))
+    findings.append(_setup_stall(rulings, small, budget))
     for search, point in (
         (searches.encounter_scope, rp.ENCOUNTER_SCOPE),
         (searches.tie_break, rp.TIE_BREAK_COUNT),
@@ -78,13 +78,16 @@ def _skipped(point: Any, rulings: Mapping[str, str], why: str) -> Finding:
     return point_finding(point, rulings=rulings, parted=False, finished=False, message=why)
 
 
+BUDGET = "not searched: the budget (--max-seconds) was spent"
 SKIP = "Not searched: the game file has data errors (see above), so games cannot be dealt."
 
 
 # --- placement (Z3) -------------------------------------------------------------------------
 
 
-def _relocation(game: Game, rulings: Mapping[str, str], small: str, playable: bool) -> Finding:
+def _relocation(
+    game: Game, rulings: Mapping[str, str], small: str, playable: bool, budget: Budget
+) -> Finding:
     from ruleslawyer.solvers.cryptid_placement import relocation_anywhere
 
     per_count: dict[str, str] = {}
@@ -92,6 +95,10 @@ def _relocation(game: Game, rulings: Mapping[str, str], small: str, playable: bo
     finished = True
     for n in COUNTS:
         cap = player_cap(n, small)
+        if budget.spent():
+            per_count[str(n)] = BUDGET
+            finished = False
+            continue
         if relocation_anywhere(n, cap) is None:
             per_count[str(n)] = "unreachable (Z3: no capped board leaves a returned spot no Site)"
             continue
@@ -113,8 +120,12 @@ def _relocation(game: Game, rulings: Mapping[str, str], small: str, playable: bo
             "The rulebook says nothing of what happens then (the model leaves the spot on its "
             "Stack to try again next Night)."
         )
-    else:
+    elif finished:
         message = "No player count reaches a relocation with no legal Site."
+    else:
+        message = "Not decided for every player count: " + "; ".join(
+            f"{n}: {v}" for n, v in per_count.items()
+        )
     return point_finding(
         rp.RELOCATION_DEADLOCK,
         rulings=rulings,
@@ -299,14 +310,19 @@ def _replay_round_one(
     return state, moves
 
 
-def _no_spot_encounter(game: Game, rulings: Mapping[str, str], small: str) -> Finding:
+def _no_spot_encounter(
+    game: Game, rulings: Mapping[str, str], small: str, budget: Budget
+) -> Finding:
     from ruleslawyer.solvers.cryptid_placement import empty_board_at_dusk, relocation_anywhere
 
-    found = {}
-    for n in COUNTS:
+    def question(n: int) -> Any:
         can_stick = relocation_anywhere(n, player_cap(n, small)) is not None
-        found[n] = empty_board_at_dusk(n, game.rounds, can_stick)
+        return empty_board_at_dusk(n, game.rounds, can_stick)
+
+    found, skipped = _per_count(budget, question)
     reachable = {n: w for n, w in found.items() if w is not None}
+    if skipped and not reachable:
+        return _skipped(rp.NO_HIDING_SPOT_ENCOUNTER, rulings, _budget_message(skipped))
     if not reachable:
         return point_finding(
             rp.NO_HIDING_SPOT_ENCOUNTER,
@@ -336,11 +352,30 @@ def _no_spot_encounter(game: Game, rulings: Mapping[str, str], small: str) -> Fi
     )
 
 
-def _setup_stall(rulings: Mapping[str, str], small: str) -> Finding:
+def _per_count(budget: Budget, question: Any) -> tuple[dict[int, Any], list[int]]:
+    """Ask ``question(n)`` for each player count while the budget lasts."""
+    answers: dict[int, Any] = {}
+    skipped: list[int] = []
+    for n in COUNTS:
+        if budget.spent():
+            skipped.append(n)
+        else:
+            answers[n] = question(n)
+    return answers, skipped
+
+
+def _budget_message(skipped: list[int]) -> str:
+    counts = ", ".join(map(str, skipped))
+    return f"Not decided: the budget (--max-seconds) ran out before {counts} players were asked."
+
+
+def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Finding:
     from ruleslawyer.solvers.cryptid_placement import setup_stall
 
-    stalls = {n: setup_stall(n, player_cap(n, small)) for n in COUNTS}
+    stalls, skipped = _per_count(budget, lambda n: setup_stall(n, player_cap(n, small)))
     hit = next(((n, b) for n, b in stalls.items() if b is not None), None)
+    if skipped and hit is None:
+        return _skipped(rp.SETUP_STALL, rulings, _budget_message(skipped))
     witness = None
     if hit is not None:
         n, board = hit

@@ -142,3 +142,14 @@ def test_model_replays_a_game_to_the_end():
     assert state.phase == "over" and legal_moves(state) == ()
     with pytest.raises(IllegalMove):
         step(state, Pass())
+
+
+def test_no_clean_bill_when_the_budget_is_gone():
+    out = check(load_source("twisted-cryptids"), {}, Budget(max_seconds=1e-9))
+    for f in out:
+        if not f.finished:
+            assert f.kind != Kind.INFO
+            assert "not" in f.message.lower()
+    by_id = {f.id: f for f in out}
+    assert not by_id["twisted-cryptids/relocation-deadlock"].finished
+    assert not by_id["twisted-cryptids/setup-stall"].finished
