@@ -148,6 +148,7 @@ class State:
     revealed: tuple[tuple[tuple[int, int, int], ...], ...]  # per player: (stack, sighting, round)
     myth: tuple[int, ...]
     traits: tuple[int, ...]
+    discarded_traits: tuple[int | None, ...]  # the second Hidden Trait each player was dealt
     hands: tuple[tuple[int, ...], ...]
     action_deck: tuple[int, ...]
     discard: tuple[int, ...]
@@ -247,7 +248,8 @@ def new_game(
     stacks: tuple[tuple[tuple[int, ...], ...], ...] | None = None,
     rulings: Mapping[str, str] | None = None,
 ) -> State:
-    """Deal a game: shuffled decks, secret Stacks (random unless given), Hidden Traits, hands.
+    """Deal a game: shuffled decks, secret Stacks (random unless given), hands, and two Hidden
+    Traits each (the player keeps the first; the second is recorded as discarded).
 
     ``stacks[p][j]`` lists Sighting ids (indices into the Cryptid's Sightings) top first.
     """
@@ -257,6 +259,7 @@ def new_game(
         stacks = tuple(_deal_stacks(_shuffled(tuple(range(9)), seed, 100 + p)) for p in range(n))
     traits = _shuffled(tuple(range(len(game.traits))), seed, 1)
     chosen = tuple(traits[2 * p] if 2 * p < len(traits) else 0 for p in range(n))
+    other = tuple(traits[2 * p + 1] if 2 * p + 1 < len(traits) else None for p in range(n))
     deck = _shuffled(tuple(range(len(game.actions))), seed, 2)
     hands = tuple(deck[p * game.hand_size : (p + 1) * game.hand_size] for p in range(n))
     return State(
@@ -276,6 +279,7 @@ def new_game(
         revealed=((),) * n,
         myth=(game.start_myth,) * n,
         traits=chosen,
+        discarded_traits=other,
         hands=hands,
         action_deck=deck[n * game.hand_size :],
         discard=(),

@@ -265,4 +265,6 @@ def record_from_state(state: Any, perspective: int = 0) -> Record:
         for j in range(STACKS)
         for i, s in enumerate(formed[j])
     )
-    return Record(names[perspective], rounds_played, players, reveals, known)
+    other = state.discarded_traits[perspective]
+    excluded = (g.traits[other].name,) if other is not None else ()
+    return Record(names[perspective], rounds_played, players, reveals, known, excluded)
