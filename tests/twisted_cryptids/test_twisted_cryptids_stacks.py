@@ -332,3 +332,94 @@ def test_possible_winners_against_every_score_vector(bounds, tallies):
             most = max(t[n] for n in tied)
             seen |= {n for n in tied if t[n] == most}
     assert set(possible_winners(box, tally)) == seen
+
+
+STACKS_SCHEMA = {
+    "type": "object",
+    "required": ["players", "possible_winners", "winner_decided"],
+    "additionalProperties": False,
+    "properties": {
+        "players": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["stacks", "arrangements", "real_deals_hidden", "final_myth"],
+                "additionalProperties": False,
+                "properties": {
+                    "stacks": {
+                        "type": "array",
+                        "minItems": 3,
+                        "maxItems": 3,
+                        "items": {
+                            "type": "array",
+                            "minItems": 3,
+                            "maxItems": 3,
+                            "items": {
+                                "oneOf": [
+                                    {
+                                        "type": "object",
+                                        "required": ["revealed"],
+                                        "additionalProperties": False,
+                                        "properties": {"revealed": {"type": "string"}},
+                                    },
+                                    {
+                                        "type": "object",
+                                        "required": ["counts"],
+                                        "additionalProperties": False,
+                                        "properties": {
+                                            "counts": {
+                                                "type": "object",
+                                                "additionalProperties": {
+                                                    "type": "integer",
+                                                    "minimum": 0,
+                                                },
+                                            }
+                                        },
+                                    },
+                                ]
+                            },
+                        },
+                    },
+                    "arrangements": {"type": "integer", "minimum": 1},
+                    "real_deals_hidden": {"$ref": "#/$defs/bounds"},
+                    "final_myth": {"$ref": "#/$defs/bounds"},
+                },
+            },
+        },
+        "possible_winners": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "winner_decided": {"type": "boolean"},
+    },
+    "$defs": {
+        "bounds": {
+            "type": "object",
+            "required": ["min", "max"],
+            "additionalProperties": False,
+            "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}},
+        }
+    },
+}
+
+
+@pytest.mark.parametrize(("players", "seed", "rounds"), [(6, 7, None), (4, 2, 3), (2, 0, 0)])
+def test_stacks_json_matches_the_issue_schema(players, seed, rounds):
+    import jsonschema
+
+    result = analyse(simulated_record(players, seed, rounds=rounds), GAME)
+    jsonschema.validate(json.loads(json.dumps(result)), STACKS_SCHEMA)
+    for entry in result["players"].values():
+        for bounds in (entry["real_deals_hidden"], entry["final_myth"]):
+            assert bounds["min"] <= bounds["max"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_counts_match_brute_force_exhaustively(players):
+    for seed in range(20):
+        for rounds in (0, 1, 2, 3, 4, None):
+            record = simulated_record(players, seed, rounds=rounds)
+            for view in views(record, GAME):
+                total, counts, deals = brute_force(view)
+                assert arrangements(view) == total
+                assert slot_counts(view) == counts
+                bounds = z3_player(view)["real_deals_hidden"]
+                assert (bounds["min"], bounds["max"]) == deals
