@@ -54,6 +54,17 @@ GAMES: dict[str, GameInfo] = {
             cli="ruleslawyer.cli.kaelyfos",
             cli_help="Resolve a bloodsucker behaviour card on a position.",
         ),
+        GameInfo(
+            id="twisted-cryptids",
+            title="Twisted Cryptids",
+            rulebook="twisted-cryptids-rules.txt",
+            data_file="twisted-cryptids.toml",
+            marker_keys=frozenset({"site", "cryptid"}),
+            model="ruleslawyer.models.twisted_cryptids",
+            checks="ruleslawyer.checks.twisted_cryptids",
+            cli="ruleslawyer.cli.twisted_cryptids",
+            cli_help="Count the arrangements of hidden Sighting stacks from a record of play.",
+        ),
     )
 }
 

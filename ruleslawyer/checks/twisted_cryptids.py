@@ -1,0 +1,402 @@
+"""Twisted Cryptids checks: one finding per rule point, plus data errors of the game file.
+
+Placement questions (setup stall, Night relocation deadlock, caps, the
+optional move, a Dusk without Hiding Spots) are answered by Z3 for every
+player count 2-6 (:mod:`ruleslawyer.solvers.cryptid_placement`); a reachable
+deadlock is replayed through the model from a legal setup, so its witness is a
+real game. Points about play (Myth below 0, the Encounter scope, the
+tie-break) are searched in seeded random games of the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.checks import twisted_cryptids_searches as searches
+from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
+from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.models import twisted_cryptids as rp
+from ruleslawyer.models.twisted_cryptids_game import Game, load_game, structural_problems
+from ruleslawyer.models.twisted_cryptids_play import (
+    Choose,
+    GameMove,
+    Move,
+    Pass,
+    Place,
+    Refill,
+    State,
+    Stay,
+    Stuck,
+    describe,
+    legal_moves,
+    player_cap,
+    step,
+)
+
+COUNTS = (2, 3, 4, 5, 6)
+
+
+def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
+    game = load_game(source)
+    problems = structural_problems(game, source.document)
+    findings = [
+        data_error(
+            rp.GAME,
+            "structure",
+            "The game file breaks a structural rule of the rulebook",
+            Location(source.display, place, source.line(place)),
+            message,
+        )
+        for place, message in problems
+    ]
+    small = rulings.get(rp.SMALL_GAME_CAP.id, rp.SMALL_GAME_CAP.default or "no-cap")
+    playable = not problems
+    findings.append(_relocation(game, rulings, small, playable, budget))
+    findings.append(_small_game_cap(rulings))
+    findings.append(_optional_move(game, rulings, small, playable))
+    findings.append(_searched(searches.myth_floor, rp.MYTH_FLOOR, game, rulings, budget, playable))
+    findings.append(_no_spot_encounter(game, rulings, small, budget))
+    findings.append(_setup_stall(rulings, small, budget))
+    for search, point in (
+        (searches.encounter_scope, rp.ENCOUNTER_SCOPE),
+        (searches.tie_break, rp.TIE_BREAK_COUNT),
+        (searches.reveal_order, rp.DUSK_REVEAL_ORDER),
+    ):
+        findings.append(_searched(search, point, game, rulings, budget, playable))
+    return findings
+
+
+def _searched(
+    search: Any, point: Any, game: Game, rulings: Mapping[str, str], budget: Budget, playable: bool
+) -> Finding:
+    return search(game, rulings, budget) if playable else _skipped(point, rulings, SKIP)
+
+
+def _skipped(point: Any, rulings: Mapping[str, str], why: str) -> Finding:
+    return point_finding(point, rulings=rulings, parted=False, finished=False, message=why)
+
+
+BUDGET = "not searched: the budget (--max-seconds) was spent"
+SKIP = "Not searched: the game file has data errors (see above), so games cannot be dealt."
+
+
+# --- placement (Z3) -------------------------------------------------------------------------
+
+
+def _relocation(
+    game: Game, rulings: Mapping[str, str], small: str, playable: bool, budget: Budget
+) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import relocation_anywhere
+
+    per_count: dict[str, str] = {}
+    witness = None
+    finished = True
+    for n in COUNTS:
+        cap = player_cap(n, small)
+        if budget.spent():
+            per_count[str(n)] = BUDGET
+            finished = False
+            continue
+        if relocation_anywhere(n, cap) is None:
+            per_count[str(n)] = "unreachable (Z3: no capped board leaves a returned spot no Site)"
+            continue
+        found = (
+            _deadlock_witness(game, n, rulings) if playable and n <= len(game.cryptids) else None
+        )
+        if found is None:
+            per_count[str(n)] = "possible on some board; not replayed from a legal setup"
+            finished = False
+            continue
+        per_count[str(n)] = "reachable in round 1 from a legal setup"
+        if witness is None or n == 4:
+            witness = found
+    reachable = [n for n, v in per_count.items() if v.startswith("reachable")]
+    if reachable:
+        message = (
+            f"With {', '.join(reachable)} players a Hiding Spot returned at Dusk can find no Site: "
+            "every Site but the Encounter Site holds one of the player's spots or is at the cap. "
+            "The rulebook says nothing of what happens then (the model leaves the spot on its "
+            "Stack to try again next Night)."
+        )
+    elif finished:
+        message = "No player count reaches a relocation with no legal Site."
+    else:
+        message = "Not decided for every player count: " + "; ".join(
+            f"{n}: {v}" for n, v in per_count.items()
+        )
+    return point_finding(
+        rp.RELOCATION_DEADLOCK,
+        rulings=rulings,
+        parted=bool(reachable),
+        finished=finished or bool(reachable),
+        message=message,
+        witness=witness,
+        extra={"per_player_count": per_count},
+    )
+
+
+def _round_one(
+    game: Game, n: int, rulings: Mapping[str, str], spots: tuple[tuple[int, ...], ...] | None
+) -> tuple[State, list[str]]:
+    """Deal seed 0, place the spots (round-robin, each player's k-th Site in placement
+    round k; the first legal ones when ``spots`` is None), resolve Dawn, pass the Day."""
+    from ruleslawyer.solvers.cryptid_simulate import deal
+
+    state = deal(game, n, 0, rulings)
+    moves: list[str] = []
+    while state.phase in ("setup", "dawn", "day"):
+        player = state.actor()
+        assert player is not None
+        if state.phase == "setup":
+            k = sum(state.placed[player])
+            move: GameMove = legal_moves(state)[0] if spots is None else Place(spots[player][k], k)
+        elif state.phase == "dawn":
+            move = legal_moves(state)[0]
+        else:
+            move = Pass()
+        if state.phase == "day" and state.turn == 3 * n - 1:
+            break  # stop before Dusk: the caller wants the Humans at Dusk
+        if not isinstance(move, Pass):
+            moves.append(describe(state, move))
+        state = step(state, move)
+    return state, moves
+
+
+def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness | None:
+    """A round-1 relocation deadlock replayed through the model, or None."""
+    from ruleslawyer.solvers.cryptid_placement import relocation_after_setup
+
+    cap = player_cap(n, rulings.get(rp.SMALL_GAME_CAP.id, "no-cap"))
+    before, _ = _round_one(game, n, rulings, None)
+    humans = [sum(s) for s in before.sites]
+    board = relocation_after_setup(n, cap, humans, 0)
+    if board is None:
+        return None
+    state, moves = _replay_round_one(
+        game, n, rulings, board.spots, board.site or 0, lambda st: st.phase == "night-place"
+    )
+    if state.encounters != ((1, board.site),) or legal_moves(state) != (Stuck(),):
+        return None
+    names = state.players
+    return Witness(
+        description=(
+            f"{n} players, round 1: after a legal setup, {names[0]} alone at the Encounter Site "
+            f"{game.sites[board.site or 0].name} reveals; every other Site holds one of "
+            f"{names[0]}'s spots or {cap} players' spots."
+        ),
+        position={
+            "players": n,
+            "cap": cap,
+            "hiding_spots": {
+                names[p]: [game.sites[s].name for s in board.spots[p]] for p in range(n)
+            },
+            "humans_at_dusk": {game.sites[s].name: humans[s] for s in range(len(humans))},
+            "encounter": game.sites[board.site or 0].name,
+            "first_player": names[before.first],
+            "returning": names[0],
+        },
+        results={
+            "legal Sites": [],
+            "model": "the spot stays on its Stack (Stuck) until a later Night",
+        },
+        moves=tuple(moves),
+    )
+
+
+def _small_game_cap(rulings: Mapping[str, str]) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import caps_part
+
+    parted = {n: caps_part(n, 3, None) for n in (2, 3)}
+    hit = next((b for b in parted.values() if b is not None), None)
+    return point_finding(
+        rp.SMALL_GAME_CAP,
+        rulings=rulings,
+        parted=hit is not None,
+        message=(
+            "The readings never part: with 2 or 3 players a Site holds at most one spot per "
+            "player, so at most 3 players share it and a cap of 3 never binds (Z3: no board "
+            "legal without a cap breaks cap 3). The silence is harmless."
+            if hit is None
+            else "A Site can hold more than 3 players' spots with 2-3 players."
+        ),
+        witness=None,
+    )
+
+
+def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable: bool) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import move_limits_bind
+
+    if not playable:
+        return _skipped(rp.OPTIONAL_MOVE_CONSTRAINTS, rulings, SKIP)
+    n = 4
+    cap = player_cap(n, small)
+    before, _ = _round_one(game, n, rulings, None)
+    board = move_limits_bind(n, cap, [sum(s) for s in before.sites])
+    witness = None
+    if board is not None:
+        target = board.site if board.site is not None else 0
+        results = {}
+        moves: list[str] = []
+        for reading in ("constrained", "free"):
+            ruled = {**rulings, rp.OPTIONAL_MOVE_CONSTRAINTS.id: reading}
+            state, moves = _replay_round_one(
+                game,
+                n,
+                ruled,
+                board.spots,
+                board.encounter or 0,
+                lambda st: st.phase == "night-move" and st.actor() == 0,
+            )
+            legal = state.phase == "night-move" and any(
+                isinstance(m, Move) and m.site == target for m in legal_moves(state)
+            )
+            results[reading] = "legal" if legal else "illegal (the cap)"
+        names = before.players
+        witness = Witness(
+            description=(
+                f"{n} players, round 1 Night: {names[0]} did not reveal and moves a spot to "
+                f"{game.sites[target].name}, where {cap} players have spots."
+            ),
+            position={
+                "hiding_spots": {
+                    names[p]: [game.sites[s].name for s in board.spots[p]] for p in range(n)
+                },
+                "encounter": game.sites[board.encounter or 0].name,
+                "mover": names[0],
+                "target": game.sites[target].name,
+            },
+            results=results,
+            moves=tuple(moves),
+        )
+    parted = witness is not None and len(set(witness.results.values())) == 2
+    return point_finding(
+        rp.OPTIONAL_MOVE_CONSTRAINTS,
+        rulings=rulings,
+        parted=parted,
+        finished=board is None or parted,
+        message=(
+            "The optional Night move can target a Site at the cap: legal only if the placement "
+            "limits do not bind a move (replayed in the model under both readings)."
+            if parted
+            else "No board reached from a legal setup lets the readings part."
+        ),
+        witness=witness,
+    )
+
+
+def _replay_round_one(
+    game: Game,
+    n: int,
+    rulings: Mapping[str, str],
+    spots: tuple[tuple[int, ...], ...],
+    encounter: int,
+    until: Any,
+) -> tuple[State, list[str]]:
+    """Replay round 1 with ``spots`` as the setup, the First Player choosing ``encounter`` if
+    Sites tie, the first legal reveal targets, everyone staying and keeping their hand, up to
+    the first state where ``until(state)`` holds."""
+    state, moves = _round_one(game, n, rulings, spots)
+    moves.append("the Day: every player passes three times")
+    state = step(state, Pass())
+    if state.phase == "choose":
+        moves.append(describe(state, Choose(encounter)))
+        state = step(state, Choose(encounter))
+    while state.phase != "over" and not until(state):
+        move = {"night-move": Stay(), "refill": Refill()}.get(state.phase) or legal_moves(state)[0]
+        moves.append(describe(state, move))
+        state = step(state, move)
+    return state, moves
+
+
+def _no_spot_encounter(
+    game: Game, rulings: Mapping[str, str], small: str, budget: Budget
+) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import empty_board_at_dusk, relocation_anywhere
+
+    def question(n: int) -> Any:
+        can_stick = relocation_anywhere(n, player_cap(n, small)) is not None
+        return empty_board_at_dusk(n, game.rounds, can_stick)
+
+    found, skipped = _per_count(budget, question)
+    reachable = {n: w for n, w in found.items() if w is not None}
+    if skipped and not reachable:
+        return _skipped(rp.NO_HIDING_SPOT_ENCOUNTER, rulings, _budget_message(skipped))
+    if not reachable:
+        return point_finding(
+            rp.NO_HIDING_SPOT_ENCOUNTER,
+            rulings=rulings,
+            parted=False,
+            kind=Kind.DEAD_RULE,
+            message=(
+                f"Proved unreachable for 2-6 players over {game.rounds} rounds (Z3, unsat): a "
+                "player reveals at most once a round, a Hiding Spot leaves for the box only when "
+                f"its Stack of 3 is empty, so every player keeps at least "
+                f"{3 - (game.rounds - 1) // 3} spots; a spot is off the board only when stuck "
+                "after a relocation deadlock, which needs spots on the board, and nothing leaves "
+                "the board between Night and Dusk. The case the sentence leaves open never arises."
+            ),
+        )
+    n, counts = next(iter(reachable.items()))
+    return point_finding(
+        rp.NO_HIDING_SPOT_ENCOUNTER,
+        rulings=rulings,
+        parted=True,
+        finished=False,
+        message=(
+            f"With {game.rounds} rounds a Dusk with no Hiding Spot on the board is not ruled "
+            "out by the counting argument; not replayed in a game."
+        ),
+        witness=Witness("counts that allow an empty board", {"players": n, **counts}, {}),
+    )
+
+
+def _per_count(budget: Budget, question: Any) -> tuple[dict[int, Any], list[int]]:
+    """Ask ``question(n)`` for each player count while the budget lasts."""
+    answers: dict[int, Any] = {}
+    skipped: list[int] = []
+    for n in COUNTS:
+        if budget.spent():
+            skipped.append(n)
+        else:
+            answers[n] = question(n)
+    return answers, skipped
+
+
+def _budget_message(skipped: list[int]) -> str:
+    counts = ", ".join(map(str, skipped))
+    return f"Not decided: the budget (--max-seconds) ran out before {counts} players were asked."
+
+
+def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Finding:
+    from ruleslawyer.solvers.cryptid_placement import setup_stall
+
+    stalls, skipped = _per_count(budget, lambda n: setup_stall(n, player_cap(n, small)))
+    hit = next(((n, b) for n, b in stalls.items() if b is not None), None)
+    if skipped and hit is None:
+        return _skipped(rp.SETUP_STALL, rulings, _budget_message(skipped))
+    witness = None
+    if hit is not None:
+        n, board = hit
+        witness = Witness(
+            f"{n} players: player {board.player} has no legal Site during setup",
+            board.to_json(),
+            {"legal Sites": []},
+        )
+    return point_finding(
+        rp.SETUP_STALL,
+        rulings=rulings,
+        parted=hit is not None,
+        message=(
+            "Setup placement always completes for 2-6 players (Z3, unsat at every moment of the "
+            "three placement rounds): a player placing a third spot would need the 4 Sites "
+            "without their spots all at the cap, more spots than the others hold."
+            if hit is None
+            else "Setup placement can stall."
+        ),
+        witness=witness,
+    )
+
+
+# --- play (seeded random games) ----------------------------------------------------------------

@@ -1,0 +1,82 @@
+"""``ruleslawyer twisted-cryptids``: hidden-Stack analysis and simulated records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ruleslawyer.cli.common import emit, format_option, one_line_errors, output_option
+
+
+@click.group("twisted-cryptids")
+def group() -> None:
+    """Twisted Cryptids: hidden Sighting Stacks and simulated games."""
+
+
+@group.command()
+@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def stacks(log: Path, fmt: str, output: Path | None) -> None:
+    """Count the arrangements of every player's hidden Stacks that fit LOG (a record TOML).
+
+    Per unrevealed slot: how many consistent arrangements put each Sighting kind
+    there; per player: hidden Real Deals and final Myth bounds; the possible winners.
+    A record no arrangement fits exits 2 naming the first impossible reveal.
+    """
+    from ruleslawyer.solvers.cryptid_record import load_record
+    from ruleslawyer.solvers.cryptid_stacks import analyse
+
+    record, game = load_record(log)
+    result = analyse(record, game, display=str(log))
+    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_stacks(result)
+    emit(text, output)
+
+
+def render_stacks(result: dict[str, Any]) -> str:
+    lines = []
+    for name, p in result["players"].items():
+        deals, myth = p["real_deals_hidden"], p["final_myth"]
+        lines.append(
+            f"{name}: {p['arrangements']} arrangements; Real Deals hidden "
+            f"{deals['min']}..{deals['max']}; final Myth {myth['min']}..{myth['max']}"
+        )
+        for j, stack in enumerate(p["stacks"], start=1):
+            cells = []
+            for slot in stack:
+                if "revealed" in slot:
+                    cells.append(f"[{slot['revealed']}]")
+                else:
+                    cells.append(" ".join(f"{k}:{n}" for k, n in slot["counts"].items() if n))
+            lines.append(f"  stack {j}: " + " | ".join(cells))
+    winners = ", ".join(result["possible_winners"]) or "nobody"
+    decided = "decided" if result["winner_decided"] else "not decided"
+    lines.append(f"possible winners: {winners} ({decided})")
+    lines.append(
+        "(final Myth: Myth in the record plus the end scoring; Myth that later reveals "
+        "would gain or lose is not in the record and not counted)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+@group.command()
+@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--rounds",
+    type=click.IntRange(0),
+    default=None,
+    help="Stop after this many rounds (default: play the whole game).",
+)
+@output_option
+@one_line_errors
+def simulate(players: int, seed: int, rounds: int | None, output: Path | None) -> None:
+    """Play a random game with the built-in data and write the first player's record (TOML)."""
+    from ruleslawyer.solvers.cryptid_record import record_to_toml
+    from ruleslawyer.solvers.cryptid_simulate import simulated_record
+
+    emit(record_to_toml(simulated_record(players, seed, rounds=rounds)), output)

@@ -1,0 +1,193 @@
+"""Twisted Cryptids: the rule points of the rulebook.
+
+The game file lives in :mod:`ruleslawyer.models.twisted_cryptids_game`, the
+round structure (setup, Dawn, Day, Dusk, Night, end scoring) in
+:mod:`ruleslawyer.models.twisted_cryptids_play`.
+"""
+
+from __future__ import annotations
+
+from ruleslawyer.findings import Kind, Reading, RulePoint, Sentence
+
+GAME = "twisted-cryptids"
+RULEBOOK = "twisted-cryptids-rules.txt"
+
+
+def _say(section: str, text: str) -> Sentence:
+    return Sentence(RULEBOOK, section, text)
+
+
+OWN_SITE = _say(
+    "Setup",
+    "You may not place a Hiding Spot token on a Site that already has one of your "
+    "Hiding Spot tokens.",
+)
+CAPS = _say(
+    "Setup",
+    "When playing with 4 players, no more than 3 players may have a Hiding Spot token at any "
+    "one Site. When playing with 5 or 6 players, no more than 4 players may have a Hiding Spot "
+    "token at any one Site.",
+)
+RELOCATE = _say(
+    "Night Phase",
+    "If you have a Hiding Spot token on one of your Stacks from Dusk, place that Hiding Spot "
+    "on a different Site than the Site at which the Encounter occurred.",
+)
+OPTIONAL_MOVE = _say(
+    "Night Phase",
+    "If you do not have a Hiding Spot token on one of your Stacks, you may move one of your "
+    "Hiding Spots in The Wilderness, placing it on a new Site.",
+)
+ENCOUNTER = _say(
+    "Dusk Phase",
+    "To determine where the Encounter occurs, find the Site with the most Humans that has at "
+    "least one Hiding Spot.",
+)
+MYTH = _say(
+    "Dusk Phase",
+    "When you reveal a Sighting, start by gaining (or losing) Myth depending on the "
+    "distribution of Humans at the Site of the Encounter as specified on the Sighting card.",
+)
+SETUP_ORDER = _say(
+    "Setup",
+    "In player order (starting with the First Player and proceeding clockwise), place one of "
+    "your Hiding Spot tokens on a Site in The Wilderness.",
+)
+REVEAL_ORDER = _say(
+    "Dusk Phase",
+    "Next, resolve the effect of that Sighting, then set it aside face up next to you. ... "
+    "then the next player who has a Hiding Spot at the Site of the Encounter will reveal their "
+    "Sighting.",
+)
+TIE_BREAK = _say(
+    "End of the game",
+    "In the event of a tie, tally the number of Humans on the Sites where you have Hiding Spots.",
+)
+FIFTH_ROUND = _say(
+    "Night Phase",
+    "(If you are in the fifth round, skip this step and discard any remaining cards in your hand.)",
+)
+
+RELOCATION_DEADLOCK = RulePoint(
+    id=f"{GAME}/relocation-deadlock",
+    title="A Hiding Spot returned at Dusk can have no legal Site at Night",
+    kind=Kind.GAP,
+    sentences=(RELOCATE, OWN_SITE, CAPS),
+)
+SMALL_GAME_CAP = RulePoint(
+    id=f"{GAME}/small-game-cap",
+    title="No cap on players per Site is given for 2 or 3 players",
+    kind=Kind.AMBIGUITY,
+    sentences=(CAPS,),
+    readings=(
+        Reading("no-cap", "with 2 or 3 players any number of players may share a Site"),
+        Reading("cap-3", "with 2 or 3 players at most 3 players may have a Hiding Spot at a Site"),
+    ),
+    default="no-cap",
+)
+OPTIONAL_MOVE_CONSTRAINTS = RulePoint(
+    id=f"{GAME}/optional-move-constraints",
+    title="Do the placement limits bind the optional Night move?",
+    kind=Kind.AMBIGUITY,
+    sentences=(OPTIONAL_MOVE, OWN_SITE, CAPS),
+    readings=(
+        Reading("constrained", "the new Site must respect the cap as a placement does"),
+        Reading(
+            "free",
+            "the cap speaks only of placement: a move may go to a Site at the cap (never onto a "
+            "Site with another of your spots, which Dusk could not resolve)",
+        ),
+    ),
+    default="constrained",
+)
+MYTH_FLOOR = RulePoint(
+    id=f"{GAME}/myth-floor",
+    title="A Sighting can lose more Myth than the Cryptid has",
+    kind=Kind.GAP,
+    sentences=(MYTH,),
+    readings=(
+        Reading("floor-at-zero", "Myth stops at 0 (the Myth Track has no negative spaces)"),
+        Reading("negative", "Myth can go below 0 and is carried as a negative score"),
+    ),
+    default="floor-at-zero",
+)
+NO_HIDING_SPOT_ENCOUNTER = RulePoint(
+    id=f"{GAME}/no-hiding-spot-encounter",
+    title="No Site has a Hiding Spot at Dusk",
+    kind=Kind.GAP,
+    sentences=(ENCOUNTER,),
+)
+SETUP_STALL = RulePoint(
+    id=f"{GAME}/setup-stall",
+    title="A player can find no legal Site during setup placement",
+    kind=Kind.GAP,
+    sentences=(SETUP_ORDER, OWN_SITE, CAPS),
+)
+ENCOUNTER_SCOPE = RulePoint(
+    id=f"{GAME}/encounter-site-scope",
+    title="Most Humans among Sites with a Hiding Spot, or the busiest Site if it has one?",
+    kind=Kind.AMBIGUITY,
+    sentences=(ENCOUNTER,),
+    readings=(
+        Reading(
+            "among-hiding-spots",
+            "the Encounter is at the Site with the most Humans among the Sites with a Hiding Spot",
+        ),
+        Reading(
+            "busiest-site",
+            "the Encounter is at the Site(s) with the most Humans, only if it has a Hiding Spot "
+            "(otherwise there is no Encounter)",
+        ),
+    ),
+    default="among-hiding-spots",
+)
+TIE_BREAK_COUNT = RulePoint(
+    id=f"{GAME}/tie-break-count",
+    title="Which Hiding Spots the tie-break counts: after or before the fifth Night",
+    kind=Kind.AMBIGUITY,
+    sentences=(TIE_BREAK, FIFTH_ROUND),
+    readings=(
+        Reading(
+            "after-final-night",
+            "count the Sites where your Hiding Spots stand when the game ends, after the fifth "
+            "Night's moves and placements",
+        ),
+        Reading(
+            "before-final-night",
+            "count the Sites where your Hiding Spots stood at the start of the fifth Night, "
+            "before any Hiding Spot moved",
+        ),
+    ),
+    default="after-final-night",
+)
+
+DUSK_REVEAL_ORDER = RulePoint(
+    id=f"{GAME}/dusk-reveal-order",
+    title="Does a later reveal see the Humans an earlier Sighting's effect moved?",
+    kind=Kind.AMBIGUITY,
+    sentences=(MYTH, REVEAL_ORDER),
+    readings=(
+        Reading(
+            "sequential",
+            "each reveal scores the Humans at the Encounter Site as the previous reveal's effect "
+            "left them (the First Player's seat order matters)",
+        ),
+        Reading(
+            "as-encountered",
+            "every reveal scores the distribution of Humans when the Encounter began",
+        ),
+    ),
+    default="sequential",
+)
+
+RULE_POINTS: tuple[RulePoint, ...] = (
+    RELOCATION_DEADLOCK,
+    SMALL_GAME_CAP,
+    OPTIONAL_MOVE_CONSTRAINTS,
+    MYTH_FLOOR,
+    NO_HIDING_SPOT_ENCOUNTER,
+    SETUP_STALL,
+    ENCOUNTER_SCOPE,
+    TIE_BREAK_COUNT,
+    DUSK_REVEAL_ORDER,
+)

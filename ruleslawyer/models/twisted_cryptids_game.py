@@ -1,0 +1,294 @@
+"""Twisted Cryptids game files: the TOML schema and the immutable :class:`Game` it loads into.
+
+A game file names the Sites (two Human symbols each, starting Humans), the
+Rest Areas, the Sightings (kind, Myth per Human kind at the Encounter Site,
+optional effect), the Cryptids (with their Powers and, optionally, their own
+Sighting sets), the Action and Event cards and the Hidden Traits. Effects are
+a small language of three operations on Humans of one kind:
+
+- ``attract``: from that kind's Rest Area to a Site;
+- ``extract``: from a Site to the Rest Area;
+- ``move``: from one Site to another.
+
+Each resolves partially when the Humans are not there (the rulebook's Note).
+Structural rules that TOML types cannot express (two distinct symbols per Site,
+nine Sightings per Cryptid, ...) are listed by :func:`structural_problems` so
+``check`` can report them as ``data-error`` findings.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+HUMANS: tuple[str, ...] = ("hikers", "hunters", "researchers")
+OPS: tuple[str, ...] = ("attract", "extract", "move")
+SITE_COUNT = 6
+SIGHTINGS_PER_CRYPTID = 9
+STACKS = 3
+STACK_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Effect:
+    op: str  # attract | extract | move
+    human: int  # index into HUMANS
+    count: int
+
+
+@dataclass(frozen=True)
+class Sighting:
+    kind: str
+    myth: tuple[int, int, int]  # Myth per Human of each kind at the Encounter Site
+    effect: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Site:
+    name: str
+    symbols: tuple[int, ...]
+    humans: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Cryptid:
+    name: str
+    power: tuple[Effect, ...]
+    sightings: tuple[Sighting, ...]  # the nine cards, one entry per card
+
+    def kinds(self) -> Counter[str]:
+        return Counter(s.kind for s in self.sightings)
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    effect: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    objective: str  # revealed:<kind> | hidden:<kind> | humans:<human> | spots
+    bonus: tuple[tuple[int, int], ...]  # (at least, Myth), ascending
+
+    def score(self, amount: int) -> int:
+        """The bonus for reaching ``amount`` on the objective: the best row reached, else 0."""
+        return max((myth for least, myth in self.bonus if amount >= least), default=0)
+
+    def values(self) -> tuple[int, ...]:
+        """Every bonus this trait can give, 0 included."""
+        return tuple(sorted({0, *(myth for _, myth in self.bonus)}))
+
+
+@dataclass(frozen=True)
+class Game:
+    provenance: str
+    start_myth: int
+    rounds: int
+    hand_size: int
+    real_deal_bonus: int
+    real_deal: str
+    sites: tuple[Site, ...]
+    rest_area: tuple[int, int, int]
+    cryptids: tuple[Cryptid, ...]
+    actions: tuple[Card, ...]  # the Action deck, one entry per card
+    events: tuple[Card, ...]  # the Event deck, one entry per card
+    traits: tuple[Trait, ...]
+
+    def cryptid(self, name: str) -> int:
+        return next(i for i, c in enumerate(self.cryptids) if c.name == name)
+
+    def trait(self, name: str) -> int:
+        return next(i for i, t in enumerate(self.traits) if t.name == name)
+
+    def total_humans(self) -> tuple[int, int, int]:
+        return tuple(  # type: ignore[return-value]
+            self.rest_area[h] + sum(s.humans[h] for s in self.sites) for h in range(len(HUMANS))
+        )
+
+
+# --- the TOML schema -----------------------------------------------------------------
+
+Human = Literal["hikers", "hunters", "researchers"]
+
+
+def _schema() -> dict[str, Any]:
+    """Build the pydantic models lazily (pydantic is imported only when a file is read)."""
+    from typing import Annotated
+
+    from pydantic import BaseModel, ConfigDict, Field
+
+    class Strict(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+
+    class EffectDoc(Strict):
+        op: Literal["attract", "extract", "move"]
+        human: Human
+        count: int = Field(ge=1)
+
+    class HumansDoc(Strict):
+        hikers: int = Field(default=0, ge=0)
+        hunters: int = Field(default=0, ge=0)
+        researchers: int = Field(default=0, ge=0)
+
+    class MythDoc(Strict):
+        hikers: int = 0
+        hunters: int = 0
+        researchers: int = 0
+
+    class SightingDoc(Strict):
+        kind: str = Field(min_length=1)
+        count: int = Field(default=1, ge=1)
+        myth: MythDoc = MythDoc()
+        effect: list[EffectDoc] = Field(default_factory=list)
+
+    class SiteDoc(Strict):
+        name: str = Field(min_length=1)
+        symbols: list[Human]
+        humans: HumansDoc = HumansDoc()
+
+    class CryptidDoc(Strict):
+        name: str = Field(min_length=1)
+        power: list[EffectDoc] = Field(default_factory=list)
+        sighting: list[SightingDoc] | None = None
+
+    class CardDoc(Strict):
+        name: str = Field(min_length=1)
+        count: int = Field(default=1, ge=1)
+        effect: list[EffectDoc] = Field(default_factory=list)
+
+    class TraitDoc(Strict):
+        name: str = Field(min_length=1)
+        objective: str = Field(pattern=r"^(revealed:[\w-]+|hidden:[\w-]+|humans:\w+|spots)$")
+        bonus: list[Annotated[list[int], Field(min_length=2, max_length=2)]]
+
+    class GameDoc(Strict):
+        game: Literal["twisted-cryptids"] = "twisted-cryptids"
+        provenance: Literal["printed", "assumed", "placeholder"] = "placeholder"
+        start_myth: int = 5
+        rounds: int = Field(default=5, ge=1)
+        hand_size: int = Field(default=5, ge=0)
+        real_deal_bonus: int = 7
+        real_deal: str = "real-deal"
+        rest_area: HumansDoc = HumansDoc()
+        site: list[SiteDoc]
+        sighting: list[SightingDoc] = Field(default_factory=list)
+        cryptid: list[CryptidDoc]
+        action: list[CardDoc] = Field(default_factory=list)
+        event: list[CardDoc] = Field(default_factory=list)
+        trait: list[TraitDoc] = Field(default_factory=list)
+        rulings: dict[str, str] = Field(default_factory=dict)
+
+    return {"GameDoc": GameDoc}
+
+
+def _effects(docs: list[Any]) -> tuple[Effect, ...]:
+    return tuple(Effect(d.op, HUMANS.index(d.human), d.count) for d in docs)
+
+
+def _triple(doc: Any) -> tuple[int, int, int]:
+    return (doc.hikers, doc.hunters, doc.researchers)
+
+
+def _sightings(docs: list[Any]) -> tuple[Sighting, ...]:
+    return tuple(
+        Sighting(d.kind, _triple(d.myth), _effects(d.effect)) for d in docs for _ in range(d.count)
+    )
+
+
+def _cards(docs: list[Any]) -> tuple[Card, ...]:
+    return tuple(Card(d.name, _effects(d.effect)) for d in docs for _ in range(d.count))
+
+
+def parse_game(document: Mapping[str, Any], display: str) -> Game:
+    """Validate a parsed game file (InputError on bad types or unknown keys) and build the Game."""
+    from ruleslawyer.gamefiles import validate
+
+    doc = validate(_schema()["GameDoc"], document, display)
+    shared = _sightings(doc.sighting)
+    return Game(
+        provenance=doc.provenance,
+        start_myth=doc.start_myth,
+        rounds=doc.rounds,
+        hand_size=doc.hand_size,
+        real_deal_bonus=doc.real_deal_bonus,
+        real_deal=doc.real_deal,
+        sites=tuple(
+            Site(s.name, tuple(HUMANS.index(h) for h in s.symbols), _triple(s.humans))
+            for s in doc.site
+        ),
+        rest_area=_triple(doc.rest_area),
+        cryptids=tuple(
+            Cryptid(
+                c.name,
+                _effects(c.power),
+                _sightings(c.sighting) if c.sighting is not None else shared,
+            )
+            for c in doc.cryptid
+        ),
+        actions=_cards(doc.action),
+        events=_cards(doc.event),
+        traits=tuple(
+            Trait(t.name, t.objective, tuple(sorted((a, b) for a, b in t.bonus))) for t in doc.trait
+        ),
+    )
+
+
+def load_game(source: Any) -> Game:
+    """The Game of a :class:`~ruleslawyer.gamefiles.GameSource`."""
+    return parse_game(source.document, source.display)
+
+
+def builtin_game() -> Game:
+    from ruleslawyer.gamefiles import builtin_path, read_toml
+
+    _, doc = read_toml(builtin_path("twisted-cryptids.toml"))
+    return parse_game(doc, "ruleslawyer/data/twisted-cryptids.toml")
+
+
+def structural_problems(game: Game, document: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Structural rules the rulebook states, as (place, message) pairs in file order."""
+    problems: list[tuple[str, str]] = []
+    if len(game.sites) != SITE_COUNT:
+        problems.append(("site", f"found {len(game.sites)} Sites, expected {SITE_COUNT}"))
+    for i, site in enumerate(game.sites):
+        if len(site.symbols) != 2 or len(set(site.symbols)) != 2:
+            problems.append(
+                (f"site[{i}].symbols", f"found {list(site.symbols)}, expected two distinct kinds")
+            )
+        for h, n in enumerate(site.humans):
+            if n and h not in site.symbols:
+                problems.append(
+                    (
+                        f"site[{i}].humans.{HUMANS[h]}",
+                        f"found {n} {HUMANS[h]} on a Site without that symbol, expected 0",
+                    )
+                )
+    names = [s.name for s in game.sites]
+    for i, name in enumerate(names):
+        if names.index(name) != i:
+            problems.append((f"site[{i}].name", f"found a second Site named {name!r}"))
+    cryptid_docs = document.get("cryptid", [])
+    for i, cryptid in enumerate(game.cryptids):
+        n = len(cryptid.sightings)
+        if n != SIGHTINGS_PER_CRYPTID:
+            own = isinstance(cryptid_docs, list) and i < len(cryptid_docs)
+            own = own and "sighting" in cryptid_docs[i]
+            place = f"cryptid[{i}].sighting" if own else "sighting"
+            problems.append(
+                (place, f"found {n} Sightings for {cryptid.name}, expected {SIGHTINGS_PER_CRYPTID}")
+            )
+    cnames = [c.name for c in game.cryptids]
+    for i, name in enumerate(cnames):
+        if cnames.index(name) != i:
+            problems.append((f"cryptid[{i}].name", f"found a second Cryptid named {name!r}"))
+    for i, trait in enumerate(game.traits):
+        what, _, arg = trait.objective.partition(":")
+        if what == "humans" and arg not in HUMANS:
+            problems.append((f"trait[{i}].objective", f"found Human kind {arg!r}"))
+    if not game.events:
+        problems.append(("event", "found no Event cards, expected one to flip each Dawn"))
+    return problems

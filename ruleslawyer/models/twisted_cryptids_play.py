@@ -1,0 +1,811 @@
+"""Twisted Cryptids: the round structure as pure functions over an immutable :class:`State`.
+
+``new_game`` deals a game (stacks, hands, decks, Hidden Traits) from a seed;
+``legal_moves(state)`` lists the moves of the player to act in a fixed order;
+``step(state, move)`` returns the next state. Phases, in the rulebook's order:
+
+- ``setup``: three rounds of Hiding Spot placement, the First Player token
+  passing after each round (own-Site rule, player-count cap);
+- ``dawn``: the First Player flips and resolves an Event;
+- ``day``: three turns each (an Action card, the Cryptid Power once a round, or pass);
+- ``dusk``: the Encounter Site (``choose`` when Sites tie, the First Player
+  choosing), then ``reveal`` in player order;
+- ``night``: per player, the optional move (``move``), the placement of a
+  Hiding Spot returned at Dusk away from the Encounter Site (``place``), the
+  refill (``refill``; none in the last round);
+- ``over``: :func:`final_scores` and :func:`winners`.
+
+Effects take their Sites from the move (``targets``): ``attract`` and
+``extract`` one Site, ``move`` two (from, to). A Sighting's effect acts on the
+Encounter Site, so only its ``move`` needs one target (where to).
+
+When a Hiding Spot returned at Dusk has no legal Site (the rulebook's gap,
+``twisted-cryptids/relocation-deadlock``) the only move is :class:`Stuck`:
+the token stays on its Stack and the player tries again next Night.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from ruleslawyer.errors import IllegalMove
+from ruleslawyer.models import twisted_cryptids as rp
+from ruleslawyer.models.twisted_cryptids_game import (
+    STACK_DEPTH,
+    STACKS,
+    Effect,
+    Game,
+)
+
+ON_STACK = -1  # a Hiding Spot token on its Stack (returned at Dusk, or not yet placed)
+BOXED = -2  # returned to the game box: its Stack is empty
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """Put Hiding Spot ``token`` (0-2) on ``site`` (setup, and the Night placement)."""
+
+    site: int
+    token: int
+
+
+@dataclass(frozen=True)
+class Resolve:
+    """The First Player resolves the flipped Event with these target Sites."""
+
+    targets: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play hand card ``card`` (an index into the hand) with these target Sites."""
+
+    card: int
+    targets: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Power:
+    """Discard hand card ``card`` to use the Cryptid Power with these target Sites."""
+
+    card: int
+    targets: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Pass the turn."""
+
+
+@dataclass(frozen=True)
+class Choose:
+    """The First Player picks the Encounter Site among the tied Sites."""
+
+    site: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """Reveal the top Sighting of the Stack at the Encounter Site; targets for its effect."""
+
+    targets: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """The optional Night move: Hiding Spot ``token`` to ``site``."""
+
+    token: int
+    site: int
+
+
+@dataclass(frozen=True)
+class Stay:
+    """Decline the optional Night move."""
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """No legal Site for the returned Hiding Spot: it stays on its Stack (the gap)."""
+
+
+@dataclass(frozen=True)
+class Refill:
+    """Discard these hand indices, then draw up to the hand size."""
+
+    discard: tuple[int, ...] = ()
+
+
+GameMove = Place | Resolve | Play | Power | Pass | Choose | Reveal | Move | Stay | Stuck | Refill
+
+
+# --- state ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class State:
+    game: Game
+    rulings: tuple[tuple[str, str], ...]
+    players: tuple[str, ...]
+    cryptids: tuple[int, ...]
+    first: int
+    round: int  # 1..rounds; 0 during setup
+    phase: str  # setup | dawn | day | choose | reveal | night-move | night-place | refill | over
+    turn: int  # position in the current phase's sequence of turns
+    sites: tuple[tuple[int, int, int], ...]
+    rest: tuple[int, int, int]
+    spots: tuple[tuple[int, ...], ...]  # per player, per token: a Site, ON_STACK or BOXED
+    placed: tuple[tuple[bool, ...], ...]  # per player, per token: ever placed (setup)
+    stacks: tuple[
+        tuple[tuple[int, ...], ...], ...
+    ]  # per player, per Stack: Sighting ids, top first
+    revealed: tuple[tuple[tuple[int, int, int], ...], ...]  # per player: (stack, sighting, round)
+    myth: tuple[int, ...]
+    traits: tuple[int, ...]
+    discarded_traits: tuple[int | None, ...]  # the second Hidden Trait each player was dealt
+    hands: tuple[tuple[int, ...], ...]
+    action_deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    event_deck: tuple[int, ...]
+    current_events: tuple[int, ...]
+    power_used: tuple[bool, ...]
+    encounter: int | None  # this round's Encounter Site, once chosen
+    encounters: tuple[tuple[int, int], ...]  # (round, Site) of every Encounter so far
+    returned: tuple[tuple[int, ...], ...]  # per player: tokens on a Stack awaiting placement
+    tied: tuple[int, ...]  # Sites tied for the Encounter (phase choose)
+    encountered: tuple[int, int, int] | None  # Humans at the Encounter Site when it began
+    snapshot: tuple[tuple[int, ...], ...]  # spots at the start of the last Night (tie-break)
+    seed: int
+    shuffles: int
+    stuck: tuple[tuple[int, int], ...]  # (round, player) each time the relocation deadlocked
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def reading(self, point_id: str) -> str:
+        point = next(p for p in rp.RULE_POINTS if p.id == point_id)
+        return dict(self.rulings).get(point_id, point.default or "")
+
+    def order(self) -> tuple[int, ...]:
+        """Players in player order, starting with the First Player."""
+        return tuple((self.first + i) % self.n for i in range(self.n))
+
+    def actor(self) -> int | None:
+        """The player who moves next, or None when the game is over."""
+        if self.phase == "over":
+            return None
+        if self.phase in ("dawn", "choose"):
+            return self.first
+        if self.phase == "setup":
+            return self.order()[self.turn % self.n]
+        if self.phase == "day":
+            return self.order()[self.turn % self.n]
+        if self.phase == "reveal":
+            return self.revealers()[0]
+        return self.order()[self.turn]
+
+    def revealers(self) -> tuple[int, ...]:
+        """Players with a Hiding Spot at the Encounter Site, in player order."""
+        if self.encounter is None:
+            return ()
+        return tuple(p for p in self.order() if self.encounter in self.spots[p])
+
+    def site_players(self, site: int) -> int:
+        return sum(1 for p in range(self.n) if site in self.spots[p])
+
+    def humans_at(self, site: int) -> int:
+        return sum(self.sites[site])
+
+
+def player_cap(n: int, small_game_reading: str = "no-cap") -> int | None:
+    """At most how many players may have a Hiding Spot at one Site."""
+    if n >= 5:
+        return 4
+    if n == 4:
+        return 3
+    return 3 if small_game_reading == "cap-3" else None
+
+
+def cap_of(state: State) -> int | None:
+    return player_cap(state.n, state.reading(rp.SMALL_GAME_CAP.id))
+
+
+def legal_sites(state: State, player: int, *, away_from: int | None = None) -> tuple[int, ...]:
+    """Sites where ``player`` may place a Hiding Spot: own-Site rule, cap, not ``away_from``."""
+    cap = cap_of(state)
+    return tuple(
+        s
+        for s in range(len(state.sites))
+        if s != away_from
+        and s not in state.spots[player]
+        and (cap is None or state.site_players(s) < cap)
+    )
+
+
+# --- setup ------------------------------------------------------------------------------
+
+
+def _shuffled(items: tuple[int, ...], seed: int, count: int) -> tuple[int, ...]:
+    out = list(items)
+    random.Random(f"{seed}:{count}").shuffle(out)
+    return tuple(out)
+
+
+def new_game(
+    game: Game,
+    players: tuple[str, ...],
+    cryptids: tuple[str, ...],
+    *,
+    seed: int = 0,
+    first: int = 0,
+    stacks: tuple[tuple[tuple[int, ...], ...], ...] | None = None,
+    rulings: Mapping[str, str] | None = None,
+) -> State:
+    """Deal a game: shuffled decks, secret Stacks (random unless given), hands, and two Hidden
+    Traits each (the player keeps the first; the second is recorded as discarded).
+
+    ``stacks[p][j]`` lists Sighting ids (indices into the Cryptid's Sightings) top first.
+    """
+    n = len(players)
+    indices = tuple(game.cryptid(c) for c in cryptids)
+    if stacks is None:
+        stacks = tuple(_deal_stacks(_shuffled(tuple(range(9)), seed, 100 + p)) for p in range(n))
+    traits = _shuffled(tuple(range(len(game.traits))), seed, 1)
+    chosen = tuple(traits[2 * p] if 2 * p < len(traits) else 0 for p in range(n))
+    other = tuple(traits[2 * p + 1] if 2 * p + 1 < len(traits) else None for p in range(n))
+    deck = _shuffled(tuple(range(len(game.actions))), seed, 2)
+    hands = tuple(deck[p * game.hand_size : (p + 1) * game.hand_size] for p in range(n))
+    return State(
+        game=game,
+        rulings=tuple(sorted((rulings or {}).items())),
+        players=players,
+        cryptids=indices,
+        first=first,
+        round=0,
+        phase="setup",
+        turn=0,
+        sites=tuple(s.humans for s in game.sites),
+        rest=game.rest_area,
+        spots=tuple((ON_STACK,) * STACKS for _ in range(n)),
+        placed=tuple((False,) * STACKS for _ in range(n)),
+        stacks=stacks,
+        revealed=((),) * n,
+        myth=(game.start_myth,) * n,
+        traits=chosen,
+        discarded_traits=other,
+        hands=hands,
+        action_deck=deck[n * game.hand_size :],
+        discard=(),
+        event_deck=_shuffled(tuple(range(len(game.events))), seed, 3),
+        current_events=(),
+        power_used=(False,) * n,
+        encounter=None,
+        encounters=(),
+        returned=((),) * n,
+        tied=(),
+        encountered=None,
+        snapshot=(),
+        seed=seed,
+        shuffles=4,
+        stuck=(),
+    )
+
+
+def _deal_stacks(order: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(order[j * STACK_DEPTH : (j + 1) * STACK_DEPTH] for j in range(STACKS))
+
+
+# --- effects ----------------------------------------------------------------------------
+
+
+def effect_targets(effects: tuple[Effect, ...], *, at: int | None = None) -> int:
+    """How many target Sites resolving ``effects`` takes (``at``: fixed Encounter Site)."""
+    fixed = at is not None
+    return sum((1 if fixed else 2) if e.op == "move" else (0 if fixed else 1) for e in effects)
+
+
+def target_choices(
+    effects: tuple[Effect, ...], sites: int, *, at: int | None = None
+) -> tuple[tuple[int, ...], ...]:
+    """Every tuple of targets for ``effects``, in a fixed order (a move's Sites differ)."""
+    per_effect: list[list[tuple[int, ...]]] = []
+    for e in effects:
+        if e.op == "move":
+            if at is None:
+                pairs = [(a, b) for a in range(sites) for b in range(sites) if a != b]
+            else:
+                pairs = [(b,) for b in range(sites) if b != at]
+            per_effect.append(pairs)
+        elif at is None:
+            per_effect.append([(s,) for s in range(sites)])
+        else:
+            per_effect.append([()])
+    return tuple(
+        tuple(x for part in combo for x in part) for combo in itertools.product(*per_effect)
+    )
+
+
+def apply_effects(
+    sites: tuple[tuple[int, int, int], ...],
+    rest: tuple[int, int, int],
+    effects: tuple[Effect, ...],
+    targets: tuple[int, ...],
+    *,
+    at: int | None = None,
+) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, int, int]]:
+    """Resolve ``effects`` in order, each as far as the Humans allow (partial resolution)."""
+    board = [list(s) for s in sites]
+    pool = list(rest)
+    queue = list(targets)
+    for e in effects:
+        h = e.human
+        if e.op == "attract":
+            site = at if at is not None else queue.pop(0)
+            k = min(e.count, pool[h])
+            pool[h] -= k
+            board[site][h] += k
+        elif e.op == "extract":
+            site = at if at is not None else queue.pop(0)
+            k = min(e.count, board[site][h])
+            board[site][h] -= k
+            pool[h] += k
+        else:
+            src = at if at is not None else queue.pop(0)
+            dst = queue.pop(0)
+            k = min(e.count, board[src][h])
+            board[src][h] -= k
+            board[dst][h] += k
+    return tuple(tuple(s) for s in board), tuple(pool)  # type: ignore[return-value]
+
+
+# --- Dusk -------------------------------------------------------------------------------
+
+
+def encounter_candidates(
+    sites: tuple[tuple[int, int, int], ...],
+    spots: tuple[tuple[int, ...], ...],
+    reading: str = "among-hiding-spots",
+) -> tuple[int, ...]:
+    """The Sites tied for the Encounter; empty when there is no Encounter.
+
+    ``among-hiding-spots``: most Humans among the Sites with a Hiding Spot.
+    ``busiest-site``: the Sites with the most Humans overall that have a Hiding Spot.
+    """
+    occupied = sorted({s for own in spots for s in own if s >= 0})
+    if not occupied:
+        return ()
+    pool = occupied if reading == "among-hiding-spots" else range(len(sites))
+    best = max(sum(sites[s]) for s in pool)
+    return tuple(s for s in occupied if sum(sites[s]) == best)
+
+
+def myth_change(sighting_myth: tuple[int, int, int], humans: tuple[int, int, int]) -> int:
+    return sum(m * h for m, h in zip(sighting_myth, humans, strict=True))
+
+
+def scored_humans(state: State) -> tuple[int, int, int]:
+    """The Humans a reveal scores, under ``dusk-reveal-order``."""
+    assert state.encounter is not None
+    if state.reading(rp.DUSK_REVEAL_ORDER.id) == "as-encountered" and state.encountered:
+        return state.encountered
+    return state.sites[state.encounter]
+
+
+def apply_myth(myth: int, change: int, reading: str) -> int:
+    """Myth after a Sighting's gain or loss under the ``myth-floor`` reading."""
+    after = myth + change
+    return max(0, after) if reading == "floor-at-zero" else after
+
+
+# --- legal moves ------------------------------------------------------------------------
+
+
+def legal_moves(state: State) -> tuple[GameMove, ...]:
+    """The moves of the player to act, in a fixed order."""
+    phase = state.phase
+    player = state.actor()
+    g = state.game
+    nsites = len(state.sites)
+    if player is None:
+        return ()
+    if phase == "setup":
+        return tuple(
+            Place(s, t)
+            for t in range(STACKS)
+            if not state.placed[player][t]
+            for s in legal_sites(state, player)
+        )
+    if phase == "dawn":
+        effects = g.events[state.event_deck[0]].effect if state.event_deck else ()
+        return tuple(Resolve(t) for t in target_choices(effects, nsites))
+    if phase == "day":
+        moves: list[GameMove] = [Pass()]
+        hand = state.hands[player]
+        for i, card in enumerate(hand):
+            for t in target_choices(g.actions[card].effect, nsites):
+                moves.append(Play(i, t))
+        if hand and not state.power_used[player]:
+            power = g.cryptids[state.cryptids[player]].power
+            for i in range(len(hand)):
+                for t in target_choices(power, nsites):
+                    moves.append(Power(i, t))
+        return tuple(moves)
+    if phase == "choose":
+        return tuple(Choose(s) for s in state.tied)
+    if phase == "reveal":
+        sighting = _top_sighting(state, player)
+        assert state.encounter is not None
+        return tuple(Reveal(t) for t in target_choices(sighting.effect, nsites, at=state.encounter))
+    if phase == "night-move":
+        return (Stay(), *_optional_moves(state, player))
+    if phase == "night-place":
+        token = state.returned[player][0]
+        sites = legal_sites(state, player, away_from=state.encounter)
+        return tuple(Place(s, token) for s in sites) or (Stuck(),)
+    if phase == "refill":
+        hand = state.hands[player]
+        return tuple(
+            Refill(tuple(i for i in range(len(hand)) if mask >> i & 1))
+            for mask in range(1 << len(hand))
+        )
+    raise AssertionError(phase)
+
+
+def _optional_moves(state: State, player: int) -> tuple[Move, ...]:
+    constrained = state.reading(rp.OPTIONAL_MOVE_CONSTRAINTS.id) == "constrained"
+    out = []
+    for token, site in enumerate(state.spots[player]):
+        if site < 0:
+            continue
+        if constrained:
+            targets = legal_sites(state, player)
+        else:  # the cap does not bind a move; two own spots on a Site never (Dusk needs one)
+            targets = tuple(s for s in range(len(state.sites)) if s not in state.spots[player])
+        out += [Move(token, s) for s in targets]
+    return tuple(out)
+
+
+def _top_sighting(state: State, player: int):  # type: ignore[no-untyped-def]
+    token = state.spots[player].index(state.encounter)
+    sighting_id = state.stacks[player][token][0]
+    return state.game.cryptids[state.cryptids[player]].sightings[sighting_id]
+
+
+# --- step -------------------------------------------------------------------------------
+
+
+def _set(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def step(state: State, move: GameMove) -> State:
+    """The state after ``move``; :class:`IllegalMove` when it is not legal here."""
+    if move not in legal_moves(state):
+        raise IllegalMove(f"{move!r} is not legal in phase {state.phase} (round {state.round})")
+    player = state.actor()
+    assert player is not None
+    g = state.game
+    phase = state.phase
+    if phase == "setup":
+        assert isinstance(move, Place)
+        state = _place(state, player, move.token, move.site)
+        placed = _set(state.placed[player], move.token, True)
+        state = replace(state, placed=_set(state.placed, player, placed), turn=state.turn + 1)
+        if state.turn == state.n:  # a placement round is over: the First Player token passes
+            state = replace(state, first=(state.first + 1) % state.n, turn=0)
+        if all(all(row) for row in state.placed):
+            return _start_round(state, 1)
+        return state
+    if phase == "dawn":
+        assert isinstance(move, Resolve)
+        event = state.event_deck[0]
+        sites, rest = apply_effects(state.sites, state.rest, g.events[event].effect, move.targets)
+        return replace(
+            state,
+            sites=sites,
+            rest=rest,
+            event_deck=state.event_deck[1:],
+            current_events=(*state.current_events, event),
+            phase="day",
+            turn=0,
+        )
+    if phase == "day":
+        state = _day_action(state, player, move)
+        turn = state.turn + 1
+        if turn == 3 * state.n:
+            return _dusk(state)
+        return replace(state, turn=turn)
+    if phase == "choose":
+        assert isinstance(move, Choose)
+        return _begin_reveals(state, move.site)
+    if phase == "reveal":
+        assert isinstance(move, Reveal)
+        return _reveal(state, player, move.targets)
+    if phase == "night-move":
+        if isinstance(move, Move):
+            state = replace(
+                state,
+                spots=_set(state.spots, player, _set(state.spots[player], move.token, move.site)),
+            )
+        return _night_next(state, "night-move")
+    if phase == "night-place":
+        if isinstance(move, Stuck):
+            state = replace(state, stuck=(*state.stuck, (state.round, player)))
+            return _night_next(state, "night-place")
+        assert isinstance(move, Place)
+        state = _place(state, player, move.token, move.site)
+        state = replace(state, returned=_set(state.returned, player, state.returned[player][1:]))
+        if state.returned[player]:
+            return state
+        return _night_next(state, "night-place")
+    if phase == "refill":
+        assert isinstance(move, Refill)
+        state = _refill(state, player, move.discard)
+        return _night_next(state, "refill")
+    raise AssertionError(phase)
+
+
+def _place(state: State, player: int, token: int, site: int) -> State:
+    return replace(state, spots=_set(state.spots, player, _set(state.spots[player], token, site)))
+
+
+def _start_round(state: State, number: int) -> State:
+    if number > state.game.rounds:
+        return replace(state, phase="over", round=state.game.rounds, turn=0)
+    return replace(
+        state,
+        round=number,
+        phase="dawn" if state.event_deck else "day",
+        turn=0,
+        encounter=None,
+        tied=(),
+        encountered=None,
+        power_used=(False,) * state.n,
+    )
+
+
+def _day_action(state: State, player: int, move: GameMove) -> State:
+    g = state.game
+    hand = state.hands[player]
+    if isinstance(move, Pass):
+        return state
+    assert isinstance(move, (Play, Power))
+    card = hand[move.card]
+    effects = (
+        g.actions[card].effect
+        if isinstance(move, Play)
+        else g.cryptids[state.cryptids[player]].power
+    )
+    sites, rest = apply_effects(state.sites, state.rest, effects, move.targets)
+    state = replace(
+        state,
+        sites=sites,
+        rest=rest,
+        hands=_set(state.hands, player, hand[: move.card] + hand[move.card + 1 :]),
+        discard=(*state.discard, card),
+    )
+    if isinstance(move, Power):
+        state = replace(state, power_used=_set(state.power_used, player, True))
+    return state
+
+
+def _dusk(state: State) -> State:
+    tied = encounter_candidates(state.sites, state.spots, state.reading(rp.ENCOUNTER_SCOPE.id))
+    if not tied:  # no Encounter this round (twisted-cryptids/no-hiding-spot-encounter)
+        return _begin_night(replace(state, encounter=None))
+    if len(tied) > 1:
+        return replace(state, phase="choose", tied=tied, turn=0)
+    return _begin_reveals(state, tied[0])
+
+
+def _begin_reveals(state: State, site: int) -> State:
+    state = replace(
+        state,
+        encounter=site,
+        tied=(),
+        encounters=(*state.encounters, (state.round, site)),
+        encountered=state.sites[site],
+    )
+    return replace(state, phase="reveal", turn=0) if state.revealers() else _begin_night(state)
+
+
+def _reveal(state: State, player: int, targets: tuple[int, ...]) -> State:
+    g = state.game
+    site = state.encounter
+    assert site is not None
+    token = state.spots[player].index(site)
+    stack = state.stacks[player][token]
+    sighting_id = stack[0]
+    sighting = g.cryptids[state.cryptids[player]].sightings[sighting_id]
+    change = myth_change(sighting.myth, scored_humans(state))
+    myth = apply_myth(state.myth[player], change, state.reading(rp.MYTH_FLOOR.id))
+    sites, rest = apply_effects(state.sites, state.rest, sighting.effect, targets, at=site)
+    remaining = stack[1:]
+    state = replace(
+        state,
+        myth=_set(state.myth, player, myth),
+        sites=sites,
+        rest=rest,
+        stacks=_set(state.stacks, player, _set(state.stacks[player], token, remaining)),
+        revealed=_set(
+            state.revealed, player, (*state.revealed[player], (token, sighting_id, state.round))
+        ),
+        spots=_set(
+            state.spots, player, _set(state.spots[player], token, ON_STACK if remaining else BOXED)
+        ),
+        returned=_set(
+            state.returned,
+            player,
+            (*state.returned[player], token) if remaining else state.returned[player],
+        ),
+    )
+    return state if state.revealers() else _begin_night(state)
+
+
+def _begin_night(state: State) -> State:
+    snapshot = state.spots if state.round == state.game.rounds else state.snapshot
+    return _night_enter(replace(state, phase="night-move", turn=0, snapshot=snapshot))
+
+
+def _night_enter(state: State) -> State:
+    """Skip the sub-steps that have nothing to decide for the current player."""
+    while state.phase != "over":
+        player = state.order()[state.turn]
+        if state.phase == "night-move":
+            if not state.returned[player] and _optional_moves(state, player):
+                return state
+            state = replace(state, phase="night-place")
+        elif state.phase == "night-place":
+            if state.returned[player]:
+                return state
+            state = replace(state, phase="refill")
+        elif state.phase == "refill":
+            if state.round < state.game.rounds:
+                return state
+            # the last round: no refill, discard the hand
+            state = replace(
+                state,
+                discard=(*state.discard, *state.hands[player]),
+                hands=_set(state.hands, player, ()),
+            )
+            state = _next_night_player(state)
+        else:
+            return state
+    return state
+
+
+def _night_next(state: State, finished: str) -> State:
+    following = {"night-move": "night-place", "night-place": "refill"}
+    if finished in following:
+        return _night_enter(replace(state, phase=following[finished]))
+    return _night_enter(_next_night_player(state))
+
+
+def _next_night_player(state: State) -> State:
+    turn = state.turn + 1
+    if turn < state.n:
+        return replace(state, phase="night-move", turn=turn)
+    state = replace(state, first=(state.first + 1) % state.n, turn=0)
+    return _start_round(state, state.round + 1)
+
+
+def _refill(state: State, player: int, discard: tuple[int, ...]) -> State:
+    hand = state.hands[player]
+    kept = tuple(c for i, c in enumerate(hand) if i not in discard)
+    pile = (*state.discard, *(hand[i] for i in discard))
+    deck = state.action_deck
+    shuffles = state.shuffles
+    while len(kept) < state.game.hand_size:
+        if not deck:
+            if not pile:
+                break
+            deck, pile, shuffles = _shuffled(pile, state.seed, shuffles), (), shuffles + 1
+        kept, deck = (*kept, deck[0]), deck[1:]
+    return replace(
+        state,
+        hands=_set(state.hands, player, kept),
+        action_deck=deck,
+        discard=pile,
+        shuffles=shuffles,
+    )
+
+
+# --- the end ----------------------------------------------------------------------------
+
+
+def unrevealed(state: State, player: int) -> tuple[int, ...]:
+    """Sighting ids still in ``player``'s Stacks."""
+    return tuple(s for stack in state.stacks[player] for s in stack)
+
+
+def trait_amount(state: State, player: int, *, spots: tuple[int, ...] | None = None) -> int:
+    """How far ``player`` got on their Hidden Trait's objective."""
+    g = state.game
+    trait = g.traits[state.traits[player]]
+    what, _, arg = trait.objective.partition(":")
+    sightings = g.cryptids[state.cryptids[player]].sightings
+    own = spots if spots is not None else state.spots[player]
+    if what == "revealed":
+        return sum(1 for _, s, _ in state.revealed[player] if sightings[s].kind == arg)
+    if what == "hidden":
+        return sum(1 for s in unrevealed(state, player) if sightings[s].kind == arg)
+    if what == "humans":
+        from ruleslawyer.models.twisted_cryptids_game import HUMANS
+
+        h = HUMANS.index(arg)
+        return sum(state.sites[s][h] for s in own if s >= 0)
+    return sum(1 for s in own if s >= 0)
+
+
+def final_scores(state: State) -> tuple[int, ...]:
+    """Myth + 7 per unrevealed Real Deal + the Hidden Trait bonus, per player."""
+    g = state.game
+    out = []
+    for p in range(state.n):
+        sightings = g.cryptids[state.cryptids[p]].sightings
+        deals = sum(1 for s in unrevealed(state, p) if sightings[s].kind == g.real_deal)
+        bonus = g.traits[state.traits[p]].score(trait_amount(state, p))
+        out.append(state.myth[p] + g.real_deal_bonus * deals + bonus)
+    return tuple(out)
+
+
+def tie_break_humans(state: State, player: int) -> int:
+    """Humans on the Sites where ``player`` has Hiding Spots, under ``tie-break-count``."""
+    reading = state.reading(rp.TIE_BREAK_COUNT.id)
+    spots = state.snapshot if reading == "before-final-night" and state.snapshot else state.spots
+    return sum(state.humans_at(s) for s in spots[player] if s >= 0)
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """The winner, or the players still tied after the tie-break (all of them legends)."""
+    scores = final_scores(state)
+    best = max(scores)
+    tied = [p for p in range(state.n) if scores[p] == best]
+    if len(tied) == 1:
+        return tuple(tied)
+    tally = {p: tie_break_humans(state, p) for p in tied}
+    most = max(tally.values())
+    return tuple(p for p in tied if tally[p] == most)
+
+
+def play_random(state: State, rng: random.Random, *, max_moves: int = 10_000) -> State:
+    """Play uniformly random legal moves to the end (for simulations and records)."""
+    for _ in range(max_moves):
+        moves = legal_moves(state)
+        if not moves:
+            return state
+        state = step(state, rng.choice(moves))
+    return state
+
+
+def describe(state: State, move: GameMove) -> str:
+    """A one-line account of ``move`` by the player to act in ``state``."""
+    player = state.actor()
+    who = state.players[player] if player is not None else "nobody"
+    names = [s.name for s in state.game.sites]
+    where = ", ".join(names[t] for t in getattr(move, "targets", ()))
+    on = f" on {where}" if where else ""
+    if isinstance(move, Place):
+        return f"{who} places Hiding Spot {move.token + 1} on {names[move.site]}"
+    if isinstance(move, Resolve):
+        return f"{who} resolves Event {state.game.events[state.event_deck[0]].name}{on}"
+    if isinstance(move, Play):
+        return f"{who} plays {state.game.actions[state.hands[player or 0][move.card]].name}{on}"
+    if isinstance(move, Power):
+        return f"{who} uses their Cryptid Power{on}"
+    if isinstance(move, Choose):
+        return f"{who} chooses {names[move.site]} for the Encounter"
+    if isinstance(move, Reveal):
+        return f"{who} reveals at {names[state.encounter or 0]}{on}"
+    if isinstance(move, Move):
+        return f"{who} moves Hiding Spot {move.token + 1} to {names[move.site]}"
+    if isinstance(move, Refill):
+        return f"{who} discards {len(move.discard)} and draws up"
+    return f"{who}: {type(move).__name__.lower()}"

@@ -1,0 +1,66 @@
+"""Random Twisted Cryptids games with the built-in data, and the records they leave."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.models.twisted_cryptids_game import Game, builtin_game
+from ruleslawyer.models.twisted_cryptids_play import GameMove, State, legal_moves, new_game, step
+from ruleslawyer.solvers.cryptid_record import Record, record_from_state
+
+NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
+
+
+def deal(game: Game, players: int, seed: int, rulings: Mapping[str, str] | None = None) -> State:
+    """A seeded deal for the first ``players`` Cryptids of ``game``, seats named ann, bob, ..."""
+    names = tuple(c.name for c in game.cryptids[:players])
+    return new_game(game, NAMES[:players], names, seed=seed, rulings=rulings)
+
+
+def random_game(game: Game, players: int, seed: int, *, rounds: int | None = None) -> State:
+    """Play uniformly random legal moves from a seeded deal, up to ``rounds`` completed rounds."""
+    state = deal(game, players, seed)
+    rng = random.Random(seed)
+    while state.phase != "over":
+        if rounds is not None and state.phase == "dawn" and state.round > rounds:
+            break
+        state = step(state, rng.choice(legal_moves(state)))
+    return state
+
+
+def simulated_record(players: int, seed: int, *, rounds: int | None = None) -> Record:
+    return record_from_state(random_game(builtin_game(), players, seed, rounds=rounds), 0)
+
+
+def first_hit(
+    game: Game,
+    players: int,
+    test: Callable[[State, GameMove, State], Any],
+    *,
+    rulings: Mapping[str, str] | None = None,
+    seeds: range = range(200),
+    budget: Budget | None = None,
+) -> tuple[Any, int, int, bool]:
+    """Play seeded random games until ``test(before, move, after)`` returns something truthy.
+
+    Returns (what the test returned or None, the seed, games played, finished):
+    ``finished`` is False when the budget ran out before the seeds did.
+    """
+    played = 0
+    for seed in seeds:
+        if budget is not None and budget.spent():
+            return None, seed, played, False
+        state = deal(game, players, seed, rulings)
+        rng = random.Random(seed)
+        played += 1
+        while state.phase != "over":
+            move = rng.choice(legal_moves(state))
+            after = step(state, move)
+            hit = test(state, move, after)
+            if hit:
+                return hit, seed, played, True
+            state = after
+    return None, seeds.stop, played, True

@@ -1,0 +1,155 @@
+"""``check()`` on the built-in data and on broken game files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.checks.twisted_cryptids import check
+from ruleslawyer.cli.main import cli
+from ruleslawyer.errors import IllegalMove
+from ruleslawyer.findings import Kind
+from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.games import load_source
+from ruleslawyer.models.twisted_cryptids import RULE_POINTS
+from ruleslawyer.models.twisted_cryptids_play import Pass, legal_moves, step
+from ruleslawyer.solvers.cryptid_placement import (
+    relocation_after_setup,
+    relocation_anywhere,
+    setup_stall,
+)
+
+
+@pytest.fixture(scope="module")
+def findings():
+    return {f.id: f for f in check(load_source("twisted-cryptids"), {}, Budget(max_seconds=60))}
+
+
+def test_one_finding_per_rule_point(findings):
+    assert list(findings) == [p.id for p in RULE_POINTS]
+    assert all(f.finished for f in findings.values())
+
+
+def test_relocation_deadlock_reported_for_four_players_with_a_witness(findings):
+    f = findings["twisted-cryptids/relocation-deadlock"]
+    assert f.kind == Kind.GAP and f.finished
+    per = f.extra["per_player_count"]
+    assert per["2"].startswith("unreachable") and per["3"].startswith("unreachable")
+    assert all(per[n].startswith("reachable") for n in ("4", "5", "6"))
+    w = f.witness
+    assert w.position["players"] == 4 and w.position["cap"] == 3
+    spots = w.position["hiding_spots"]
+    encounter = w.position["encounter"]
+    # Check the witness by hand: ann alone at the Encounter; every other Site is ann's or full.
+    assert [p for p, s in spots.items() if encounter in s] == ["ann"]
+    for site in w.position["humans_at_dusk"]:
+        if site == encounter:
+            continue
+        holders = [p for p, s in spots.items() if site in s]
+        assert "ann" in holders or len(holders) >= 3
+    assert max(w.position["humans_at_dusk"].values()) == w.position["humans_at_dusk"][encounter]
+    # the replayed game: 12 setup placements, then ann's reveal at the Encounter
+    assert sum("places Hiding Spot" in m for m in w.moves) == 12
+    assert f"ann reveals at {encounter}" in w.moves
+
+
+def test_dead_rule_and_info_points(findings):
+    dead = findings["twisted-cryptids/no-hiding-spot-encounter"]
+    assert dead.kind == Kind.DEAD_RULE and dead.finished
+    assert findings["twisted-cryptids/small-game-cap"].kind == Kind.INFO
+    assert findings["twisted-cryptids/setup-stall"].kind == Kind.INFO
+
+
+def test_parted_points_have_witnesses(findings):
+    for pid in (
+        "twisted-cryptids/optional-move-constraints",
+        "twisted-cryptids/myth-floor",
+        "twisted-cryptids/encounter-site-scope",
+        "twisted-cryptids/tie-break-count",
+        "twisted-cryptids/dusk-reveal-order",
+    ):
+        f = findings[pid]
+        assert f.kind in (Kind.AMBIGUITY, Kind.GAP)
+        assert f.witness is not None
+        assert len(set(map(str, f.witness.results.values()))) == 2  # the readings differ
+    floor = findings["twisted-cryptids/myth-floor"].witness.results
+    assert floor["floor-at-zero"] == 0 and floor["negative"] < 0
+
+
+def test_z3_placement_answers_per_player_count():
+    # Setup never stalls (2-6 players); the over-approximated deadlock is impossible with
+    # 2-3 players (no cap: the Encounter and two own spots block only 3 of 6 Sites).
+    for n, cap in ((2, None), (3, None), (4, 3), (5, 4), (6, 4)):
+        assert setup_stall(n, cap) is None
+        assert (relocation_anywhere(n, cap) is None) == (n <= 3)
+    # With 3 players and cap 3 (the cap-3 reading) still unreachable: 3 full Sites need 9
+    # spots from the 2 other players, who have 6.
+    assert relocation_anywhere(3, 3) is None
+    board = relocation_after_setup(4, 3, [4, 4, 4, 4, 4, 4], 0)
+    assert board is not None and all(len(s) == 3 for s in board.spots)
+
+
+def test_budget_exhausted_is_not_a_clean_bill():
+    out = {f.id: f for f in check(load_source("twisted-cryptids"), {}, Budget(max_seconds=1e-9))}
+    f = out["twisted-cryptids/tie-break-count"]
+    assert not f.finished and f.kind == Kind.AMBIGUITY
+
+
+def broken(tmp_path: Path, old: str, new: str) -> Path:
+    text = builtin_path("twisted-cryptids.toml").read_text()
+    assert old in text
+    path = tmp_path / "cards.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def test_structural_problem_is_a_data_error_with_place_and_line(tmp_path):
+    path = broken(
+        tmp_path, 'symbols = ["hunters", "researchers"]', 'symbols = ["hunters", "hunters"]'
+    )
+    source = load_source(str(path))
+    errors = [f for f in check(source, {}, Budget(max_seconds=30)) if f.kind == Kind.DATA_ERROR]
+    assert len(errors) >= 1
+    e = errors[0]
+    assert e.location.place == "site[2].symbols"
+    assert e.location.line == source.text.splitlines().index('symbols = ["hunters", "hunters"]') + 1
+
+
+def test_bad_game_file_exits_2_with_one_line(tmp_path):
+    path = broken(tmp_path, "count = 14\n", 'count = "many"\n')
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert f"{path}: action[0].count: found 'many', expected a valid integer" in lines[0]
+
+
+def test_unknown_key_exits_2(tmp_path):
+    path = broken(tmp_path, "start_myth = 5", "start_myth = 5\nstart_mythos = 5")
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2
+    assert "start_mythos: found 'start_mythos', expected no such key here" in result.stderr
+
+
+def test_model_replays_a_game_to_the_end():
+    from ruleslawyer.models.twisted_cryptids_game import builtin_game
+    from ruleslawyer.solvers.cryptid_simulate import random_game
+
+    state = random_game(builtin_game(), 4, 3)
+    assert state.phase == "over" and legal_moves(state) == ()
+    with pytest.raises(IllegalMove):
+        step(state, Pass())
+
+
+def test_no_clean_bill_when_the_budget_is_gone():
+    out = check(load_source("twisted-cryptids"), {}, Budget(max_seconds=1e-9))
+    for f in out:
+        if not f.finished:
+            assert f.kind != Kind.INFO
+            assert "not" in f.message.lower()
+    by_id = {f.id: f for f in out}
+    assert not by_id["twisted-cryptids/relocation-deadlock"].finished
+    assert not by_id["twisted-cryptids/setup-stall"].finished

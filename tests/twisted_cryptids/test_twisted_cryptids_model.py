@@ -1,0 +1,217 @@
+"""Known-answer tests of the Twisted Cryptids round structure, worked out by hand.
+
+Built-in (placeholder) data used throughout: Sites 0 campground (hikers 2, hunters 2),
+1 lake (hikers 2, researchers 2), 2 ridge (hunters 2, researchers 2), 3 trailhead
+(hikers 2, hunters 2), 4 observatory (hikers 2, researchers 2), 5 swamp (hunters 2,
+researchers 2); Rest Areas 4/4/4. Sighting ids per Cryptid: 0-1 real-deal
+(+2 per researcher, -2 per hunter), 2-4 hoax (+1 hiker, -1 researcher; extract 1
+researcher), 5-6 decoy (+1 hunter, -1 hiker; move 1 hunter), 7-8 look-alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ruleslawyer.errors import IllegalMove
+from ruleslawyer.models.twisted_cryptids_game import Effect, builtin_game
+from ruleslawyer.models.twisted_cryptids_play import (
+    BOXED,
+    ON_STACK,
+    Choose,
+    Pass,
+    Place,
+    Resolve,
+    Reveal,
+    Stuck,
+    apply_effects,
+    apply_myth,
+    encounter_candidates,
+    final_scores,
+    legal_moves,
+    legal_sites,
+    new_game,
+    player_cap,
+    step,
+    winners,
+)
+
+GAME = builtin_game()
+# ann's Stack 1 starts with a real-deal, bob's with a decoy.
+STACKS_ANN = ((0, 2, 3), (1, 4, 5), (6, 7, 8))
+STACKS_BOB = ((5, 0, 1), (2, 3, 4), (6, 7, 8))
+
+
+def two_player_dusk(rulings=None):
+    """Setup, Dawn and Day of a 2-player game, stopped at the last Pass before Dusk.
+
+    First Player ann places first; the token passes after each of the three
+    placement rounds (ann -> bob -> ann -> bob), so bob is First Player in round 1.
+    ann: ridge, lake, campground; bob: ridge, swamp, observatory (token k on the k-th).
+    """
+    state = new_game(
+        GAME,
+        ("ann", "bob"),
+        ("bigfoot", "mothman"),
+        seed=0,
+        stacks=(STACKS_ANN, STACKS_BOB),
+        rulings=rulings,
+    )
+    sites = {0: (2, 1, 0), 1: (2, 5, 4)}
+    while state.phase == "setup":
+        p = state.actor()
+        k = sum(state.placed[p])
+        state = step(state, Place(sites[p][k], k))
+    assert state.first == 1 and state.round == 1 and state.phase == "dawn"
+    # seed 0 flips tour-bus (attract 3 hikers); bob puts them on the ridge: 3+2+2 = 7 Humans.
+    assert GAME.events[state.event_deck[0]].name == "tour-bus"
+    state = step(state, Resolve((2,)))
+    assert state.sites[2] == (3, 2, 2) and state.rest == (1, 4, 4)
+    for _ in range(3 * 2 - 1):
+        state = step(state, Pass())
+    return state
+
+
+def test_encounter_reveals_and_night_placement_by_hand():
+    state = step(two_player_dusk(), Pass())
+    # ridge (7) beats lake, campground, swamp, observatory (4 each): no tie, no choice.
+    assert state.encounter == 2 and state.phase == "reveal"
+    # Reveals in player order from the First Player: bob, then ann.
+    assert state.actor() == 1
+    # bob's decoy: +1 per hunter (2), -1 per hiker (3) = -1 -> 4 Myth; moves a hunter to swamp.
+    state = step(state, Reveal((5,)))
+    assert state.myth == (5, 4)
+    assert state.sites[2] == (3, 1, 2) and state.sites[5] == (0, 3, 2)
+    # ann's real-deal sees the ridge after bob's effect: +2*2 researchers -2*1 hunter = +2.
+    assert state.actor() == 0
+    state = step(state, Reveal())
+    assert state.myth == (7, 4)
+    assert state.spots == ((ON_STACK, 1, 0), (ON_STACK, 5, 4))
+    # Night, bob first: not the ridge (Encounter), not swamp/observatory (his own).
+    assert state.phase == "night-place" and state.actor() == 1
+    assert legal_moves(state) == (Place(0, 0), Place(1, 0), Place(3, 0))
+    with pytest.raises(IllegalMove):
+        step(state, Place(2, 0))
+    state = step(state, Place(3, 0))
+    state = step(state, legal_moves(state)[0])  # bob's refill (discard nothing)
+    # ann: not the ridge, not lake or campground; trailhead is fine (no cap with 2 players).
+    assert state.actor() == 0 and state.phase == "night-place"
+    assert legal_moves(state) == (Place(3, 0), Place(4, 0), Place(5, 0))
+
+
+def test_dusk_reveal_order_readings_by_hand():
+    # as-encountered: ann's real-deal scores the ridge as the Encounter began (hunters 2,
+    # researchers 2): +4 - 4 = 0, although bob's decoy has moved a hunter away.
+    state = step(two_player_dusk({"twisted-cryptids/dusk-reveal-order": "as-encountered"}), Pass())
+    state = step(state, Reveal((5,)))
+    assert state.myth == (5, 4)  # bob scored the same Humans under both readings
+    state = step(state, Reveal())
+    assert state.myth == (5, 4)
+    assert state.sites[2] == (3, 1, 2)
+
+
+def test_tied_encounter_is_the_first_players_choice():
+    state = two_player_dusk()
+    flat = replace(state, sites=((2, 2, 0), (2, 0, 2), (0, 2, 2), (2, 2, 0), (2, 0, 2), (0, 2, 2)))
+    state = step(flat, Pass())
+    # Every occupied Site has 4 Humans: the First Player (bob) picks among the five occupied.
+    assert state.phase == "choose" and state.actor() == 1
+    assert legal_moves(state) == (Choose(0), Choose(1), Choose(2), Choose(4), Choose(5))
+    state = step(state, Choose(0))
+    # Only ann has a spot at the campground.
+    assert state.encounter == 0 and state.revealers() == (0,)
+
+
+def test_encounter_candidates_under_both_readings():
+    sites = ((5, 0, 0), (1, 0, 0), (2, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0))
+    spots = ((1, 2, ON_STACK), (2, BOXED, ON_STACK))
+    # Site 0 is busiest but has no spot: among the occupied Sites, site 2 (2 Humans) wins.
+    assert encounter_candidates(sites, spots, "among-hiding-spots") == (2,)
+    assert encounter_candidates(sites, spots, "busiest-site") == ()
+    assert encounter_candidates(sites, ((ON_STACK,),), "among-hiding-spots") == ()
+
+
+def test_partial_resolution():
+    sites = ((2, 0, 1), (0, 0, 0))
+    rest = (1, 0, 5)
+    # Attract 3 hikers with 1 in the Rest Area: 1 arrives. Extract 2 researchers from a Site
+    # holding 1: 1 leaves. Move 3 hikers holding 3 after the attract: all 3 move.
+    effects = (Effect("attract", 0, 3), Effect("extract", 2, 2), Effect("move", 0, 3))
+    after, pool = apply_effects(sites, rest, effects, (0, 0, 0, 1))
+    assert after == ((0, 0, 0), (3, 0, 0)) and pool == (0, 0, 6)
+
+
+def test_caps_and_own_site_rule():
+    assert [player_cap(n) for n in range(2, 7)] == [None, None, 3, 4, 4]
+    assert player_cap(3, "cap-3") == 3
+    state = new_game(GAME, ("a", "b", "c", "d"), ("bigfoot", "mothman", "jackalope", "cryptid-5"))
+    board = (
+        (0, ON_STACK, ON_STACK),
+        (0, ON_STACK, ON_STACK),
+        (0, 1, ON_STACK),
+        (1, ON_STACK, ON_STACK),
+    )
+    state = replace(state, spots=board)
+    # Site 0 has 3 players (the 4-player cap); d has a spot at 1.
+    assert legal_sites(state, 3) == (2, 3, 4, 5)
+    assert legal_sites(state, 3, away_from=4) == (2, 3, 5)
+
+
+def test_myth_floor_readings():
+    assert apply_myth(3, -8, "floor-at-zero") == 0
+    assert apply_myth(3, -8, "negative") == -5
+    assert apply_myth(3, 4, "floor-at-zero") == 7
+
+
+def end_state():
+    state = new_game(GAME, ("ann", "bob"), ("bigfoot", "mothman"), seed=0)
+    # ann revealed hoax, hoax and a real-deal; bob revealed nothing.
+    return replace(
+        state,
+        phase="over",
+        round=5,
+        myth=(9, 20),
+        traits=(GAME.trait("prankster"), GAME.trait("territorial")),
+        stacks=(((1, 5), (6, 7), (8,)), ((0, 1, 2), (3, 4, 5), (6, 7, 8))),
+        revealed=(((0, 2, 1), (1, 3, 2), (2, 0, 3)), ()),
+        spots=((0, 1, BOXED), (3, 4, 5)),
+    )
+
+
+def test_end_scoring_by_hand():
+    state = end_state()
+    # ann: 9 Myth + 7 * 1 unrevealed real-deal (id 1) + prankster (2 hoaxes revealed -> 4) = 20.
+    # bob: 20 + 7 * 2 real-deals + territorial (3 spots on the board -> 5) = 39.
+    assert final_scores(state) == (20, 39)
+    assert winners(state) == (1,)
+
+
+def test_tie_break_by_hand():
+    tied = replace(end_state(), myth=(17, 9))
+    # ann 17 + 7 + 4 = 28; bob 9 + 14 + 5 = 28: a tie.
+    assert final_scores(tied) == (28, 28)
+    # Humans where their spots are: ann at campground + lake (4 + 4 = 8), bob at
+    # trailhead + observatory + swamp (12): bob wins the tie.
+    assert winners(tied) == (1,)
+    # ann's boxed spot back on the ridge: 12 each, both are legends.
+    even = replace(tied, spots=((0, 1, 2), (3, 4, 5)))
+    assert final_scores(even) == (28, 28)
+    assert winners(even) == (0, 1)
+
+
+def test_stuck_is_the_only_move_when_no_site_is_legal():
+    state = new_game(GAME, ("a", "b", "c", "d"), ("bigfoot", "mothman", "jackalope", "cryptid-5"))
+    spots = ((ON_STACK, 1, 3), (2, 4, 5), (2, 4, 5), (2, 4, 5))
+    state = replace(
+        state,
+        phase="night-place",
+        round=1,
+        turn=0,
+        spots=spots,
+        encounter=0,
+        returned=((0,), (), (), ()),
+    )
+    assert legal_moves(state) == (Stuck(),)
+    after = step(state, Stuck())
+    assert after.stuck == ((1, 0),) and after.spots[0][0] == ON_STACK
