@@ -54,6 +54,17 @@ GAMES: dict[str, GameInfo] = {
             cli="ruleslawyer.cli.kaelyfos",
             cli_help="Resolve a bloodsucker behaviour card on a position.",
         ),
+        GameInfo(
+            id="cunning-folk",
+            title="Cunning Folk",
+            rulebook="cunning-folk-rules.txt",
+            data_file="cunning-folk.toml",
+            marker_keys=frozenset({"composition"}),
+            model="ruleslawyer.models.cunning_folk",
+            checks="ruleslawyer.checks.cunning_folk",
+            cli="ruleslawyer.cli.cunning_folk",
+            cli_help="Deduce where the townsfolk are from a log of play.",
+        ),
     )
 }
 

@@ -1,0 +1,84 @@
+"""The best adaptive picking policy for an elder run, and its exact win probability.
+
+An elder run picks cards one at a time; each pick shows the card to all. An
+opposing card lets the run go on; any other card ends it (a loss). The run
+wins once every opposing card in the village has been picked. With the
+scoundrels rule the number of opposing cards is not known, so the elder may
+instead declare: the declaration wins only if no opposing card is left (an
+opponent who finds one wins instead; we count that as a loss).
+
+The value of a belief (the worlds still possible, with their weights) is the
+best, over the cells that may be picked, of the chance the pick opposes times
+the value after seeing it. Exact: weights are integers, values Fractions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ruleslawyer.models.cunning_folk import CELLS, OPPOSITION, ROLES
+
+ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
+
+
+@dataclass(frozen=True)
+class ElderPlan:
+    win_probability: Fraction
+    first_pick: str | None  # None when no pick can win
+
+    @property
+    def guaranteed(self) -> bool:
+        return self.win_probability == 1
+
+
+def plan(
+    village: np.ndarray,
+    weight: np.ndarray,
+    face_up: tuple[bool, ...],
+    elder: str,
+    *,
+    declares: bool = False,
+    face_down_only: bool = False,
+) -> ElderPlan:
+    """Best first pick and win probability of ``elder``'s run over these weighted villages."""
+    opposing = np.isin(village, [ROLE_CODE[r] for r in OPPOSITION[elder]])
+    total = int(weight.sum())
+    if total == 0:
+        return ElderPlan(Fraction(0), None)
+    pickable = tuple(c for c in range(len(CELLS)) if not (face_down_only and face_up[c]))
+    memo: dict[frozenset[tuple[int, int]], tuple[Fraction, int | None]] = {}
+
+    def value(rows: np.ndarray, picked: frozenset[int]) -> tuple[Fraction, int | None]:
+        # rows: the villages where every picked cell opposes and shows the role seen there.
+        key = frozenset((c, int(village[rows[0], c])) for c in picked)
+        if key in memo:
+            return memo[key]
+        w = weight[rows]
+        mass = int(w.sum())
+        left = opposing[rows].sum(axis=1) - len(picked)
+        done = int(w[left == 0].sum())
+        best: tuple[Fraction, int | None] = (Fraction(0), None)
+        if done == mass and not declares:
+            best = (Fraction(1), None)
+        elif declares:
+            best = (Fraction(done, mass), None)
+        if best[0] < 1:
+            for c in pickable:
+                if c in picked:
+                    continue
+                chance = Fraction(0)
+                column = village[rows, c]
+                for code in np.unique(column[opposing[rows, c]]):
+                    sub = rows[column == code]
+                    sub_value, _ = value(sub, picked | {c})
+                    chance += Fraction(int(weight[sub].sum()), mass) * sub_value
+                if chance > best[0]:
+                    best = (chance, c)
+        memo[key] = best
+        return best
+
+    probability, first = value(np.arange(len(weight)), frozenset())
+    return ElderPlan(probability, CELLS[first] if first is not None else None)
