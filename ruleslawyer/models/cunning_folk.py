@@ -297,6 +297,12 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         ),
     ),
     RulePoint(
+        id="cunning-folk/endless-extra-turns",
+        title="An unchallenged good witch claim gives another turn, without end",
+        kind=Kind.NON_TERMINATION,
+        sentences=(_s("Townsfolk", "The two good witches let you take another turn immediately."),),
+    ),
+    RulePoint(
         id="cunning-folk/liar-face-up",
         title="Whether a player who looks at a face-up liar must still make a claim",
         kind=Kind.AMBIGUITY,
