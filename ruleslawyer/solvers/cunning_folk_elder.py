@@ -65,18 +65,21 @@ def plan(
             best = (Fraction(1), None)
         elif declares:
             best = (Fraction(done, mass), None)
-        if best[0] < 1:
-            for c in pickable:
-                if c in picked:
-                    continue
-                chance = Fraction(0)
-                column = village[rows, c]
-                for code in np.unique(column[opposing[rows, c]]):
-                    sub = rows[column == code]
-                    sub_value, _ = value(sub, picked | {c})
-                    chance += Fraction(int(weight[sub].sum()), mass) * sub_value
-                if chance > best[0]:
-                    best = (chance, c)
+        # A pick wins at most with the chance that it opposes: try the likeliest first and
+        # skip any cell whose bound is below the best found (ties go to the earlier cell).
+        bound = w @ opposing[rows]
+        order = sorted((c for c in pickable if c not in picked), key=lambda c: (-bound[c], c))
+        for c in order:
+            if best[0] == 1 or Fraction(int(bound[c]), mass) < best[0]:
+                break
+            chance = Fraction(0)
+            column = village[rows, c]
+            for code in np.unique(column[opposing[rows, c]]):
+                sub = rows[column == code]
+                sub_value, _ = value(sub, picked | {c})
+                chance += Fraction(int(weight[sub].sum()), mass) * sub_value
+            if chance > best[0] or (chance == best[0] and chance > 0 and c < (best[1] or 0)):
+                best = (chance, c)
         memo[key] = best
         return best
 

@@ -58,8 +58,27 @@ class Worlds:
 
 
 def initial_village(log: Log) -> np.ndarray:
-    rows = [a for cards in log.setup.compositions for a in arrangements(cards)]
-    return np.array([[ROLE_CODE[r] for r in row] for row in rows], dtype=np.int8)
+    """Every distinct deal of every composition the setup allows, as role codes."""
+    return np.concatenate([arrangement_array(cards) for cards in log.setup.compositions])
+
+
+def arrangement_array(cards: tuple[str, ...]) -> np.ndarray:
+    """The distinct arrangements of ``cards`` over the cells (vectorised; rows in no set order).
+
+    Roles are placed one after another: each row's free cells are chosen from by every
+    combination of the role's count, so the rows multiply by C(free, count) per role.
+    """
+    village = np.full((1, len(cards)), -1, dtype=np.int8)
+    for role, count in Counter(cards).items():
+        free = np.nonzero(village[0] == -1)[0].size
+        combos = np.array(list(itertools.combinations(range(free), count)), dtype=np.int64)
+        free_cells = np.argsort(village != -1, axis=1, kind="stable")[:, :free]  # (rows, free)
+        village = np.repeat(village, len(combos), axis=0)
+        chosen = np.take_along_axis(
+            np.repeat(free_cells, len(combos), axis=0), np.tile(combos, (free_cells.shape[0], 1)), 1
+        )
+        np.put_along_axis(village, chosen, ROLE_CODE[role], axis=1)
+    return village
 
 
 def filter_worlds(log: Log, village: np.ndarray | None = None) -> Worlds:

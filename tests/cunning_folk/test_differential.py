@@ -1,0 +1,60 @@
+"""Z3 and forward filtering against the plain brute-force enumerator, on logs of random games.
+
+Every log comes from playing the real state machine, so the true deal with the true
+outcomes of the hidden swaps must always be among the worlds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleslawyer.models.cunning_folk import CELLS
+from ruleslawyer.solvers.cunning_folk_worlds import (
+    brute_force,
+    counts_of,
+    face_up_after,
+    filter_worlds,
+    replay,
+)
+from ruleslawyer.solvers.cunning_folk_z3 import encode
+from tests.cunning_folk.helpers import log_of, random_recording
+
+SEEDS = range(24)
+
+
+def _small(seed: int):
+    recording = random_recording(seed, max_moves=30)
+    log = log_of(recording.document)
+    while log.unknown_swaps > 3:  # keep the brute force small
+        recording = random_recording(seed + 1000, max_moves=20)
+        seed += 1000
+        log = log_of(recording.document)
+    return recording, log
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_truth_is_a_world_and_counts_match_brute_force(seed: int) -> None:
+    recording, log = _small(seed)
+    assert replay(log, recording.deal, recording.hidden) == recording.final.village
+    assert face_up_after(log) == recording.final.face_up
+    ends = brute_force(log)
+    assert ends[recording.final.village] >= 1
+    worlds = filter_worlds(log)
+    assert worlds.impossible is None
+    assert worlds.total == sum(ends.values())
+    assert worlds.counts() == counts_of(ends)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_z3_possible_and_certain_match_brute_force(seed: int) -> None:
+    _, log = _small(seed)
+    ends = brute_force(log)
+    deduction = encode(log)
+    assert deduction.consistent()
+    possible = deduction.possible()
+    for c, cell in enumerate(CELLS):
+        expected = {end[c] for end in ends}
+        assert set(possible[cell]) == expected, cell
+        if len(expected) == 1:
+            core = deduction.why(c, next(iter(expected)))
+            assert all(0 <= k < len(log.events) for k in core)
