@@ -341,9 +341,20 @@ def _pirate_unknown(
     """Scoundrels: with the pirate dealt or not, the same public play ends differently."""
     point = POINTS["cunning-folk/pirate-unknown"]
     core = cards_of(data.scoundrel_core)
-    with_pirate = Setup("scoundrels", (_sorted((*core, PIRATE, VILLAGER, VILLAGER)),))
-    without = Setup("scoundrels", (_sorted((*core, VILLAGER, VILLAGER, VILLAGER)),))
-    players = 3
+    fits = [n for n in (3, 2, 4) if len(core) + n * data.kept_per_player == len(CELLS)]
+    if not fits or PIRATE not in data.scoundrel_pool:
+        return point_finding(
+            point,
+            rulings=rulings,
+            parted=False,
+            finished=False,
+            message="Not searched: no player count makes a scoundrels village of 9 cards "
+            "with the pirate in the pool.",
+        )
+    players = fits[0]
+    added = players * data.kept_per_player
+    with_pirate = Setup("scoundrels", (_sorted((*core, PIRATE, *[VILLAGER] * (added - 1))),))
+    without = Setup("scoundrels", (_sorted((*core, *[VILLAGER] * added)),))
     deal = _deal(with_pirate)
     twin = tuple(VILLAGER if r == PIRATE else r for r in deal)
     tables = {
@@ -391,8 +402,8 @@ def _pirate_unknown(
             state = step(t, state, "no-reveal")
         results[name] = {**summary(state), "then": after}
     witness = Witness(
-        description="Scoundrels, 3 players: the good elder has identified both evil witches "
-        "and the evil elder. Whether the pirate was dealt is secret, so the elder cannot "
+        description=f"Scoundrels, {players} players: the good elder has identified both evil "
+        "witches and the evil elder. Whether the pirate was dealt is secret, so the elder cannot "
         "tell whether to pick on or declare; the same moves end with different winners.",
         position={
             **_position(with_pirate, players, deal),
