@@ -44,7 +44,8 @@ def plan(
     face_down_only: bool = False,
 ) -> ElderPlan:
     """Best first pick and win probability of ``elder``'s run over these weighted villages."""
-    opposing = np.isin(village, [ROLE_CODE[r] for r in OPPOSITION[elder]])
+    village, weight = _project(village, weight, elder)
+    opposing = village >= 0
     total = int(weight.sum())
     if total == 0:
         return ElderPlan(Fraction(0), None)
@@ -85,3 +86,20 @@ def plan(
 
     probability, first = value(np.arange(len(weight)), frozenset())
     return ElderPlan(probability, CELLS[first] if first is not None else None)
+
+
+def _project(village: np.ndarray, weight: np.ndarray, elder: str) -> tuple[np.ndarray, np.ndarray]:
+    """Merge villages that differ only in which non-opposing card is where (code -1).
+
+    Any non-opposing pick ends the run, so which one it is never matters; the
+    opposing roles stay, since seeing one tells where the others can be.
+    """
+    opposing = np.isin(village, [ROLE_CODE[r] for r in OPPOSITION[elder]])
+    projected = np.where(opposing, village, -1).astype(np.int8)
+    if not len(projected):
+        return projected, weight
+    keys = (projected.astype(np.int64) + 1) @ (len(ROLES) + 1) ** np.arange(projected.shape[1])
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    merged = np.zeros(len(first), dtype=np.int64)
+    np.add.at(merged, inverse.ravel(), weight)
+    return projected[first], merged

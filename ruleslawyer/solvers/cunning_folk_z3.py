@@ -11,6 +11,7 @@ is certain. The solver's assertions never change after construction.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ class Deduction:
 
     solver: Any
     labels: tuple[Any, ...]
+    constraining: tuple[bool, ...]  # whether each event constrains the cards at all
     final: tuple[Any, ...]
     roles: tuple[str, ...]
     _is: dict[tuple[int, str], Any]
@@ -67,21 +69,40 @@ class Deduction:
             cell: tuple(r for r in self.roles if (c, r) in seen) for c, cell in enumerate(CELLS)
         }
 
-    def why(self, cell: int, role: str) -> tuple[int, ...]:
-        """A minimal set of events (indices) that forces ``role`` in ``cell``: an unsat core."""
+    def why(self, cell: int, role: str, *, max_checks: int = 64) -> tuple[int, ...]:
+        """The events (indices) that force ``role`` in ``cell``: an unsat core.
+
+        Z3's core is shrunk by deletion to a minimal one (dropping any event frees the
+        cell); then smaller sets of the constraining events are tried, up to
+        ``max_checks`` solver calls, so the core is the smallest whenever that search
+        is small (in practice: always for cores of one or two events).
+        """
         import z3
 
         other = z3.Not(self._holds(cell, role))
         if self.solver.check(*self.labels, other) != z3.unsat:
             raise ValueError(f"{CELLS[cell]} is not certainly {role}")
         in_core = {label.get_id() for label in self.solver.unsat_core()}
-        core = [label for label in self.labels if label.get_id() in in_core]
-        for label in list(reversed(core)):
-            trial = [k for k in core if k.get_id() != label.get_id()]
-            if self.solver.check(*trial, other) == z3.unsat:
+        core = [k for k, label in enumerate(self.labels) if label.get_id() in in_core]
+        for k in list(reversed(core)):
+            trial = [j for j in core if j != k]
+            if self._forces(trial, other):
                 core = trial
-        index = {label.get_id(): i for i, label in enumerate(self.labels)}
-        return tuple(sorted(index[label.get_id()] for label in core))
+        checks = 0
+        candidates = [k for k, c in enumerate(self.constraining) if c]
+        for size in range(1, len(core)):
+            for subset in itertools.combinations(candidates, size):
+                checks += 1
+                if checks > max_checks:
+                    return tuple(core)
+                if self._forces(list(subset), other):
+                    return subset
+        return tuple(core)
+
+    def _forces(self, events: list[int], other: Any) -> bool:
+        import z3
+
+        return self.solver.check(*(self.labels[k] for k in events), other) == z3.unsat
 
     def _holds(self, cell: int, role: str) -> Any:
         return self._is[(cell, role)]
@@ -133,4 +154,5 @@ def encode(log: Log) -> Deduction:
             flag = z3.Bool(f"{cell}={role}")
             solver.add(flag == (current[c] == ROLE_CODE[role]))
             holds[(c, role)] = flag
-    return Deduction(solver, tuple(labels), tuple(current), roles, holds)
+    constraining = tuple(event.constrains for event in log.events)
+    return Deduction(solver, tuple(labels), constraining, tuple(current), roles, holds)

@@ -6,9 +6,12 @@ outcomes of the hidden swaps must always be among the worlds.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ruleslawyer.models.cunning_folk import CELLS
+from ruleslawyer.models.cunning_folk_log import Is, IsNot, Log
 from ruleslawyer.solvers.cunning_folk_worlds import (
     brute_force,
     counts_of,
@@ -19,7 +22,9 @@ from ruleslawyer.solvers.cunning_folk_worlds import (
 from ruleslawyer.solvers.cunning_folk_z3 import encode
 from tests.cunning_folk.helpers import log_of, random_recording
 
-SEEDS = range(24)
+# A fast handful by default; many more behind the slow marker.
+SEEDS = [*range(16), *(pytest.param(s, marks=pytest.mark.slow) for s in range(16, 200))]
+WHY_SEEDS = [*range(3), *(pytest.param(s, marks=pytest.mark.slow) for s in range(3, 60))]
 
 
 def _small(seed: int):
@@ -58,3 +63,28 @@ def test_z3_possible_and_certain_match_brute_force(seed: int) -> None:
         if len(expected) == 1:
             core = deduction.why(c, next(iter(expected)))
             assert all(0 <= k < len(log.events) for k in core)
+
+
+def _keeping(log: Log, kept: set[int]) -> Log:
+    """The log with only ``kept`` events' constraints (every card movement stays)."""
+    events = tuple(
+        e
+        if e.index in kept
+        else replace(e, ops=tuple(o for o in e.ops if not isinstance(o, Is | IsNot)))
+        for e in log.events
+    )
+    return replace(log, events=events)
+
+
+@pytest.mark.parametrize("seed", WHY_SEEDS)
+def test_why_forces_the_cell_and_is_minimal_by_brute_force(seed: int) -> None:
+    _, log = _small(seed + 300)
+    deduction = encode(log)
+    possible = deduction.possible()
+    for c, cell in enumerate(CELLS):
+        if len(possible[cell]) != 1:
+            continue
+        core = set(deduction.why(c, possible[cell][0]))
+        assert {end[c] for end in brute_force(_keeping(log, core))} == set(possible[cell])
+        for k in core:
+            assert len({end[c] for end in brute_force(_keeping(log, core - {k}))}) > 1
