@@ -72,7 +72,7 @@ def render_text(result: dict[str, Any], log: Log) -> str:
             cell = result["cells"][f"{col}{row}"]
             mark = cell["certain"] or "?"
             shown.append(f"{col}{row} {mark + ('*' if cell['face_up'] else ''):<12}")
-        lines.append("  " + " ".join(shown))
+        lines.append(("  " + " ".join(shown)).rstrip())
     lines.append("  (* face up)")
     for cell, info in result["cells"].items():
         odds = ", ".join(f"{r} {n}/{total}" for r, n in info["counts"].items())

@@ -155,3 +155,9 @@ def test_scoundrels_size_follows_the_file(tmp_path: Path) -> None:
     finding = next(f for f in result.findings if f.id == "cunning-folk/scoundrels-village-size")
     assert finding.witness.results["2 players"] == "9 cards for 9 cells"
     assert "3 or 4 players" in finding.message
+
+
+def test_an_exhausted_budget_never_claims_a_clean_bill() -> None:
+    result = check_source(games.load_source("cunning-folk"), {}, Budget(max_states=1))
+    searched = [f for f in result.findings if f.id in PLANS]
+    assert searched and all(not f.finished and f.kind != Kind.INFO for f in searched)
