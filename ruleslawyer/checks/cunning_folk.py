@@ -43,7 +43,7 @@ from ruleslawyer.models.cunning_folk_play import (
     start,
     step,
 )
-from ruleslawyer.solvers.parting import Search, shortest_cycle, shortest_parting
+from ruleslawyer.solvers.parting import Search, shortest_cycle, shortest_parting, shortest_path
 
 MAX_DEPTH = 8
 
@@ -353,63 +353,56 @@ def _pirate_unknown(
         )
     players = fits[0]
     added = players * data.kept_per_player
-    with_pirate = Setup("scoundrels", (_sorted((*core, PIRATE, *[VILLAGER] * (added - 1))),))
-    without = Setup("scoundrels", (_sorted((*core, *[VILLAGER] * added)),))
-    deal = _deal(with_pirate)
-    twin = tuple(VILLAGER if r == PIRATE else r for r in deal)
-    tables = {
-        "pirate-dealt": Table(with_pirate, players, base),
-        "no-pirate": Table(without, players, base),
+    deals = {
+        "pirate-dealt": _sorted((*core, PIRATE, *[VILLAGER] * (added - 1))),
+        "no-pirate": _sorted((*core, *[VILLAGER] * added)),
     }
-    firsts = {
-        "pirate-dealt": start(tables["pirate-dealt"], deal),
-        "no-pirate": start(tables["no-pirate"], twin),
-    }
-    table = tables["pirate-dealt"]
-    opposing = {i for i, r in enumerate(deal) if r in (EVIL_WITCH, EVIL_ELDER)}
+    # One table: the players cannot tell the two villages apart.
+    table = Table(Setup("scoundrels", tuple(deals.values())), players, base)
+    first = start(table, deals["pirate-dealt"])
+    evil = {i for i, r in enumerate(first.village) if r in (EVIL_WITCH, EVIL_ELDER)}
 
     def allow(state: State, move: str) -> bool:
-        word = move.split()[0]
+        word, *args = move.split()
         if word == "claim":
-            return move == f"claim {GOOD_ELDER}"
+            return args[0] == GOOD_ELDER
         if word == "pick":
-            return CELLS.index(move.split()[1]) in opposing
-        return word in ("investigate", "accept", "declare", "reveal", "no-reveal")
+            return CELLS.index(args[0]) in evil
+        return word in ("investigate", "accept")
 
-    def found(state: State) -> bool:
-        return state.phase == ELDER and set(state.picked) == opposing
-
-    search = _search_until(firsts["pirate-dealt"], table, found, allow, budget)
-    if search is None:
-        return point_finding(
-            point,
-            rulings=rulings,
-            parted=False,
-            finished=False,
-            message="No position where the elder has found every evil card was reached "
-            "within the budget.",
-        )
-    pirate_cell = CELLS[deal.index(PIRATE)]
-    moves = (*search, "declare", f"reveal {pirate_cell}")
+    search = shortest_path(
+        first,
+        lambda s: legal_moves(table, s),
+        lambda s, m: step(table, s, m),
+        lambda s: s.phase == ELDER and set(s.picked) == evil,
+        budget,
+        max_depth=MAX_DEPTH + 2,
+        allow=allow,
+    )
+    if search.found is None:
+        return _not_found(point, rulings, search, "No elder run that finds every evil card")
+    pirate_cell = CELLS[deals["pirate-dealt"].index(PIRATE)]
+    moves = (*search.found.moves, "declare", f"reveal {pirate_cell}")
     results = {}
-    for name, t in tables.items():
-        state = firsts[name]
+    for name, deal in deals.items():
+        state = start(table, deal)
         for move in moves:
-            state = step(t, state, move)
+            state = step(table, state, move)
         after = []
         while state.phase != OVER:  # the other opponents decline to reveal
             after.append(f"{_player(state.actor)} no-reveal")
-            state = step(t, state, "no-reveal")
+            state = step(table, state, "no-reveal")
         results[name] = {**summary(state), "then": after}
     witness = Witness(
         description=f"Scoundrels, {players} players: the good elder has identified both evil "
-        "witches and the evil elder. Whether the pirate was dealt is secret, so the elder cannot "
-        "tell whether to pick on or declare; the same moves end with different winners.",
+        "witches and the evil elder. Whether the pirate was dealt is secret, so the elder "
+        "cannot tell whether to pick on or declare; the same moves end with different winners.",
         position={
-            **_position(with_pirate, players, deal),
-            "twin": dict(zip(CELLS, twin, strict=True)),
+            "setup": "scoundrels",
+            "players": players,
+            **{name: dict(zip(CELLS, deal, strict=True)) for name, deal in deals.items()},
         },
-        moves=_annotated(table, firsts["pirate-dealt"], moves),
+        moves=_annotated(table, first, moves),
         results=results,
     )
     return point_finding(
@@ -417,37 +410,11 @@ def _pirate_unknown(
         rulings=rulings,
         parted=True,
         witness=witness,
-        message="Under the scoundrels deal nobody knows whether the pirate is in the village, so "
-        "'reveal the pirate when he is present' cannot be followed; the declaration rule "
+        searched=search.searched,
+        message="Under the scoundrels deal nobody knows whether the pirate is in the village, "
+        "so 'reveal the pirate when he is present' cannot be followed; the declaration rule "
         "decides the game instead.",
     )
-
-
-def _search_until(
-    first: State,
-    table: Table,
-    goal: Callable[[State], bool],
-    allow: Callable[[State, str], bool],
-    budget: Budget,
-) -> tuple[str, ...] | None:
-    from collections import deque
-
-    seen = {first}
-    queue: deque[tuple[State, tuple[str, ...]]] = deque([(first, ())])
-    while queue:
-        state, moves = queue.popleft()
-        if budget.spent(len(seen)):
-            return None
-        for move in legal_moves(table, state):
-            if not allow(state, move):
-                continue
-            child = step(table, state, move)
-            if goal(child):
-                return (*moves, move)
-            if child not in seen and len(moves) < MAX_DEPTH + 2:
-                seen.add(child)
-                queue.append((child, (*moves, move)))
-    return None
 
 
 def _sorted(cards: tuple[str, ...]) -> tuple[str, ...]:

@@ -78,16 +78,20 @@ def shortest_parting(
     return Search(None, len(seen), True)
 
 
-def shortest_cycle(
+def shortest_path(
     start: Hashable,
     legal: Legal,
     step: Step,
+    goal: Callable[[Any], bool],
     budget: Budget,
     *,
     max_depth: int,
     allow: Callable[[Any, str], bool] | None = None,
 ) -> Search:
-    """The shortest move sequence that leads from ``start`` back to ``start``."""
+    """The shortest move sequence from ``start`` to a state where ``goal`` holds.
+
+    ``found.states`` holds the reached state under ``"goal"``.
+    """
     seen = {start}
     queue: deque[tuple[Any, tuple[str, ...]]] = deque([(start, ())])
     while queue:
@@ -100,9 +104,24 @@ def shortest_cycle(
             if allow is not None and not allow(state, move):
                 continue
             child = step(state, move)
-            if child == start:
-                return Search(Parting((*moves, move), {"cycle": child}), len(seen), True)
+            if goal(child):
+                return Search(Parting((*moves, move), {"goal": child}), len(seen), True)
             if child not in seen:
                 seen.add(child)
                 queue.append((child, (*moves, move)))
     return Search(None, len(seen), True)
+
+
+def shortest_cycle(
+    start: Hashable,
+    legal: Legal,
+    step: Step,
+    budget: Budget,
+    *,
+    max_depth: int,
+    allow: Callable[[Any, str], bool] | None = None,
+) -> Search:
+    """The shortest move sequence that leads from ``start`` back to ``start``."""
+    return shortest_path(
+        start, legal, step, lambda s: s == start, budget, max_depth=max_depth, allow=allow
+    )

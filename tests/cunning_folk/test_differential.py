@@ -13,6 +13,7 @@ import pytest
 from ruleslawyer.models.cunning_folk import CELLS
 from ruleslawyer.models.cunning_folk_log import Is, IsNot, Log
 from ruleslawyer.solvers.cunning_folk_worlds import (
+    ROLE_CODE,
     brute_force,
     counts_of,
     face_up_after,
@@ -88,3 +89,20 @@ def test_why_forces_the_cell_and_is_minimal_by_brute_force(seed: int) -> None:
         assert {end[c] for end in brute_force(_keeping(log, core))} == set(possible[cell])
         for k in core:
             assert len({end[c] for end in brute_force(_keeping(log, core - {k}))}) > 1
+
+
+@pytest.mark.parametrize(
+    "seed", [*range(4), *(pytest.param(s, marks=pytest.mark.slow) for s in range(4, 40))]
+)
+def test_scoundrels_z3_matches_forward_filtering(seed: int) -> None:
+    # Too many deals for the brute force: Z3's possible roles must be exactly the roles
+    # with a positive world count, and the true village must be among the worlds.
+    recording = random_recording(seed, max_moves=30, setups=("scoundrels",))
+    log = log_of(recording.document)
+    worlds = filter_worlds(log)
+    truth = [ROLE_CODE[r] for r in recording.final.village]
+    assert (worlds.village == truth).all(axis=1).any()
+    possible = encode(log).possible()
+    counts = worlds.counts()
+    for cell in CELLS:
+        assert set(possible[cell]) == set(counts[cell])

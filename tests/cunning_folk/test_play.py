@@ -8,7 +8,16 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from ruleslawyer.errors import IllegalMove
-from ruleslawyer.models.cunning_folk import CELLS, RULE_POINTS, bonus_setup, standard_setup
+from ruleslawyer.models.cunning_folk import (
+    CELLS,
+    RULE_POINTS,
+    SCOUNDREL_CORE,
+    SCOUNDREL_POOL,
+    bonus_setup,
+    cards_of,
+    scoundrel_setup,
+    standard_setup,
+)
 from ruleslawyer.models.cunning_folk_play import (
     OSTRACISED,
     OVER,
@@ -123,6 +132,7 @@ class RandomGames(RuleBasedStateMachine):
 
     @initialize(
         players=st.integers(2, 4),
+        scoundrels=st.booleans(),
         bonus=st.lists(
             st.sampled_from(["liar", "cat", "pirate", "vagrant", "good-witch"]),
             max_size=3,
@@ -131,14 +141,20 @@ class RandomGames(RuleBasedStateMachine):
         order=st.randoms(use_true_random=False),
         readings=st.tuples(*(st.sampled_from(p.reading_names) for p in RULE_POINTS if p.readings)),
     )
-    def deal(self, players, bonus, order, readings) -> None:
-        setup = bonus_setup(bonus) if bonus else STANDARD
+    def deal(self, players, scoundrels, bonus, order, readings) -> None:
         names = [p.id for p in RULE_POINTS if p.readings]
-        self.table = Table(
-            setup, players, Rules.from_rulings(dict(zip(names, readings, strict=True)))
-        )
-        cards = list(setup.cards)
+        rules = Rules.from_rulings(dict(zip(names, readings, strict=True)))
+        if scoundrels:  # 3 players each add one card of the pool, secretly
+            pool = list(cards_of(SCOUNDREL_POOL))
+            order.shuffle(pool)
+            self.table = Table(scoundrel_setup(3), 3, rules)
+            cards = [*cards_of(SCOUNDREL_CORE), *pool[:3]]
+        else:
+            setup = bonus_setup(bonus) if bonus else STANDARD
+            self.table = Table(setup, players, rules)
+            cards = list(setup.cards)
         order.shuffle(cards)
+        self.cards = sorted(cards)
         self.state = start(self.table, tuple(cards))
         self.public: dict[int, str] = {}  # what everyone has seen on each face-up card
 
@@ -167,7 +183,7 @@ class RandomGames(RuleBasedStateMachine):
 
     @invariant()
     def village_holds_the_setup_cards(self) -> None:
-        assert sorted(self.state.village) == sorted(self.table.setup.cards)
+        assert sorted(self.state.village) == self.cards
 
     @invariant()
     def at_most_one_winner(self) -> None:
