@@ -192,7 +192,9 @@ def _cell(value: str | None, source: str, place: str) -> int:
 
 def _event(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Event:
     at = f"event[{i}]"
-    roles = setup.roles
+    # Roles the table may name: for scoundrels every card that could be dealt, since what
+    # the perspective knows was set aside is secret (a card seen there is then impossible).
+    roles = scoundrel_setup(len(doc.players)).roles if setup.declares else setup.roles
     used = {k for k, v in e.model_dump(exclude_defaults=True).items() if k != "type"}
     allowed = {
         "peek": {"player", "cell", "saw"},
@@ -217,7 +219,7 @@ def _event(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Eve
                     source, f"{at}.saw", e.saw, "saw only on the perspective player's events"
                 )
             ops.append(Is(cell, _role(e.saw, source, f"{at}.saw", roles)))
-        if e.type == "pass" and LIAR in roles:
+        if e.type == "pass" and LIAR in setup.roles:
             ops.append(IsNot(cell, LIAR))
         if e.type == "claim":
             claimable = tuple(r for r in roles if r != LIAR)

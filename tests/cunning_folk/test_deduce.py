@@ -236,3 +236,13 @@ def test_text_format_shows_the_grid(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.output.startswith("360 worlds consistent with 6 events")
     assert "B1 evil-witch" in result.output
+
+
+def test_a_card_i_set_aside_can_be_claimed_but_not_revealed() -> None:
+    from ruleslawyer.errors import InconsistentRecord
+
+    bluff = {"type": "claim", "player": "bea", "cell": "B1", "role": "vagrant"}
+    keys = {"setup": "scoundrels", "perspective": "me", "kept": ["cat"], "discarded": ["vagrant"]}
+    assert deduce(log_of(doc(bluff, **keys)))["worlds"] > 0
+    with pytest.raises(InconsistentRecord, match=r"event\[1\]: found 'reveal B1 vagrant'"):
+        deduce(log_of(doc(bluff, reveal("B1", "vagrant"), **keys)))
