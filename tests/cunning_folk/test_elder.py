@@ -16,6 +16,12 @@ from tests.cunning_folk.helpers import log_of, random_recording
 
 def reference(ends: Counter, elder: str, face_up, face_down_only: bool) -> Fraction:
     """Best win chance by trying every pick order, conditioning on every card seen."""
+    return reference_after(ends, elder, face_up, face_down_only, frozenset())
+
+
+def reference_after(
+    ends: Counter, elder: str, face_up, face_down_only: bool, picked: frozenset[int]
+) -> Fraction:
     worlds = list(ends.items())
 
     def value(worlds, picked: frozenset[int]) -> Fraction:
@@ -33,7 +39,27 @@ def reference(ends: Counter, elder: str, face_up, face_down_only: bool) -> Fract
             best = max(best, chance)
         return best
 
-    return value(worlds, frozenset())
+    return value(worlds, picked)
+
+
+def first_best(ends: Counter, elder: str, face_up, face_down_only: bool) -> str | None:
+    """The first cell in A1..C3 order whose pick achieves the best chance (None if 0)."""
+    best = reference(ends, elder, face_up, face_down_only)
+    if best == 0:
+        return None
+    mass = sum(ends.values())
+    for c in range(len(CELLS)):
+        if face_down_only and face_up[c]:
+            continue
+        rest = Counter({v: n for v, n in ends.items() if opposes(elder, v[c])})
+        chance = Fraction(0)
+        for role in {v[c] for v in rest}:
+            sub = Counter({v: n for v, n in rest.items() if v[c] == role})
+            won = reference_after(sub, elder, face_up, face_down_only, frozenset({c}))
+            chance += Fraction(sum(sub.values()), mass) * won
+        if chance == best:
+            return CELLS[c]
+    raise AssertionError("no cell achieves the best chance")
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -50,3 +76,4 @@ def test_planner_matches_plain_expectimax(seed: int, face_down_only: bool) -> No
     for elder in ELDERS:
         best = plan(village, weight, face_up, elder, face_down_only=face_down_only)
         assert best.win_probability == reference(ends, elder, face_up, face_down_only)
+        assert best.first_pick == first_best(ends, elder, face_up, face_down_only)
