@@ -17,6 +17,7 @@ from ruleslawyer.budget import Budget
 from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models.cunning_folk import (
+    CAT,
     CELLS,
     EVIL_ELDER,
     EVIL_WITCH,
@@ -72,6 +73,7 @@ PLANS: dict[str, Plan] = {
     "cunning-folk/elder-face-up-picks": Plan("elder_face_up_picks", 2, _standard),
     "cunning-folk/liar-face-up": Plan("liar_face_up", 2, _with_liar),
     "cunning-folk/swap-face-up": Plan("swap_face_up", 2, _standard),
+    "cunning-folk/optional-action": Plan("optional_action", 2, _standard),
 }
 
 
@@ -97,6 +99,8 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
             findings.append(_reading_point(point.id, PLANS[point.id], data, base, rulings, share))
         elif point.id in LOOPS:
             findings.append(_loop(point.id, data, base, rulings, share))
+        elif point.id == "cunning-folk/cat-meow":
+            findings.append(_cat_meow(base, rulings))
         elif point.id == "cunning-folk/pirate-unknown":
             findings.append(_pirate_unknown(data, base, rulings, share))
         else:
@@ -166,10 +170,13 @@ def observe(state: State) -> tuple[Any, ...]:
     return (state.marks, shown, state.phase, state.actor, state.winner)
 
 
-def summary(state: State | None) -> dict[str, Any] | str:
-    """A reading's result: who is suspected or ostracised, face-up cards, who moves or won."""
+def summary(state: State | None, allowed: tuple[str, ...] = ()) -> dict[str, Any] | str:
+    """A reading's result: who is suspected or ostracised, face-up cards, who moves or won.
+
+    ``None`` is a last move this reading does not allow; ``allowed`` lists what it allows.
+    """
     if state is None:
-        return "the last move is not allowed"
+        return f"the last move is not allowed; allowed: {', '.join(allowed)}"
     name = _player
     return {
         "suspected": [name(p) for p, m in enumerate(state.marks) if m == SUSPECTED],
@@ -194,6 +201,52 @@ def _annotated(table: Table, state: State, moves: tuple[str, ...]) -> tuple[str,
         if move in legal_moves(table, state):
             state = step(table, state, move)
     return tuple(out)
+
+
+def _allowed(table: Table, state: State, moves: tuple[str, ...]) -> tuple[str, ...]:
+    """The moves ``table``'s rules allow after all but the last of ``moves``."""
+    for move in moves[:-1]:
+        state = step(table, state, move)
+    return legal_moves(table, state)
+
+
+def _cat_meow(base: Rules, rulings: Mapping[str, str]) -> Finding:
+    """An unchallenged cat claim and a pass lead to the same position."""
+    point = POINTS["cunning-folk/cat-meow"]
+    setup = bonus_setup([CAT])
+    table = _table(setup, 2, base)
+    deal = _deal(setup)
+    first = start(table, deal)
+    look = f"investigate {CELLS[deal.index(CAT)]}"
+    claimed = (look, f"claim {CAT}", "accept")
+    ends = {
+        "claim cat, unchallenged": _replay(table, first, claimed),
+        "pass": _replay(table, first, (look, "pass")),
+    }
+    same = len(set(ends.values())) == 1
+    witness = Witness(
+        description="The player looks at the cat and either claims it (nobody challenges) "
+        "or passes: the two positions are " + ("identical." if same else "different."),
+        position=_position(setup, 2, deal),
+        moves=_annotated(table, first, claimed),
+        results={k: summary(s) for k, s in ends.items()},
+    )
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=same,
+        witness=witness,
+        message="Taking the cat's action changes nothing in the game: an unchallenged cat "
+        "claim leaves the same position as a pass, so the claim only invites a challenge."
+        if same
+        else "The cat's action changed the position.",
+    )
+
+
+def _replay(table: Table, state: State, moves: tuple[str, ...]) -> State:
+    for move in moves:
+        state = step(table, state, move)
+    return state
 
 
 def _position(setup: Setup, players: int, deal: tuple[str, ...]) -> dict[str, Any]:
@@ -251,7 +304,9 @@ def _parting_finding(
         "after which the readings part.",
         position=_position(setup, players, deal),
         moves=_annotated(table, first, moves),
-        results={r: summary(s) for r, s in search.found.states.items()},
+        results={
+            r: summary(s, _allowed(tables[r], first, moves)) for r, s in search.found.states.items()
+        },
     )
     return point_finding(
         point,

@@ -303,6 +303,32 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         sentences=(_s("Townsfolk", "The two good witches let you take another turn immediately."),),
     ),
     RulePoint(
+        id="cunning-folk/optional-action",
+        title="Whether a player who has earned an action may decline it",
+        kind=Kind.AMBIGUITY,
+        sentences=(
+            _s(
+                "Turn",
+                "If no one challenges your claim, take the action associated with that rule.",
+            ),
+            _s("Turn", "If you were telling the truth, then you may take the action on the card."),
+        ),
+        readings=(
+            Reading("must-act", "an earned swap, trade or elder run must be taken"),
+            Reading(
+                "may-decline",
+                "the player may decline it (before the first pick of an elder run)",
+            ),
+        ),
+        default="must-act",
+    ),
+    RulePoint(
+        id="cunning-folk/cat-meow",
+        title="The cat's action changes nothing: claiming the cat is a claim without effect",
+        kind=Kind.DEAD_RULE,
+        sentences=(_s("Bonus characters", "The cat meows. When you take the cat's action, meow."),),
+    ),
+    RulePoint(
         id="cunning-folk/liar-face-up",
         title="Whether a player who looks at a face-up liar must still make a claim",
         kind=Kind.AMBIGUITY,

@@ -51,6 +51,7 @@ class Rules:
     elder_face_up_picks: str = "counts"
     liar_face_up: str = "must-claim"
     swap_face_up: str = "turn-down"
+    optional_action: str = "must-act"
 
     @classmethod
     def from_rulings(cls, rulings: Mapping[str, str]) -> Rules:
@@ -134,21 +135,30 @@ def legal_moves(table: Table, state: State) -> tuple[str, ...]:
     if phase == CHALLENGE:
         return ("accept", "challenge")
     if phase == SWAP:
-        return tuple(
+        swaps = tuple(
             f"swap {CELLS[i]} {CELLS[j]} {how}"
             for i in range(len(CELLS))
             for j in range(i + 1, len(CELLS))
             for how in ("same", "swapped")
         )
+        return _with_decline(table, state, swaps)
     if phase == TRADE:
-        return tuple(f"trade {c}" for i, c in enumerate(CELLS) if i != state.cell)
+        trades = tuple(f"trade {c}" for i, c in enumerate(CELLS) if i != state.cell)
+        return _with_decline(table, state, trades)
     if phase == ELDER:
         picks = tuple(f"pick {CELLS[i]}" for i in _pickable(table, state))
-        return (*picks, "declare") if table.setup.declares else picks
+        return _with_decline(table, state, (*picks, "declare") if table.setup.declares else picks)
     if phase == ANSWER:
         down = tuple(f"reveal {c}" for i, c in enumerate(CELLS) if not state.face_up[i])
         return ("no-reveal", *down)
     return ()
+
+
+def _with_decline(table: Table, state: State, moves: tuple[str, ...]) -> tuple[str, ...]:
+    """Under ``may-decline`` an earned action may be declined (an elder run: before any pick)."""
+    if table.rules.optional_action == "may-decline" and not state.picked:
+        return (*moves, "decline")
+    return moves
 
 
 def step(table: Table, state: State, move: str) -> State:
@@ -158,7 +168,7 @@ def step(table: Table, state: State, move: str) -> State:
     word, *args = move.split()
     if word == "investigate":
         return replace(state, phase=ALLEGE, cell=CELL_INDEX[args[0]])
-    if word == "pass":
+    if word in ("pass", "decline"):
         return _next_turn(state)
     if word == "claim":
         return replace(
