@@ -211,6 +211,29 @@ def test_scoundrels_worlds_follow_my_kept_and_discarded_cards() -> None:
             "'yes'",
         ),
         (ISSUE_EXAMPLE + "colour = 1\n", "event[5].colour", "'colour'"),
+        (ISSUE_EXAMPLE.replace('player = "me"', 'player = "bea"'), "event[0].saw", "'evil-witch'"),
+        (
+            ISSUE_EXAMPLE.replace('cells = ["A1", "C3"]', 'cells = ["A1", "C3"]\nswapped = true'),
+            "event[3].swapped",
+            "True",
+        ),
+        (
+            ISSUE_EXAMPLE.replace('setup = "standard"', 'setup = "bonus"\nbonus = ["wizard"]'),
+            "bonus[0]",
+            "'wizard'",
+        ),
+        (
+            ISSUE_EXAMPLE.replace('setup = "standard"', 'setup = "scoundrels"').replace(
+                '"cal"]', '"cal", "dan"]'
+            ),
+            "players",
+            "'4 players'",
+        ),
+        (
+            ISSUE_EXAMPLE.replace('role = "good-elder"', 'role = "pirate"'),
+            "event[1].role",
+            "'pirate'",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
