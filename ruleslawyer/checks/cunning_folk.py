@@ -26,9 +26,9 @@ from ruleslawyer.models.cunning_folk import (
     LIAR,
     PIRATE,
     POINTS,
+    ROLES,
     VILLAGER,
     Setup,
-    bonus_setup,
     cards_of,
 )
 from ruleslawyer.models.cunning_folk_data import GameData, load_game_data
@@ -56,15 +56,21 @@ class Plan:
     field: str
     players: int
     setup: Callable[[GameData], Setup]
-    allow: Callable[[State, str], bool] | None = None
 
 
 def _standard(data: GameData) -> Setup:
     return data.standard
 
 
+def _bonus(data: GameData, role: str) -> Setup:
+    """The file's standard village with one ``bonus.replaces`` card replaced by ``role``."""
+    cards = list(data.standard.cards)
+    cards[cards.index(data.replaces)] = role
+    return Setup("bonus", (_sorted(tuple(cards)),))
+
+
 def _with_liar(data: GameData) -> Setup:
-    return bonus_setup([LIAR])
+    return _bonus(data, LIAR)
 
 
 PLANS: dict[str, Plan] = {
@@ -82,7 +88,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     errors = _data_errors(source, data)
     base = Rules.from_rulings(rulings)
     findings = list(errors)
-    points = [p for p in POINTS.values()]
+    points = list(POINTS.values())
     for k, point in enumerate(points):
         share = _share(budget, len(points) - k)
         if errors and point.id != "cunning-folk/scoundrels-village-size":
@@ -100,7 +106,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         elif point.id in LOOPS:
             findings.append(_loop(point.id, data, base, rulings, share))
         elif point.id == "cunning-folk/cat-meow":
-            findings.append(_cat_meow(base, rulings))
+            findings.append(_cat_meow(data, base, rulings))
         elif point.id == "cunning-folk/pirate-unknown":
             findings.append(_pirate_unknown(data, base, rulings, share))
         else:
@@ -155,10 +161,6 @@ def _data_errors(source: GameSource, data: GameData) -> list[Finding]:
     return out
 
 
-def _table(setup: Setup, players: int, rules: Rules) -> Table:
-    return Table(setup, players, rules)
-
-
 def _deal(setup: Setup) -> tuple[str, ...]:
     """The deal every search starts from: the cards in role order, A1 to C3."""
     return setup.compositions[0]
@@ -210,11 +212,11 @@ def _allowed(table: Table, state: State, moves: tuple[str, ...]) -> tuple[str, .
     return legal_moves(table, state)
 
 
-def _cat_meow(base: Rules, rulings: Mapping[str, str]) -> Finding:
+def _cat_meow(data: GameData, base: Rules, rulings: Mapping[str, str]) -> Finding:
     """An unchallenged cat claim and a pass lead to the same position."""
     point = POINTS["cunning-folk/cat-meow"]
-    setup = bonus_setup([CAT])
-    table = _table(setup, 2, base)
+    setup = _bonus(data, CAT)
+    table = Table(setup, 2, base)
     deal = _deal(setup)
     first = start(table, deal)
     look = f"investigate {CELLS[deal.index(CAT)]}"
@@ -268,8 +270,7 @@ def _reading_point(
     point = POINTS[point_id]
     setup = plan.setup(data)
     tables = {
-        r: _table(setup, plan.players, replace(base, **{plan.field: r}))
-        for r in point.reading_names
+        r: Table(setup, plan.players, replace(base, **{plan.field: r})) for r in point.reading_names
     }
     deal = _deal(setup)
     first = start(tables[point.default or ""], deal)
@@ -360,7 +361,7 @@ def _loop(
     point_id: str, data: GameData, base: Rules, rulings: Mapping[str, str], budget: Budget
 ) -> Finding:
     point, loop = POINTS[point_id], LOOPS[point_id]
-    table = _table(data.standard, 2, base)
+    table = Table(data.standard, 2, base)
     deal = _deal(data.standard)
     first = start(table, deal)
     search = shortest_cycle(
@@ -473,8 +474,6 @@ def _pirate_unknown(
 
 
 def _sorted(cards: tuple[str, ...]) -> tuple[str, ...]:
-    from ruleslawyer.models.cunning_folk import ROLES
-
     return tuple(sorted(cards, key=ROLES.index))
 
 
