@@ -112,6 +112,9 @@ def format_place(loc: tuple[Any, ...]) -> str:
 def locate(text: str, place: str) -> int | None:
     """Best-effort 1-based line of a key path like ``node[3].side`` in TOML text."""
     lines = text.splitlines()
+    header = next((i for i, line in enumerate(lines) if line.strip() == f"[{place}]"), None)
+    if header is not None:  # a dotted table header such as [composition.standard]
+        return header + 1
     start = 0
     for part in [p for p in re.split(r"\.(?![^\[]*\])", place) if p]:
         m = re.fullmatch(r"([\w-]+)(?:\[(\d+)\])?", part)

@@ -65,6 +65,17 @@ GAMES: dict[str, GameInfo] = {
             cli="ruleslawyer.cli.twisted_cryptids",
             cli_help="Count the arrangements of hidden Sighting stacks from a record of play.",
         ),
+        GameInfo(
+            id="cunning-folk",
+            title="Cunning Folk",
+            rulebook="cunning-folk-rules.txt",
+            data_file="cunning-folk.toml",
+            marker_keys=frozenset({"composition"}),
+            model="ruleslawyer.models.cunning_folk",
+            checks="ruleslawyer.checks.cunning_folk",
+            cli="ruleslawyer.cli.cunning_folk",
+            cli_help="Deduce where the townsfolk are from a log of play.",
+        ),
     )
 }
 

@@ -1,0 +1,99 @@
+"""The Cunning Folk game file: the card counts of each setup, checked and typed.
+
+``ruleslawyer/data/cunning-folk.toml`` is the built-in one (every count is
+printed in the rulebook). A designer's file has the same shape; its top-level
+``composition`` table marks it as a Cunning Folk file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ruleslawyer.errors import InputError
+from ruleslawyer.gamefiles import GameSource, validate
+from ruleslawyer.models.cunning_folk import ROLES, Setup, cards_of
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Grid(_Strict):
+    columns: int
+    rows: int
+
+
+class _Bonus(_Strict):
+    characters: list[str]
+    replaces: str
+
+
+class _Scoundrels(_Strict):
+    core: dict[str, int]
+    pool: dict[str, int]
+    dealt_per_player: int
+    kept_per_player: int
+
+
+class _GameFile(_Strict):
+    game: Literal["cunning-folk"] | None = None
+    provenance: str
+    grid: _Grid
+    composition: dict[str, dict[str, int]]
+    bonus: _Bonus
+    scoundrels: _Scoundrels
+    rulings: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class GameData:
+    columns: int
+    rows: int
+    standard: Setup
+    bonus_characters: tuple[str, ...]
+    replaces: str
+    scoundrel_core: Mapping[str, int]
+    scoundrel_pool: Mapping[str, int]
+    dealt_per_player: int
+    kept_per_player: int
+
+
+def load_game_data(source: GameSource) -> GameData:
+    """Validate a parsed game file; malformed input is an :class:`InputError`."""
+    doc = validate(_GameFile, source.document, source.display)
+    where = source.display
+    if "standard" not in doc.composition:
+        raise InputError(where, "composition.standard", "nothing", "the standard village counts")
+    for name in doc.composition:
+        if name != "standard":
+            raise InputError(where, f"composition.{name}", name, "only composition.standard")
+    tables = {
+        "composition.standard": doc.composition["standard"],
+        "scoundrels.core": doc.scoundrels.core,
+        "scoundrels.pool": doc.scoundrels.pool,
+    }
+    for place, table in tables.items():
+        for role, count in table.items():
+            if role not in ROLES:
+                raise InputError(where, f"{place}.{role}", role, f"a role ({', '.join(ROLES)})")
+            if count < 0:
+                raise InputError(where, f"{place}.{role}", count, "a count of 0 or more")
+    for i, role in enumerate([*doc.bonus.characters, doc.bonus.replaces]):
+        place = f"bonus.characters[{i}]" if i < len(doc.bonus.characters) else "bonus.replaces"
+        if role not in ROLES:
+            raise InputError(where, place, role, f"a role ({', '.join(ROLES)})")
+    return GameData(
+        columns=doc.grid.columns,
+        rows=doc.grid.rows,
+        standard=Setup("standard", (cards_of(doc.composition["standard"]),)),
+        bonus_characters=tuple(doc.bonus.characters),
+        replaces=doc.bonus.replaces,
+        scoundrel_core=dict(doc.scoundrels.core),
+        scoundrel_pool=dict(doc.scoundrels.pool),
+        dealt_per_player=doc.scoundrels.dealt_per_player,
+        kept_per_player=doc.scoundrels.kept_per_player,
+    )

@@ -1,0 +1,62 @@
+"""Shared helpers for the Cunning Folk tests: random recorded games and log parsing."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from typing import Any
+
+from ruleslawyer.models.cunning_folk import (
+    SCOUNDREL_CORE,
+    SCOUNDREL_POOL,
+    bonus_setup,
+    cards_of,
+    scoundrel_setup,
+    standard_setup,
+)
+from ruleslawyer.models.cunning_folk_log import Log, parse_log
+from ruleslawyer.models.cunning_folk_play import Table
+from ruleslawyer.models.cunning_folk_record import Recording, dump_log, play_and_record
+
+NAMES = ("me", "bea", "cal", "dan")
+
+
+def random_recording(
+    seed: int, *, max_moves: int = 40, setups: tuple[str, ...] = ("standard", "standard", "bonus")
+) -> Recording:
+    """A random game from a random deal, logged from a random chair (or none)."""
+    rng = random.Random(seed)
+    kind = rng.choice(setups)
+    n = 3 if kind == "scoundrels" else rng.randint(2, 4)
+    perspective = rng.choice([None, *range(n)])
+    if kind == "standard":
+        setup, keys = standard_setup(), {"setup": "standard"}
+        cards = list(setup.cards)
+    elif kind == "bonus":
+        bonus = rng.sample(["liar", "cat", "pirate", "vagrant", "good-witch"], rng.randint(1, 2))
+        setup, keys = bonus_setup(bonus), {"setup": "bonus", "bonus": bonus}
+        cards = list(setup.cards)
+    else:
+        pool = list(cards_of(SCOUNDREL_POOL))
+        rng.shuffle(pool)
+        kept = pool[:3]  # each player's kept card; the perspective also knows one it set aside
+        keys = {"setup": "scoundrels"}
+        if perspective is not None:
+            keys |= {"kept": [kept[perspective]], "discarded": [pool[3 + perspective]]}
+        setup = scoundrel_setup(3)
+        cards = [*cards_of(SCOUNDREL_CORE), *kept]
+    rng.shuffle(cards)
+    return play_and_record(
+        Table(setup, n),
+        tuple(cards),
+        lambda state, moves: rng.choice(moves),
+        names=NAMES[:n],
+        perspective=perspective,
+        max_moves=max_moves,
+        setup_keys=keys,
+    )
+
+
+def log_of(document: dict[str, Any], source: str = "log.toml") -> Log:
+    """Parse a log document the way the CLI does: through its TOML text."""
+    return parse_log(tomllib.loads(dump_log(document)), source)

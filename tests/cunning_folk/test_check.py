@@ -1,0 +1,166 @@
+"""`ruleslawyer check cunning-folk`: every rule point with a witness that replays, data errors."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer import games, rulebooks
+from ruleslawyer.budget import Budget
+from ruleslawyer.checking import check_source
+from ruleslawyer.checks.cunning_folk import PLANS, summary
+from ruleslawyer.cli.main import cli
+from ruleslawyer.findings import Kind
+from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.models.cunning_folk import RULE_POINTS, Setup
+from ruleslawyer.models.cunning_folk_data import load_game_data
+from ruleslawyer.models.cunning_folk_play import Rules, Table, legal_moves, start, step
+
+ISSUE_POINTS = {
+    "cunning-folk/multiple-challengers": ("each-challenger", "first-challenger"),
+    "cunning-folk/villager-challenge": ("penalty-applies", "no-penalty"),
+    "cunning-folk/elder-face-up-picks": ("counts", "face-down-only"),
+    "cunning-folk/pirate-unknown": (),
+    "cunning-folk/scoundrels-village-size": (),
+    "cunning-folk/endless-passing": (),
+}
+EXPECTED_KIND = {
+    "cunning-folk/multiple-challengers": Kind.AMBIGUITY,
+    "cunning-folk/villager-challenge": Kind.AMBIGUITY,
+    "cunning-folk/elder-face-up-picks": Kind.AMBIGUITY,
+    "cunning-folk/pirate-unknown": Kind.GAP,
+    "cunning-folk/scoundrels-village-size": Kind.GAP,
+    "cunning-folk/endless-passing": Kind.NON_TERMINATION,
+    "cunning-folk/endless-extra-turns": Kind.NON_TERMINATION,
+    "cunning-folk/liar-face-up": Kind.AMBIGUITY,
+    "cunning-folk/swap-face-up": Kind.AMBIGUITY,
+    "cunning-folk/optional-action": Kind.AMBIGUITY,
+    "cunning-folk/cat-meow": Kind.DEAD_RULE,
+}
+
+
+@pytest.fixture(scope="module")
+def result():
+    return check_source(games.load_source("cunning-folk"), {}, Budget(max_seconds=60))
+
+
+def test_issue_points_and_readings_are_the_interface() -> None:
+    by_id = {p.id: p for p in RULE_POINTS}
+    for point_id, readings in ISSUE_POINTS.items():
+        assert by_id[point_id].reading_names == readings
+        if readings:
+            assert by_id[point_id].default == readings[0]
+
+
+def test_every_quote_is_in_the_rulebook() -> None:
+    for point in RULE_POINTS:
+        for sentence in point.sentences:
+            assert rulebooks.find(sentence) is not None, sentence.text
+
+
+def test_each_point_is_reported_with_a_witness(result) -> None:
+    assert result.provenance == "printed"
+    kinds = {f.id: f.kind for f in result.findings}
+    assert kinds == EXPECTED_KIND
+    for finding in result.findings:
+        assert finding.finished and finding.witness is not None, finding.id
+        assert len(finding.witness.results) >= 2 or finding.kind == Kind.NON_TERMINATION
+
+
+@pytest.mark.parametrize("point_id", sorted(PLANS))
+def test_witness_replays_on_the_state_machine(result, point_id: str) -> None:
+    # Replaying the witness's moves under each reading gives the reported results,
+    # and the readings' results differ.
+    finding = next(f for f in result.findings if f.id == point_id)
+    witness = finding.witness.to_json()
+    plan = PLANS[point_id]
+    deal = tuple(witness["position"]["deal"].values())
+    setup = Setup(witness["position"]["setup"], (tuple(sorted(deal)),))
+    moves = [m.split(" ", 1)[1] for m in witness["moves"]]
+    outcomes = {}
+    for reading in finding.readings:
+        table = Table(setup, plan.players, replace(Rules(), **{plan.field: reading.name}))
+        state, allowed = start(table, deal), ()
+        for move in moves:
+            allowed = legal_moves(table, state)
+            if move not in allowed:
+                state = None
+                break
+            state = step(table, state, move)
+        outcomes[reading.name] = json.loads(json.dumps(summary(state, allowed)))
+    assert outcomes == witness["results"]
+    assert len({json.dumps(v, sort_keys=True) for v in outcomes.values()}) == len(outcomes)
+
+
+def test_a_ruling_resolves_its_point() -> None:
+    source = games.load_source("cunning-folk")
+    rulings = {"cunning-folk/villager-challenge": "no-penalty"}
+    result = check_source(source, rulings, Budget(max_seconds=60))
+    finding = next(f for f in result.findings if f.id == "cunning-folk/villager-challenge")
+    assert finding.status == "resolved" and finding.ruling == "no-penalty"
+
+
+def write_game(tmp_path: Path, old: str, new: str) -> Path:
+    text = builtin_path("cunning-folk.toml").read_text()
+    assert old in text
+    path = tmp_path / "game.toml"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_short_village_is_a_data_error_with_its_line(tmp_path: Path) -> None:
+    path = write_game(tmp_path, "villager = 3", "villager = 2")
+    result = check_source(games.load_source(str(path)), {}, Budget(max_seconds=30))
+    errors = [f for f in result.findings if f.kind == Kind.DATA_ERROR]
+    assert [f.id for f in errors] == ["cunning-folk/data/village-size"]
+    location = errors[0].location
+    assert location.place == "composition.standard"
+    assert path.read_text().splitlines()[location.line - 1] == "[composition.standard]"
+    assert all(
+        not f.finished
+        for f in result.findings
+        if f.kind != Kind.DATA_ERROR and f.id != "cunning-folk/scoundrels-village-size"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("villager = 3", 'villager = "three"', "composition.standard.villager: found 'three'"),
+        (
+            "evil-elder = 1\nvillager",
+            "wizard = 1\nvillager",
+            "composition.standard.wizard: found 'wizard'",
+        ),
+        ("replaces = ", "swaps = ", "bonus.replaces: found 'nothing', expected a value"),
+    ],
+)
+def test_malformed_game_file_is_one_line_exit_2(
+    tmp_path: Path, old: str, new: str, line: str
+) -> None:
+    path = write_game(tmp_path, old, new)
+    run = CliRunner().invoke(cli, ["check", str(path)])
+    assert run.exit_code == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and line in lines[0]
+
+
+def test_scoundrels_size_follows_the_file(tmp_path: Path) -> None:
+    # With a 7-card core, 2 players fill the 3x3 village and 3 or 4 overfill it.
+    path = write_game(tmp_path, "core = { good-witch = 2,", "core = { good-witch = 3,")
+    data = load_game_data(games.load_source(str(path)))
+    assert sum(data.scoundrel_core.values()) == 7
+    result = check_source(games.load_source(str(path)), {}, Budget(max_seconds=30))
+    finding = next(f for f in result.findings if f.id == "cunning-folk/scoundrels-village-size")
+    assert finding.witness.results["2 players"] == "9 cards for 9 cells"
+    assert "3 or 4 players" in finding.message
+
+
+def test_an_exhausted_budget_never_claims_a_clean_bill() -> None:
+    result = check_source(games.load_source("cunning-folk"), {}, Budget(max_states=1))
+    searched = [f for f in result.findings if f.id in PLANS]
+    assert searched and all(not f.finished and f.kind != Kind.INFO for f in searched)

@@ -1,0 +1,79 @@
+"""The elder planner against a plain expectimax over the brute-force worlds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from ruleslawyer.models.cunning_folk import CELLS, ELDERS, opposes
+from ruleslawyer.solvers.cunning_folk_elder import ROLE_CODE, plan
+from ruleslawyer.solvers.cunning_folk_worlds import brute_force, face_up_after
+from tests.cunning_folk.helpers import log_of, random_recording
+
+
+def reference(ends: Counter, elder: str, face_up, face_down_only: bool) -> Fraction:
+    """Best win chance by trying every pick order, conditioning on every card seen."""
+    return reference_after(ends, elder, face_up, face_down_only, frozenset())
+
+
+def reference_after(
+    ends: Counter, elder: str, face_up, face_down_only: bool, picked: frozenset[int]
+) -> Fraction:
+    worlds = list(ends.items())
+
+    def value(worlds, picked: frozenset[int]) -> Fraction:
+        mass = sum(n for _, n in worlds)
+        if all(all(c in picked for c, r in enumerate(v) if opposes(elder, r)) for v, _ in worlds):
+            return Fraction(1)
+        best = Fraction(0)
+        for c in range(len(CELLS)):
+            if c in picked or (face_down_only and face_up[c]):
+                continue
+            chance = Fraction(0)
+            for role in {v[c] for v, _ in worlds if opposes(elder, v[c])}:
+                sub = [(v, n) for v, n in worlds if v[c] == role]
+                chance += Fraction(sum(n for _, n in sub), mass) * value(sub, picked | {c})
+            best = max(best, chance)
+        return best
+
+    return value(worlds, picked)
+
+
+def first_best(ends: Counter, elder: str, face_up, face_down_only: bool) -> str | None:
+    """The first cell in A1..C3 order whose pick achieves the best chance (None if 0)."""
+    best = reference(ends, elder, face_up, face_down_only)
+    if best == 0:
+        return None
+    mass = sum(ends.values())
+    for c in range(len(CELLS)):
+        if face_down_only and face_up[c]:
+            continue
+        rest = Counter({v: n for v, n in ends.items() if opposes(elder, v[c])})
+        chance = Fraction(0)
+        for role in {v[c] for v in rest}:
+            sub = Counter({v: n for v, n in rest.items() if v[c] == role})
+            won = reference_after(sub, elder, face_up, face_down_only, frozenset({c}))
+            chance += Fraction(sum(sub.values()), mass) * won
+        if chance == best:
+            return CELLS[c]
+    raise AssertionError("no cell achieves the best chance")
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("face_down_only", [False, True])
+def test_planner_matches_plain_expectimax(seed: int, face_down_only: bool) -> None:
+    recording = random_recording(seed + 50, max_moves=40)
+    log = log_of(recording.document)
+    ends = brute_force(log)
+    if len(ends) > 400:  # keep the plain expectimax small
+        pytest.skip("too many villages for the plain expectimax")
+    village = np.array([[ROLE_CODE[r] for r in v] for v in ends], dtype=np.int8)
+    weight = np.array(list(ends.values()), dtype=np.int64)
+    face_up = face_up_after(log)
+    for elder in ELDERS:
+        best = plan(village, weight, face_up, elder, face_down_only=face_down_only)
+        assert best.win_probability == reference(ends, elder, face_up, face_down_only)
+        assert best.first_pick == first_best(ends, elder, face_up, face_down_only)

@@ -1,0 +1,17 @@
+"""`ruleslawyer --help` stays fast: the Cunning Folk CLI group and model import no heavy module."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_cli_group_and_models_import_no_solver_libraries() -> None:
+    code = (
+        "import sys\n"
+        "import ruleslawyer.cli.main, ruleslawyer.cli.cunning_folk\n"
+        "import ruleslawyer.models.cunning_folk, ruleslawyer.models.cunning_folk_play\n"
+        "print(sorted(m for m in ('z3', 'numpy', 'numba', 'pydantic') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
