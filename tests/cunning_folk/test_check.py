@@ -136,7 +136,7 @@ def test_short_village_is_a_data_error_with_its_line(tmp_path: Path) -> None:
             "wizard = 1\nvillager",
             "composition.standard.wizard: found 'wizard'",
         ),
-        ("replaces = ", "swaps = ", "bonus.replaces: found 'nothing', expected a value"),
+        ("replaces = ", "swaps = ", "bonus.replaces: found nothing, expected a value"),
     ],
 )
 def test_malformed_game_file_is_one_line_exit_2(
