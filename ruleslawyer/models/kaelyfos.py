@@ -14,10 +14,10 @@ change this result, which is what lets the checks skip most alternatives.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import permutations
 from typing import Any
 
 from ruleslawyer.graphs.board import Board
@@ -31,7 +31,6 @@ from ruleslawyer.models.kaelyfos_points import (
     SPAWN_INTO_TRAP,
     STOP_AT_EXPLORER,
     TRAP_DISTANCE_TIE,
-    TRAP_PASSING,
     TRAPPED_ATTACK,
     UNREACHABLE_EXPLORER,
     UNREVEALED_PASSABLE,
@@ -302,7 +301,8 @@ class _Geometry:
 
 
 @cache
-def _geometry(board: Board) -> _Geometry:
+def geometry(board: Board) -> _Geometry:
+    """Distance tables per passability reading, exit dots, and where each reading matters."""
     scarab = frozenset({board.scarab} if board.scarab else ())
     hidden = frozenset(n.id for n in board.nodes if not n.revealed)
     t = {
@@ -353,7 +353,7 @@ class _Mover:
 
     @classmethod
     def of(cls, position: Position, readings: Readings, picks: Mapping[str, int]) -> _Mover:
-        geo = _geometry(position.board)
+        geo = geometry(position.board)
         # Reference & FAQ: "Bloodsuckers completely ignore the Scarab and any explorers on it."
         hunted = tuple(node for _, node in position.explorers if node != geo.scarab)
         return cls(geo, hunted, position.card.move, readings, picks)
@@ -380,9 +380,9 @@ class _Mover:
         return tuple(node for node in hunted if row[node] == d_explorer), d_explorer
 
     def move(self, table: _Table, start: str, tag: str, decisions: list[Decision]) -> bool:
-        """Move the bloodsucker on ``start``; return whether it went for or over a trap."""
+        """Move the bloodsucker on ``start``; return whether it went for a trap."""
         geo, readings = self.geo, self.readings
-        here, moved, touched = start, False, False
+        here, touched = start, False
         for done in range(self.moves):
             dist = _distances_at(geo, here, readings)
             targets, d = self.targets(table, here, dist)
@@ -409,18 +409,15 @@ class _Mover:
                         tuple(f"toward {n}" for n in tied),
                     )
                 )
-            here, moved = tied[self.picks.get(key, 0)], True
+            here = tied[self.picks.get(key, 0)]
             trap = table.trap_at(here)
             if trap is not None:
-                touched = True
-                # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly trapped"
-                if done == self.moves - 1 or readings(TRAP_PASSING) == "caught":
-                    table.catch(trap)
-                    return True
-        trap = table.trap_at(here)
-        if moved and trap is not None:  # end-only: trapped where its move ends
-            table.catch(trap)
-            return True
+                # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly
+                # trapped". Whether "instantly" means mid-move or where the move ends cannot
+                # matter: a trap on the way is nearer than the explorer beyond it, so a
+                # bloodsucker only enters a trap's node when it is heading there.
+                table.catch(trap)
+                return True
         table.free[here] = table.free.get(here, 0) + 1
         return touched
 
@@ -448,7 +445,7 @@ def _move(
         mover.run(table, starts, decisions)
         return
     # "Each bloodsucker moves": the rulebook names no order. Only bloodsuckers that go for
-    # or over a trap (alone, from this position) can feel another's move; try their orders.
+    # a trap (alone, from this position) can feel another's move; try their orders.
     dependent = []
     for start in dict.fromkeys(starts):
         trial = table.copy()
@@ -456,18 +453,16 @@ def _move(
         if mover.move(trial, start, f"{start}#1", []):
             dependent += [start] * table.free[start]
     rest = [s for s in starts if s not in dependent]
-    outcomes: dict[tuple[Any, ...], tuple[_Table, list[Decision], list[str]]] = {}
-    for perm in _orders(dependent):
-        trial, made = table.copy(), list[Decision]()
-        mover.run(trial, rest + perm, made)
-        outcomes.setdefault(trial.key(), (trial, made, perm))
+    mover.run(table, rest, decisions)
+    totals = Counter(dependent)  # board order
+    outcomes = _orders(mover, table, tuple(totals.items()), totals, {})
     runs = list(outcomes.values())
     if len(runs) > 1:
         decisions.append(
             Decision(
                 "move-order",
                 MOVE_ORDER,
-                "bloodsuckers heading for or over a trap end differently by who moves first",
+                "bloodsuckers heading for a trap end differently by who moves first",
                 tuple("first: " + ", ".join(perm) for _, _, perm in runs),
             )
         )
@@ -476,12 +471,36 @@ def _move(
     table.free, table.traps, table.supply = chosen.free, chosen.traps, chosen.supply
 
 
-def _orders(items: list[str]) -> Iterator[list[str]]:
-    seen = set()
-    for perm in permutations(items):
-        if perm not in seen:
-            seen.add(perm)
-            yield list(perm)
+_Ends = dict[tuple[Any, ...], tuple[_Table, list[Decision], list[str]]]
+
+
+def _orders(
+    mover: _Mover,
+    table: _Table,
+    left: tuple[tuple[str, int], ...],
+    totals: Counter[str],
+    memo: dict[tuple[Any, ...], _Ends],
+) -> _Ends:
+    """Every distinct end of moving the bloodsuckers ``left`` (start, count) in every order.
+
+    Bloodsuckers from one node are alike, so states repeat across orders: memoised on
+    the table and what is left to move. Each end keeps the first order reaching it.
+    """
+    if not left:
+        return {table.key(): (table, [], [])}
+    memo_key = (table.key(), left)
+    if memo_key in memo:
+        return memo[memo_key]
+    ends: _Ends = {}
+    for i, (start, count) in enumerate(left):
+        trial, made = table.copy(), list[Decision]()
+        trial.free[start] -= 1
+        mover.move(trial, start, f"{start}#{totals[start] - count + 1}", made)
+        rest = left[:i] + (((start, count - 1),) if count > 1 else ()) + left[i + 1 :]
+        for key, (end, later, order) in _orders(mover, trial, rest, totals, memo).items():
+            ends.setdefault(key, (end, made + later, [start, *order]))
+    memo[memo_key] = ends
+    return ends
 
 
 # -- attack -------------------------------------------------------------------------------

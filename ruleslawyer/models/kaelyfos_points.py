@@ -72,7 +72,6 @@ UNREVEALED_PASSABLE = "kaelyfos/unrevealed-passable"
 PHEROMONE_TIE = "kaelyfos/pheromone-tie"
 MOVE_ORDER = "kaelyfos/move-order"
 STOP_AT_EXPLORER = "kaelyfos/stop-at-explorer"
-TRAP_PASSING = "kaelyfos/trap-passing"
 UNREACHABLE_EXPLORER = "kaelyfos/unreachable-explorer"
 
 RULE_POINTS: tuple[RulePoint, ...] = (
@@ -172,17 +171,6 @@ RULE_POINTS: tuple[RulePoint, ...] = (
             ),
         ),
         "stop",
-    ),
-    RulePoint(
-        TRAP_PASSING,
-        "A bloodsucker passing over a trap's node mid-move",
-        Kind.AMBIGUITY,
-        (TRAPPED, MOVE),
-        (
-            Reading("caught", "instantly trapped on entering the node, even mid-move"),
-            Reading("end-only", "trapped only on the node where its move ends"),
-        ),
-        "caught",
     ),
     RulePoint(
         UNREACHABLE_EXPLORER,
