@@ -11,7 +11,6 @@ command refuses as bad input.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -326,15 +325,15 @@ def _halves(board: Board) -> list[Problem]:
     # are not considered adjacent."
     by_id = {n.id: n for n in board.nodes}
     out = []
-    orifices = Counter(n.side for n in board.nodes if n.orifice)
     for side in ("exterior", "interior"):
-        if orifices[side] != 1:
+        at = [i for i, n in enumerate(board.nodes) if n.orifice and n.side == side]
+        if len(at) != 1:
             out.append(
                 Problem(
                     "orifices",
                     "One orifice on each half",
-                    "node",
-                    f"{orifices[side]} {side} orifice nodes",
+                    f"node[{at[1]}].orifice" if at else "node",
+                    f"{len(at)} {side} orifice nodes",
                     f"exactly one {side} node with orifice = true",
                 )
             )

@@ -1,0 +1,157 @@
+"""``ruleslawyer check kaelyfos`` and ``ruleslawyer kaelyfos step`` end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.checks.kaelyfos import check, positions
+from ruleslawyer.cli.main import cli
+from ruleslawyer.games import load_source
+from ruleslawyer.tomlwriter import dumps
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    result = CliRunner().invoke(cli, ["check", "kaelyfos", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    (game,) = json.loads(result.output)["games"]
+    return game
+
+
+def _finding(game: dict, point: str) -> dict:
+    return next(f for f in game["findings"] if f["id"] == point)
+
+
+def test_attack_removal_is_a_contradiction_with_a_witness(report: dict) -> None:
+    f = _finding(report, "kaelyfos/attack-removal")
+    assert (f["kind"], f["status"], f["finished"]) == ("contradiction", "open", True)
+    results = f["witness"]["results"]
+    assert set(results) == {"supply", "removed-from-play"}
+    assert results["supply"]["supply"] == results["removed-from-play"]["supply"] + 1
+
+
+def test_every_point_parts_or_is_proved_quiet_on_the_built_in_board(report: dict) -> None:
+    kinds = {f["id"]: f["kind"] for f in report["findings"]}
+    assert kinds["kaelyfos/pheromone-tie"] == kinds["kaelyfos/move-order"] == "gap"
+    assert kinds["kaelyfos/unreachable-explorer"] == "info"
+    assert {
+        kinds[p]
+        for p in kinds
+        if p
+        not in (
+            "kaelyfos/attack-removal",
+            "kaelyfos/pheromone-tie",
+            "kaelyfos/move-order",
+            "kaelyfos/unreachable-explorer",
+        )
+    } == {"ambiguity"}
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        "kaelyfos/attack-removal",
+        "kaelyfos/trap-distance-tie",
+        "kaelyfos/stop-at-explorer",
+        "kaelyfos/pheromone-tie",
+        "kaelyfos/move-order",
+        "kaelyfos/scarab-passable",
+    ],
+)
+def test_witnesses_replay_with_step(report: dict, point: str, tmp_path) -> None:
+    # Write the witness as a position file; step must reproduce each reading's result.
+    witness = _finding(report, point)["witness"]
+    doc = dict(witness["position"])
+    card = doc.pop("card")
+    path = tmp_path / "w.toml"
+    path.write_text(dumps(doc, tables={"card": card}), "utf-8")
+    for label, expected in witness["results"].items():
+        args = ["kaelyfos", "step", str(path), "--format", "json"]
+        if point.split("/")[1] not in ("pheromone-tie", "move-order"):
+            args += ["--ruling", f"{point}={label}"]
+        out = json.loads(CliRunner().invoke(cli, args).output)
+        if "--ruling" in args:
+            assert out["result"] == expected
+        else:
+            (choice,) = [c for c in out["choices"] if c["point"] == point]
+            assert {o["option"]: o["result"] for o in choice["options"]}[label] == expected
+
+
+def test_witness_is_smallest(report: dict) -> None:
+    # No position with fewer pieces parts attack-removal: it needs an explorer to attack,
+    # and the search found it with one piece at move 1.
+    w = _finding(report, "kaelyfos/attack-removal")["witness"]["position"]
+    assert len(w["explorers"]) == 1 and not w["bloodsuckers"] and not w["traps"]
+    assert w["card"]["move"] == 1
+
+
+def test_ruling_resolves_the_point() -> None:
+    result = CliRunner().invoke(
+        cli,
+        ["check", "kaelyfos", "--format", "json", "--ruling", "kaelyfos/attack-removal=supply"],
+    )
+    (game,) = json.loads(result.output)["games"]
+    f = _finding(game, "kaelyfos/attack-removal")
+    assert f["status"] == "resolved" and game["rulings"] == {"kaelyfos/attack-removal": "supply"}
+
+
+def test_budget_cut_is_unfinished_never_clean() -> None:
+    findings = check(load_source("kaelyfos"), {}, Budget(max_states=1))
+    open_points = [f for f in findings if f.witness is None and f.searched]
+    assert open_points and all(not f.finished for f in open_points)
+    assert all(f.kind.value != "info" for f in open_points)
+
+
+def test_positions_come_smallest_first() -> None:
+    from itertools import islice
+
+    from ruleslawyer.graphs.board import parse_board
+
+    source = load_source("kaelyfos")
+    board = parse_board(source.document, source.display)
+    sizes = [
+        (
+            len(p.explorers)
+            + sum(n for _, n in p.bloodsuckers)
+            + sum(1 + t.caught for t in p.traps),
+            p.card.move,
+        )
+        for p in islice(positions(board), 5000)
+    ]
+    assert sizes == sorted(sizes)
+
+
+def test_step_json_shape() -> None:
+    result = CliRunner().invoke(
+        cli, ["kaelyfos", "step", str(ROOT / "examples/kaelyfos/swarm.toml"), "--format", "json"]
+    )
+    assert result.exit_code == 0
+    out = json.loads(result.output)
+    assert set(out) == {"rulings", "result", "divergences", "choices"}
+    assert set(out["result"]) == {
+        "bloodsuckers",
+        "traps",
+        "supply",
+        "removed_from_play",
+        "distress",
+        "nightmares",
+    }
+    assert out["rulings"]["kaelyfos/attack-removal"] == "supply"
+    assert {d["point"] for d in out["divergences"]} >= {"kaelyfos/attack-removal"}
+    for d in out["divergences"]:
+        assert set(d) == {"point", "reading", "result"}
+
+
+def test_step_text_names_the_result() -> None:
+    result = CliRunner().invoke(
+        cli, ["kaelyfos", "step", str(ROOT / "examples/kaelyfos/swarm.toml")]
+    )
+    assert result.exit_code == 0
+    assert result.output.startswith("result:\n  bloodsuckers: 2 exterior-facedown-2")
