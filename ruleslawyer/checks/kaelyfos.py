@@ -37,6 +37,8 @@ from ruleslawyer.models.kaelyfos import (
 )
 from ruleslawyer.models.kaelyfos_files import position_document
 from ruleslawyer.models.kaelyfos_points import (
+    MOVE_ORDER,
+    PHEROMONE_TIE,
     UNREACHABLE_EXPLORER,
     in_force,
 )
@@ -75,11 +77,14 @@ class _Search:
 
     def visit(self, position: Position) -> None:
         """Resolve one position and record the points whose readings part there."""
-        base = resolve(position, self.chosen)
-        for f in self.found.values():
-            if f.done:
-                continue
+        open_points = [f for f in self.found.values() if not f.done]
+        for f in open_points:
             f.searched += 1
+        open_points = [f for f in open_points if _may_part(f.point.id, position)]
+        if not open_points:
+            return
+        base = resolve(position, self.chosen)
+        for f in open_points:
             if f.point.readings:
                 if f.point.id in base.consulted:
                     self._readings(f, position, base)
@@ -153,9 +158,57 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         return errors + skipped
     ref = "kaelyfos" if source.built_in else str(source.path.name)
     search = _Search(board, rulings, ref)
+    _prove_quiet(search)
     _prove_reachable(search)
     finished = _run(search, budget)
     return [_finding(f, rulings, finished) for f in search.found.values()]
+
+
+def _may_part(point_id: str, position: Position) -> bool:
+    """A necessary condition for ``point_id`` to part readings (or be reached) at ``position``.
+
+    Positions failing it are counted as searched without resolving them.
+    """
+    scarab = position.board.scarab
+    hunted = any(node != scarab for _, node in position.explorers)
+    spawns = bool(position.card.spawn) and position.supply > 0
+    moving = position.card.move > 0 and bool(position.bloodsuckers or spawns)
+    if point_id == "kaelyfos/attack-removal":
+        return hunted and bool(position.bloodsuckers or spawns or position.traps)
+    if point_id in ("kaelyfos/trap-distance-tie", "kaelyfos/move-order"):
+        return moving and bool(position.traps)
+    if point_id == "kaelyfos/trapped-attack":
+        return hunted and bool(position.traps)
+    if point_id == "kaelyfos/spawn-into-trap":
+        nests = dict(position.nests)
+        return spawns and any(
+            nests[c] in {t.node for t in position.traps} for c in position.card.spawn
+        )
+    if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
+        return moving and hunted
+    return moving and (hunted or bool(position.traps))
+
+
+def _prove_quiet(search: _Search) -> None:
+    """Settle points that this board can never part, without searching."""
+    board, geo = search.board, geometry(search.board)
+    proofs = {}
+    exits: dict[str, list[int]] = {}
+    for (here, _), dots in geo.dots.items():
+        exits.setdefault(here, []).append(dots)
+    if all(len(set(d)) == len(d) for d in exits.values()):
+        proofs[PHEROMONE_TIE] = "No node has two exits with the same dots, so dots break every tie."
+    if not geo.scarab_matters:
+        proofs["kaelyfos/scarab-passable"] = "No step on this board depends on the Scarab."
+    if not geo.hidden_matters:
+        proofs["kaelyfos/unrevealed-passable"] = "No step on this board depends on face-down cards."
+    if not any(board.node(n).build_sites for n in board.node_ids if n != board.scarab):
+        for point_id in ("kaelyfos/trap-distance-tie", "kaelyfos/trapped-attack", MOVE_ORDER):
+            proofs[point_id] = "No node off the Scarab has a build site, so no trap is ever built."
+    if not any(board.node(n).build_sites for n in board.nest_sites):
+        proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
+    for point_id, proof in proofs.items():
+        search.found[point_id].proof = proof
 
 
 def _prove_reachable(search: _Search) -> None:

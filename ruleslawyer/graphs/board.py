@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -115,7 +115,7 @@ class Board:
             object.__setattr__(self, "_hash", cached)
         return cached
 
-    @property
+    @cached_property
     def node_ids(self) -> tuple[str, ...]:
         return tuple(n.id for n in self.nodes)
 

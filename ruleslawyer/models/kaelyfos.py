@@ -298,6 +298,7 @@ class _Geometry:
     scarab: str | None
     scarab_matters: frozenset[str]  # nodes where a step depends on scarab-passable
     hidden_matters: frozenset[str]  # nodes where a step depends on unrevealed-passable
+    walks: dict[tuple[Any, ...], _Walk] = field(default_factory=dict, compare=False)
 
 
 @cache
@@ -341,6 +342,34 @@ def _distances_at(geo: _Geometry, here: str, readings: Readings) -> Distances:
     return geo.tables[s, u]
 
 
+WALK_MEMO = 200_000
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """Where one bloodsucker's move ends, and what resolving it looked at."""
+
+    end: str
+    caught: bool
+    touched: bool  # it went for a trap
+    decisions: tuple[Decision, ...]
+    consulted: frozenset[str]
+    reached: frozenset[str]
+
+    @classmethod
+    def of(
+        cls, end: str, caught: bool, touched: bool, decisions: list[Decision], readings: Readings
+    ) -> _Walk:
+        return cls(
+            end,
+            caught,
+            touched,
+            tuple(decisions),
+            frozenset(readings.consulted),
+            frozenset(readings.reached),
+        )
+
+
 @dataclass
 class _Mover:
     """Moves bloodsuckers one at a time for one card under one set of readings."""
@@ -350,43 +379,70 @@ class _Mover:
     moves: int
     readings: Readings
     picks: Mapping[str, int]
+    chosen: tuple[tuple[str, str], ...]
 
     @classmethod
     def of(cls, position: Position, readings: Readings, picks: Mapping[str, int]) -> _Mover:
         geo = geometry(position.board)
         # Reference & FAQ: "Bloodsuckers completely ignore the Scarab and any explorers on it."
         hunted = tuple(node for _, node in position.explorers if node != geo.scarab)
-        return cls(geo, hunted, position.card.move, readings, picks)
+        chosen = tuple(readings.chosen.items())
+        return cls(geo, hunted, position.card.move, readings, picks, chosen)
 
-    def targets(self, table: _Table, here: str, dist: Distances) -> tuple[tuple[str, ...], int]:
+    def targets(
+        self, traps: tuple[str, ...], here: str, dist: Distances, readings: Readings
+    ) -> tuple[tuple[str, ...], int]:
         """The nodes the bloodsucker on ``here`` heads for, and how far they are (INF: none)."""
         row = dist.dist[here]
         hunted = self.hunted
-        if here in hunted and self.readings(STOP_AT_EXPLORER) == "onward":
+        if here in hunted and readings(STOP_AT_EXPLORER) == "onward":
             hunted = tuple(node for node in hunted if node != here)
         d_explorer = INF
         for node in hunted:
             if row[node] >= INF:  # unreachable explorers are left out
-                self.readings.reached.add(UNREACHABLE_EXPLORER)
+                readings.reached.add(UNREACHABLE_EXPLORER)
             d_explorer = min(d_explorer, row[node])
-        d_trap = min((row[t[0]] for t in table.traps), default=INF)
+        d_trap = min((row[t] for t in traps), default=INF)
         # Move: "If a trap is nearer than any explorer, bloodsuckers will move toward the trap."
         to_trap = d_trap < d_explorer
         if d_trap == d_explorer < INF:
-            to_trap = self.readings(TRAP_DISTANCE_TIE) == "trap"
+            to_trap = readings(TRAP_DISTANCE_TIE) == "trap"
         if to_trap:
-            return tuple(t[0] for t in table.traps if row[t[0]] == d_trap), d_trap
+            return tuple(t for t in traps if row[t] == d_trap), d_trap
         # Move: "Each bloodsucker moves the amount indicated, toward the nearest explorer."
         return tuple(node for node in hunted if row[node] == d_explorer), d_explorer
 
     def move(self, table: _Table, start: str, tag: str, decisions: list[Decision]) -> bool:
-        """Move the bloodsucker on ``start``; return whether it went for a trap."""
-        geo, readings = self.geo, self.readings
+        """Move the bloodsucker on ``start``; return whether it went for a trap.
+
+        A walk depends only on where it starts, the explorers, the traps' nodes, the move
+        value and the readings, so walks are memoised per board.
+        """
+        traps = tuple(t[0] for t in table.traps)
+        picked = tuple(sorted(self.picks.items())) if self.picks else ()
+        key = (start, tag, self.hunted, traps, self.moves, self.chosen, picked)
+        walk = self.geo.walks.get(key)
+        if walk is None:
+            if len(self.geo.walks) > WALK_MEMO:
+                self.geo.walks.clear()
+            walk = self.geo.walks[key] = self._walk(traps, start, tag)
+        self.readings.consulted |= walk.consulted
+        self.readings.reached |= walk.reached
+        decisions += walk.decisions
+        if walk.caught:
+            table.catch(table.trap_at(walk.end))
+        else:
+            table.free[walk.end] = table.free.get(walk.end, 0) + 1
+        return walk.touched
+
+    def _walk(self, traps: tuple[str, ...], start: str, tag: str) -> _Walk:
+        geo, readings = self.geo, Readings(self.readings.chosen)
+        decisions: list[Decision] = []
         here, touched = start, False
         for done in range(self.moves):
             dist = _distances_at(geo, here, readings)
-            targets, d = self.targets(table, here, dist)
-            touched = touched or any(table.trap_at(t) for t in targets)
+            targets, d = self.targets(traps, here, dist, readings)
+            touched = touched or any(t in traps for t in targets)
             if not targets or d == 0 or d >= INF:
                 break
             options = [
@@ -409,17 +465,14 @@ class _Mover:
                         tuple(f"toward {n}" for n in tied),
                     )
                 )
-            here = tied[self.picks.get(key, 0)]
-            trap = table.trap_at(here)
-            if trap is not None:
+            here = tied[_pick(self.picks, key, len(tied))]
+            if here in traps:
                 # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly
                 # trapped". Whether "instantly" means mid-move or where the move ends cannot
                 # matter: a trap on the way is nearer than the explorer beyond it, so a
                 # bloodsucker only enters a trap's node when it is heading there.
-                table.catch(trap)
-                return True
-        table.free[here] = table.free.get(here, 0) + 1
-        return touched
+                return _Walk.of(here, True, True, decisions, readings)
+        return _Walk.of(here, False, touched, decisions, readings)
 
     def run(self, table: _Table, starts: list[str], decisions: list[Decision]) -> None:
         """Move the bloodsuckers on ``starts`` one after another, in that order."""
@@ -454,6 +507,9 @@ def _move(
             dependent += [start] * table.free[start]
     rest = [s for s in starts if s not in dependent]
     mover.run(table, rest, decisions)
+    if len(set(dependent)) < 2:  # alike bloodsuckers: every order is the same order
+        mover.run(table, dependent, decisions)
+        return
     totals = Counter(dependent)  # board order
     outcomes = _orders(mover, table, tuple(totals.items()), totals, {})
     runs = list(outcomes.values())
@@ -466,7 +522,7 @@ def _move(
                 tuple("first: " + ", ".join(perm) for _, _, perm in runs),
             )
         )
-    chosen, made, _ = runs[picks.get("move-order", 0)]
+    chosen, made, _ = runs[_pick(picks, "move-order", len(runs))]
     decisions += made
     table.free, table.traps, table.supply = chosen.free, chosen.traps, chosen.supply
 
@@ -552,9 +608,21 @@ def _attack(
                     ),
                 )
             )
-        for name, n in zip(here, shares[picks.get(f"distress:{node}", 0)], strict=True):
+        for name, n in zip(
+            here, shares[_pick(picks, f"distress:{node}", len(shares))], strict=True
+        ):
             distress[name] += n
     return distress
+
+
+def _pick(picks: Mapping[str, int], key: str, options: int) -> int:
+    """The option picked for decision ``key``: the first unless a valid other is asked for.
+
+    A pick is made against the first-option run; where the same key meets a different
+    set of options (another order of moves), the first option stands.
+    """
+    pick = picks.get(key, 0)
+    return pick if 0 <= pick < options else 0
 
 
 def _shares(total: int, people: int) -> Iterator[tuple[int, ...]]:
