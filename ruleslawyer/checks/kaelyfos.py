@@ -198,8 +198,11 @@ def _prove_quiet(search: _Search) -> None:
         exits.setdefault(here, []).append(dots)
     if all(len(set(d)) == len(d) for d in exits.values()):
         proofs[PHEROMONE_TIE] = "No node has two exits with the same dots, so dots break every tie."
-    if not geo.scarab_matters:
-        proofs["kaelyfos/scarab-passable"] = "No step on this board depends on the Scarab."
+    if not geo.scarab_matters or _scarab_never_a_step(board):
+        proofs["kaelyfos/scarab-passable"] = (
+            "The Scarab lies on no shortest path between two other nodes, so no bloodsucker "
+            "would step onto it even where it may."
+        )
     if not geo.hidden_matters:
         proofs["kaelyfos/unrevealed-passable"] = "No step on this board depends on face-down cards."
     if not any(board.node(n).build_sites for n in board.node_ids if n != board.scarab):
@@ -209,6 +212,19 @@ def _prove_quiet(search: _Search) -> None:
         proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
     for point_id, proof in proofs.items():
         search.found[point_id].proof = proof
+
+
+def _scarab_never_a_step(board: Board) -> bool:
+    """Whether, with the Scarab open, stepping onto it never brings a bloodsucker nearer a node."""
+    geo, scarab = geometry(board), board.scarab
+    others = [n for n in board.node_ids if n != scarab]
+    for hidden in ("yes", "no"):
+        table = geo.tables["yes", hidden]
+        for u in table.neighbours[scarab]:
+            row = table.dist[scarab]
+            if any(row[t] + 1 == table.dist[u][t] < INF for t in others if t != u):
+                return False
+    return True
 
 
 def _prove_reachable(search: _Search) -> None:

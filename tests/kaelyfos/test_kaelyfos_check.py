@@ -155,3 +155,36 @@ def test_step_text_names_the_result() -> None:
     )
     assert result.exit_code == 0
     assert result.output.startswith("result:\n  bloodsuckers: 2 exterior-facedown-2")
+
+
+@pytest.mark.parametrize("example", sorted((ROOT / "examples" / "kaelyfos").glob("*.toml")))
+def test_examples_run(example: Path) -> None:
+    args = (
+        ["check", str(example)] if "board" in example.name else ["kaelyfos", "step", str(example)]
+    )
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code in ((0, 1) if args[0] == "check" else (0,)), result.output
+
+
+def test_proofs_settle_points_a_board_cannot_part(tmp_path) -> None:
+    import dataclasses
+
+    from kaelyfos_helpers import board
+
+    from ruleslawyer.graphs.board import dump_board
+
+    b = board()
+    distinct = tuple(
+        dataclasses.replace(e, dots=(2 * i + 1, 2 * i + 2)) for i, e in enumerate(b.edges)
+    )
+    path = tmp_path / "distinct.toml"
+    path.write_text(dump_board(dataclasses.replace(b, edges=distinct)), "utf-8")
+    findings = {f.id: f for f in check(load_source(str(path)), {}, Budget())}
+    tie = findings["kaelyfos/pheromone-tie"]
+    assert (tie.kind.value, tie.finished, tie.searched) == ("info", True, 0)
+    tiny = {
+        f.id: f
+        for f in check(load_source(str(ROOT / "examples/kaelyfos/tiny-board.toml")), {}, Budget())
+    }
+    assert tiny["kaelyfos/scarab-passable"].kind.value == "info"
+    assert tiny["kaelyfos/attack-removal"].witness is not None
