@@ -120,13 +120,25 @@ class _Search:
                 return
 
     def _witness(self, position: Position, what: str, results: Mapping[str, Any]) -> Witness:
-        card = position.card
-        pieces = _size(position)
         return Witness(
-            description=f"{what}: {pieces} piece(s), spawn {list(card.spawn)}, move {card.move}",
+            description=f"{what}. {_describe(position)}",
             position=position_document(position, self.board_ref),
             results={k: v.to_json() for k, v in results.items()},
         )
+
+
+def _describe(position: Position) -> str:
+    """The placement in words: who is where, then the card."""
+    crew = ", ".join(f"{name} on {node}" for name, node in position.explorers)
+    free = ", ".join(f"{n} bloodsucker(s) on {node}" for node, n in position.bloodsuckers)
+    traps = ", ".join(f"a trap on {t.node} ({t.caught} caught)" for t in position.traps)
+    placed = "; ".join(p for p in (crew, free, traps) if p) or "nothing placed"
+    spawn = ", ".join(position.card.spawn) or "nothing"
+    return (
+        f"{placed} ({_size(position)} piece(s)); nests "
+        f"{', '.join(f'{c} {n}' for c, n in position.nests)}; "
+        f"card: spawn {spawn}, move {position.card.move}"
+    )
 
 
 def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
