@@ -14,6 +14,7 @@ from test_kaelyfos_properties import positions
 
 from ruleslawyer.checks import kaelyfos as checks
 from ruleslawyer.models import kaelyfos as model
+from ruleslawyer.models import kaelyfos_move
 from ruleslawyer.models.kaelyfos_points import RULE_POINTS, in_force
 
 READING_POINTS = [p for p in RULE_POINTS if p.readings]
@@ -47,12 +48,12 @@ def test_memoised_walks_match_plain_walks(position, flip) -> None:
         if p.id in flip:
             chosen[p.id] = p.reading_names[1]
     fresh = model.resolve(position, chosen)
-    saved = model.WALK_MEMO
-    model.WALK_MEMO = -1
+    saved = kaelyfos_move.WALK_MEMO
+    kaelyfos_move.WALK_MEMO = -1
     try:
         plain = model.resolve(position, chosen)
     finally:
-        model.WALK_MEMO = saved
+        kaelyfos_move.WALK_MEMO = saved
     assert (fresh.result, fresh.decisions, fresh.consulted) == (
         plain.result,
         plain.decisions,
