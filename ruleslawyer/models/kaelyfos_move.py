@@ -81,7 +81,9 @@ def _distances_at(geo: _Geometry, here: str, readings: Readings) -> Distances:
     return geo.tables[s, u]
 
 
-WALK_MEMO = 200_000
+WALK_MEMO = 50_000
+# The only points a walk consults: its memo is keyed on their readings alone.
+WALK_POINTS = (SCARAB_PASSABLE, UNREVEALED_PASSABLE, STOP_AT_EXPLORER, TRAP_DISTANCE_TIE)
 
 
 @dataclass(frozen=True)
@@ -118,14 +120,14 @@ class _Mover:
     moves: int
     readings: Readings
     picks: Mapping[str, int]
-    chosen: tuple[tuple[str, str], ...]
+    chosen: tuple[str, ...]
 
     @classmethod
     def of(cls, position: Position, readings: Readings, picks: Mapping[str, int]) -> _Mover:
         geo = geometry(position.board)
         # Reference & FAQ: "Bloodsuckers completely ignore the Scarab and any explorers on it."
         hunted = tuple(node for _, node in position.explorers if node != geo.scarab)
-        chosen = tuple(readings.chosen.items())
+        chosen = tuple(readings.chosen[p] for p in WALK_POINTS)
         return cls(geo, hunted, position.card.move, readings, picks, chosen)
 
     def targets(
