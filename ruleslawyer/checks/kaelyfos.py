@@ -205,11 +205,19 @@ def _prove_quiet(search: _Search) -> None:
     """Settle points that this board can never part, without searching."""
     board, geo = search.board, geometry(search.board)
     proofs = {}
-    exits: dict[str, list[int]] = {}
-    for (here, _), dots in geo.dots.items():
-        exits.setdefault(here, []).append(dots)
-    if all(len(set(d)) == len(d) for d in exits.values()):
-        proofs[PHEROMONE_TIE] = "No node has two exits with the same dots, so dots break every tie."
+    scarab_open = search.chosen["kaelyfos/scarab-passable"] == "yes"
+    open_exits = geo.tables[
+        search.chosen["kaelyfos/scarab-passable"], search.chosen["kaelyfos/unrevealed-passable"]
+    ].neighbours
+    if all(
+        len({geo.dots[here, n] for n in exits}) == len(exits)
+        for here, exits in open_exits.items()
+        if scarab_open or here != board.scarab  # a closed Scarab never holds a bloodsucker
+    ):
+        proofs[PHEROMONE_TIE] = (
+            "No node has two exits open to bloodsuckers with the same dots (under the readings "
+            "in force), so dots break every tie."
+        )
     if not geo.scarab_matters or _scarab_never_a_step(board):
         proofs["kaelyfos/scarab-passable"] = (
             "The Scarab lies on no shortest path between two other nodes, so no bloodsucker "

@@ -188,3 +188,32 @@ def test_proofs_settle_points_a_board_cannot_part(tmp_path) -> None:
     }
     assert tiny["kaelyfos/scarab-passable"].kind.value == "info"
     assert tiny["kaelyfos/attack-removal"].witness is not None
+
+
+def test_unreachable_gap_appears_when_face_down_cards_close() -> None:
+    findings = {
+        f.id: f
+        for f in check(load_source("kaelyfos"), {"kaelyfos/unrevealed-passable": "no"}, Budget())
+    }
+    gap = findings["kaelyfos/unreachable-explorer"]
+    assert gap.kind.value == "gap" and gap.witness is not None
+    assert gap.witness.position["explorers"]  # someone stands where no path leads
+
+
+def test_kaelyfos_group_help_is_light() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from ruleslawyer.cli.main import cli\n"
+        "try:\n"
+        "    cli(['kaelyfos', '--help'], prog_name='ruleslawyer')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('z3', 'numba', 'networkx', 'pydantic') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    assert "step" in out and out.strip().endswith("[]"), out

@@ -7,6 +7,7 @@ plain reference does none of that: it resolves every reading of every point.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kaelyfos_helpers import board
@@ -77,3 +78,21 @@ def test_first_witnesses_match_a_plain_scan() -> None:
                 wanted.discard(point_id)
         if not wanted:
             break
+
+
+@pytest.mark.slow
+def test_pheromone_proof_agrees_with_exhaustive_search() -> None:
+    # With face-down cards closed, the check proves no tie can arise; search them all.
+    from ruleslawyer.budget import Budget
+
+    rulings = {"kaelyfos/unrevealed-passable": "no"}
+    search = checks._Search(board(), rulings, "kaelyfos")
+    checks._prove_quiet(search)
+    assert search.found["kaelyfos/pheromone-tie"].proof is not None
+    for point_id, found in search.found.items():
+        found.proof = "skip" if point_id != "kaelyfos/pheromone-tie" else None
+    assert checks._run(search, Budget())
+    assert search.found["kaelyfos/pheromone-tie"].witness is None
+    assert search.found["kaelyfos/pheromone-tie"].searched == sum(
+        1 for _ in checks.positions(board())
+    )
