@@ -31,6 +31,7 @@ def step(position_file: Path, rulings: tuple[str, ...], fmt: str, output: Path |
 
     Prints the result under the readings in force, every open rule point whose other
     reading would change it, and the choices (the crew's, and ties the rules leave open).
+    Rulings come from the board file, then the position file, then --ruling.
     """
     from ruleslawyer.cli.kaelyfos_text import render
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
@@ -39,9 +40,11 @@ def step(position_file: Path, rulings: tuple[str, ...], fmt: str, output: Path |
     from ruleslawyer.models.kaelyfos_files import load_position
 
     loaded = load_position(position_file)
+    # The board file's [rulings], then the position file's, then --ruling: the later wins.
+    file_rulings = {**dict(loaded.position.board.rulings), **dict(loaded.rulings)}
     chosen = resolve_rulings(
         RULE_POINTS,
-        dict(loaded.rulings),
+        file_rulings,
         parse_ruling_options(rulings),
         source=str(position_file),
     )

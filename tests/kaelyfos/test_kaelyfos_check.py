@@ -217,3 +217,28 @@ def test_kaelyfos_group_help_is_light() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
     assert "step" in out and out.strip().endswith("[]"), out
+
+
+def test_step_rulings_layer_board_then_position_then_option(tmp_path) -> None:
+    import dataclasses
+
+    from kaelyfos_helpers import board
+
+    from ruleslawyer.graphs.board import dump_board
+
+    ruled = dataclasses.replace(
+        board(), rulings=(("kaelyfos/attack-removal", "removed-from-play"),)
+    )
+    (tmp_path / "b.toml").write_text(dump_board(ruled), "utf-8")
+    example = (ROOT / "examples/kaelyfos/pheromone-tie.toml").read_text("utf-8")
+    (tmp_path / "p.toml").write_text(example.replace('"kaelyfos"', '"b.toml"', 1), "utf-8")
+
+    def run(*extra: str) -> dict:
+        args = ["kaelyfos", "step", str(tmp_path / "p.toml"), "--format", "json", *extra]
+        return json.loads(CliRunner().invoke(cli, args).output)
+
+    out = run()
+    assert out["rulings"]["kaelyfos/attack-removal"] == "removed-from-play"
+    assert out["result"]["removed_from_play"] == 1 and not out["divergences"]
+    out = run("--ruling", "kaelyfos/attack-removal=supply")
+    assert out["result"]["removed_from_play"] == 0
