@@ -136,11 +136,16 @@ class _Mover:
         """The nodes the bloodsucker on ``here`` heads for, and how far they are (INF: none)."""
         row = dist.dist[here]
         hunted = self.hunted
+        # Called only with movement left. "moves the amount indicated, toward the nearest
+        # explorer" and "then attack any explorers on their node": an explorer here is at
+        # distance 0 (stop), or is passed over while the amount is not spent (onward).
         if here in hunted and readings(STOP_AT_EXPLORER) == "onward":
             hunted = tuple(node for node in hunted if node != here)
         d_explorer = INF
         for node in hunted:
-            if row[node] >= INF:  # unreachable explorers are left out
+            # "the nearest explorer" says nothing of explorers no path reaches (a gap):
+            # they are left out, and with no one else to hunt the bloodsucker stays.
+            if row[node] >= INF:
                 readings.reached.add(UNREACHABLE_EXPLORER)
             d_explorer = min(d_explorer, row[node])
         d_trap = min((row[t] for t in traps), default=INF)

@@ -55,12 +55,19 @@ def test_bloodsuckers_are_conserved(position: Position, chosen: dict[str, str]) 
     assert all(r.markers() == position.markers() for _, _, r in s.divergences)
 
 
-@settings(max_examples=150, deadline=None)
-@given(positions(spawn=False), st.sampled_from(OFF_SCARAB))
-def test_no_step_takes_a_bloodsucker_farther_from_its_target(position: Position, start) -> None:
-    # One bloodsucker, no trap, no spawn: it ends min(move, distance) steps nearer to the
-    # nearest explorer off the Scarab (or is gone: it attacked on that explorer's node).
+@settings(max_examples=200, deadline=None)
+@given(
+    positions(spawn=False),
+    st.sampled_from(OFF_SCARAB),
+    st.one_of(st.none(), st.sampled_from(TRAP_SITES)),
+)
+def test_no_step_takes_a_bloodsucker_farther_from_its_target(position, start, trap) -> None:
+    # One bloodsucker, at most one empty trap, no spawn. Its target is the nearest explorer
+    # off the Scarab, or the trap when that is strictly nearer (default readings): either
+    # way the nearest of them. It ends exactly min(move, distance) steps nearer to it, or
+    # is gone (it attacked on an explorer's node, or was caught) having reached it.
     b = board()
+    traps = (Trap(trap, 0),) if trap else ()
     position = Position(
         board=b,
         nests=NESTS,
@@ -68,16 +75,17 @@ def test_no_step_takes_a_bloodsucker_farther_from_its_target(position: Position,
         card=position.card,
         explorers=position.explorers,
         bloodsuckers=((start, 1),),
+        traps=traps,
     )
     table = geometry(b).tables["no", "yes"]  # the default readings
-    hunted = [n for _, n in position.explorers if n != b.scarab]
-    before = min((table.dist[start][n] for n in hunted), default=INF)
+    targets = [n for _, n in position.explorers if n != b.scarab] + [t.node for t in traps]
+    before = min((table.dist[start][n] for n in targets), default=INF)
     result = resolve(position, in_force()).result
     if not result.bloodsuckers:
-        assert before <= position.card.move  # it reached an explorer and attacked
+        assert before <= position.card.move  # it reached its target: attacked or caught
         return
     ((end, _),) = result.bloodsuckers
-    after = min((table.dist[end][n] for n in hunted), default=INF)
+    after = min((table.dist[end][n] for n in targets), default=INF)
     if before >= INF:
         assert end == start
     else:
