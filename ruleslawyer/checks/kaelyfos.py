@@ -151,7 +151,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
                 "kaelyfos",
                 p.check,
                 p.title,
-                Location(source.display, p.place, source.line(p.place)),
+                Location(source.display, p.place, _line(source, p.place)),
                 f"found {p.found}, expected {p.expected}",
             )
             for p in broken
@@ -199,6 +199,11 @@ def _may_part(point_id: str, position: Position) -> bool:
     if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
         return moving and hunted
     return moving and (hunted or bool(position.traps))
+
+
+def _line(source: GameSource, place: str) -> int | None:
+    """The line of ``place``; a whole table (``node``) points at its first entry."""
+    return source.line(place) if "." in place or "[" in place else source.line(f"{place}[0]")
 
 
 def _prove_quiet(search: _Search) -> None:

@@ -122,6 +122,15 @@ def test_each_structural_rule_is_a_data_error(rule: str, tmp_path) -> None:
     assert all(not f.finished for f in findings if f.kind != Kind.DATA_ERROR)
 
 
+def test_whole_table_problem_points_at_its_first_entry(tmp_path) -> None:
+    no_scarab = dataclasses.replace(board(), nodes=_node(0, scarab=False))
+    path = tmp_path / "board.toml"
+    path.write_text(dump_board(no_scarab), "utf-8")
+    (error,) = [f for f in check(load_source(str(path)), {}, Budget()) if f.kind == Kind.DATA_ERROR]
+    assert error.location.place == "node"
+    assert path.read_text("utf-8").splitlines()[error.location.line - 1] == "[[node]]"
+
+
 def test_unreachable_node_is_a_data_error() -> None:
     # Drop the only edge into interior-facedown-2's corner: vesicle-cluster <-> if-2 and
     # if-1 <-> if-2 (edges 10 and 11) leaves interior-facedown-2 alone.
