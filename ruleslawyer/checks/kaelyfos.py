@@ -1,0 +1,384 @@
+"""``ruleslawyer check kaelyfos``: search positions on the board for every rule point.
+
+Positions are every placement of up to 2 explorers (anywhere), 2 free
+bloodsuckers (off the Scarab) and one trap (on a build site, 0 or 1 caught),
+for every behaviour card's spawn order and move values 1-3, with the nests
+dealt to the nest sites in board order. They are visited by increasing size
+(pieces, counting a caught bloodsucker, then the move value), so the first
+position where a point's readings part is a smallest witness; the search
+stops as soon as every point has one.
+
+Each position is resolved once under the readings in force; a point that
+resolution never consulted cannot change the result there, so its other
+readings are only tried where it was consulted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
+from typing import Any
+
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
+from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.graphs.board import Board, parse_board, problems
+from ruleslawyer.graphs.pathing import INF
+from ruleslawyer.models.kaelyfos import (
+    RULE_POINTS,
+    Card,
+    Outcome,
+    Position,
+    Trap,
+    geometry,
+    option_results,
+    resolve,
+)
+from ruleslawyer.models.kaelyfos_files import position_document
+from ruleslawyer.models.kaelyfos_points import (
+    MOVE_ORDER,
+    PHEROMONE_TIE,
+    UNREACHABLE_EXPLORER,
+    in_force,
+)
+
+EXPLORER_NAMES = ("ada", "ben")
+EXAMPLE_CARD = ("C", "B", "A")  # the rulebook's example behaviour card
+MOVES = (1, 2, 3)
+CHECK_EVERY = 256
+
+
+@dataclass
+class _Found:
+    """What the search knows about one rule point so far."""
+
+    point: RulePoint
+    witness: Witness | None = None
+    searched: int = 0
+    proof: str | None = None  # why no position can part it, when shown without searching
+
+    @property
+    def done(self) -> bool:
+        return self.witness is not None or self.proof is not None
+
+
+@dataclass
+class _Search:
+    board: Board
+    rulings: Mapping[str, str]
+    board_ref: str
+    chosen: dict[str, str] = field(init=False)
+    found: dict[str, _Found] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.chosen = in_force(dict(self.rulings))
+        self.found = {p.id: _Found(p) for p in RULE_POINTS}
+
+    def visit(self, position: Position) -> None:
+        """Resolve one position and record the points whose readings part there."""
+        open_points = [f for f in self.found.values() if not f.done]
+        for f in open_points:
+            f.searched += 1
+        open_points = [f for f in open_points if _may_part(f.point.id, position)]
+        if not open_points:
+            return
+        base = resolve(position, self.chosen)
+        for f in open_points:
+            if f.point.readings:
+                if f.point.id in base.consulted:
+                    self._readings(f, position, base)
+            elif f.point.id == UNREACHABLE_EXPLORER:
+                if UNREACHABLE_EXPLORER in base.reached:
+                    f.witness = self._witness(
+                        position,
+                        "an explorer off the Scarab that no path reaches",
+                        {"unreachable explorers left out (ruleslawyer's choice)": base.result},
+                    )
+            else:
+                self._choices(f, position, base)
+
+    def _readings(self, f: _Found, position: Position, base: Outcome) -> None:
+        results = {}
+        for reading in f.point.reading_names:
+            if reading == self.chosen[f.point.id]:
+                results[reading] = base.result
+            else:
+                results[reading] = resolve(position, {**self.chosen, f.point.id: reading}).result
+        if len(set(results.values())) > 1:
+            f.witness = self._witness(position, "the readings give different results", results)
+
+    def _choices(self, f: _Found, position: Position, base: Outcome) -> None:
+        for decision in base.decisions:
+            if decision.point != f.point.id:
+                continue
+            results = option_results(position, self.chosen, decision, base.result)
+            if len(set(results)) > 1:
+                f.witness = self._witness(
+                    position, decision.description, dict(zip(decision.labels, results, strict=True))
+                )
+                return
+
+    def _witness(self, position: Position, what: str, results: Mapping[str, Any]) -> Witness:
+        return Witness(
+            description=f"{what}. {_describe(position)}",
+            position=position_document(position, self.board_ref),
+            results={k: v.to_json() for k, v in results.items()},
+        )
+
+
+def _describe(position: Position) -> str:
+    """The placement in words: who is where, then the card."""
+    crew = ", ".join(f"{name} on {node}" for name, node in position.explorers)
+    free = ", ".join(f"{n} bloodsucker(s) on {node}" for node, n in position.bloodsuckers)
+    traps = ", ".join(f"a trap on {t.node} ({t.caught} caught)" for t in position.traps)
+    placed = "; ".join(p for p in (crew, free, traps) if p) or "nothing placed"
+    spawn = ", ".join(position.card.spawn) or "nothing"
+    return (
+        f"{placed} ({_size(position)} piece(s)); nests "
+        f"{', '.join(f'{c} {n}' for c, n in position.nests)}; "
+        f"card: spawn {spawn}, move {position.card.move}"
+    )
+
+
+def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
+    """One finding per rule point, plus a ``data-error`` for each structural rule broken."""
+    board = parse_board(source.document, source.display)
+    broken = problems(board)
+    if broken:
+        errors = [
+            data_error(
+                "kaelyfos",
+                p.check,
+                p.title,
+                Location(source.display, p.place, _line(source, p.place)),
+                f"found {p.found}, expected {p.expected}",
+            )
+            for p in broken
+        ]
+        skipped = [
+            point_finding(
+                p,
+                rulings=rulings,
+                parted=False,
+                finished=False,
+                searched=0,
+                message="Not searched: the board breaks a structural rule (see the data errors).",
+            )
+            for p in RULE_POINTS
+        ]
+        return errors + skipped
+    ref = "kaelyfos" if source.built_in else str(source.path.name)
+    search = _Search(board, rulings, ref)
+    _prove_quiet(search)
+    _prove_reachable(search)
+    finished = _run(search, budget)
+    return [_finding(f, rulings, finished) for f in search.found.values()]
+
+
+def _may_part(point_id: str, position: Position) -> bool:
+    """A necessary condition for ``point_id`` to part readings (or be reached) at ``position``.
+
+    Positions failing it are counted as searched without resolving them.
+    """
+    scarab = position.board.scarab
+    hunted = any(node != scarab for _, node in position.explorers)
+    spawns = bool(position.card.spawn) and position.supply > 0
+    moving = position.card.move > 0 and bool(position.bloodsuckers or spawns)
+    if point_id == "kaelyfos/attack-removal":
+        return hunted and bool(position.bloodsuckers or spawns or position.traps)
+    if point_id in ("kaelyfos/trap-distance-tie", "kaelyfos/move-order"):
+        return moving and bool(position.traps)
+    if point_id == "kaelyfos/trapped-attack":
+        return hunted and bool(position.traps)
+    if point_id == "kaelyfos/spawn-into-trap":
+        nests = dict(position.nests)
+        return spawns and any(
+            nests[c] in {t.node for t in position.traps} for c in position.card.spawn
+        )
+    if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
+        return moving and hunted
+    return moving and (hunted or bool(position.traps))
+
+
+def _line(source: GameSource, place: str) -> int | None:
+    """The line of ``place``; a whole table (``node``) points at its first entry."""
+    return source.line(place) if "." in place or "[" in place else source.line(f"{place}[0]")
+
+
+def _prove_quiet(search: _Search) -> None:
+    """Settle points that this board can never part, without searching."""
+    board, geo = search.board, geometry(search.board)
+    proofs = {}
+    scarab_open = search.chosen["kaelyfos/scarab-passable"] == "yes"
+    open_exits = geo.tables[
+        search.chosen["kaelyfos/scarab-passable"], search.chosen["kaelyfos/unrevealed-passable"]
+    ].neighbours
+    if all(
+        len({geo.dots[here, n] for n in exits}) == len(exits)
+        for here, exits in open_exits.items()
+        if scarab_open or here != board.scarab  # a closed Scarab never holds a bloodsucker
+    ):
+        proofs[PHEROMONE_TIE] = (
+            "No node has two exits open to bloodsuckers with the same dots (under the readings "
+            "in force), so dots break every tie."
+        )
+    if not geo.scarab_matters or _scarab_never_a_step(board):
+        proofs["kaelyfos/scarab-passable"] = (
+            "The Scarab lies on no shortest path between two other nodes, so no bloodsucker "
+            "would step onto it even where it may."
+        )
+    if not geo.hidden_matters:
+        proofs["kaelyfos/unrevealed-passable"] = "No step on this board depends on face-down cards."
+    if not any(board.node(n).build_sites for n in board.node_ids if n != board.scarab):
+        for point_id in ("kaelyfos/trap-distance-tie", "kaelyfos/trapped-attack", MOVE_ORDER):
+            proofs[point_id] = "No node off the Scarab has a build site, so no trap is ever built."
+    if not any(board.node(n).build_sites for n in board.nest_sites):
+        proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
+    for point_id, proof in proofs.items():
+        search.found[point_id].proof = proof
+
+
+def _scarab_never_a_step(board: Board) -> bool:
+    """Whether, with the Scarab open, stepping onto it never brings a bloodsucker nearer a node."""
+    geo, scarab = geometry(board), board.scarab
+    others = [n for n in board.node_ids if n != scarab]
+    for hidden in ("yes", "no"):
+        table = geo.tables["yes", hidden]
+        for u in table.neighbours[scarab]:
+            row = table.dist[scarab]
+            if any(row[t] + 1 == table.dist[u][t] < INF for t in others if t != u):
+                return False
+    return True
+
+
+def _prove_reachable(search: _Search) -> None:
+    """Settle the unreachable-explorer gap without searching when no node is cut off."""
+    geo = geometry(search.board)
+    table = geo.tables[
+        search.chosen["kaelyfos/scarab-passable"], search.chosen["kaelyfos/unrevealed-passable"]
+    ]
+    targets = [n for n in search.board.node_ids if n != geo.scarab]
+    if all(table.dist[u][v] < INF for u in search.board.node_ids for v in targets):
+        search.found[UNREACHABLE_EXPLORER].proof = (
+            "Every node off the Scarab can be reached from every node under the readings in "
+            "force, so no position reaches this gap."
+        )
+
+
+def _run(search: _Search, budget: Budget) -> bool:
+    """Visit positions smallest first until every point is settled; False when cut by budget."""
+    progress = Progress("kaelyfos positions")
+    visited = 0
+    try:
+        for position in positions(search.board):
+            if all(f.done for f in search.found.values()):
+                return True
+            search.visit(position)
+            visited += 1
+            if visited % CHECK_EVERY == 0:
+                progress.update(visited)
+                if budget.spent(visited):
+                    return False
+    finally:
+        progress.close()
+    return True
+
+
+def positions(board: Board) -> Iterator[Position]:
+    """Every search position, smallest first: by pieces, then move, then card, then placement."""
+    nodes = board.node_ids
+    off_scarab = [n for n in nodes if n != board.scarab]
+    trap_sites = [n for n in off_scarab if board.node(n).build_sites > 0]
+    explorers = {
+        k: [
+            tuple(zip(EXPLORER_NAMES, c, strict=False))
+            for c in combinations_with_replacement(nodes, k)
+        ]
+        for k in range(3)
+    }
+    bloodsuckers = {
+        k: [_counts(c, nodes) for c in combinations_with_replacement(off_scarab, k)]
+        for k in range(3)
+    }
+    traps = {
+        0: [()],
+        1: [(Trap(n, 0),) for n in trap_sites],
+        2: [(Trap(n, 1),) for n in trap_sites],
+    }
+    spawns = list(dict.fromkeys(b.spawn for b in board.behaviors)) or [EXAMPLE_CARD]
+    nests = tuple(zip(("A", "B", "C"), board.nest_sites, strict=True))
+    largest = max(explorers) + max(bloodsuckers) + max(traps)
+    for size in range(largest + 1):
+        for move in MOVES:
+            for spawn in spawns:
+                card = Card(spawn, move)
+                for e_size, e_list in explorers.items():
+                    for t_size, t_list in traps.items():
+                        b_size = size - e_size - t_size
+                        for placed in bloodsuckers.get(b_size, []):
+                            for trap in t_list:
+                                on_board = sum(n for _, n in placed) + sum(t.caught for t in trap)
+                                for e in e_list:
+                                    yield Position(
+                                        board=board,
+                                        nests=nests,
+                                        supply=board.supply - on_board,
+                                        card=card,
+                                        explorers=e,
+                                        bloodsuckers=placed,
+                                        traps=trap,
+                                    )
+
+
+def _counts(chosen: tuple[str, ...], order: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple((n, chosen.count(n)) for n in order if n in chosen)
+
+
+def _size(position: Position) -> int:
+    return (
+        len(position.explorers)
+        + sum(n for _, n in position.bloodsuckers)
+        + sum(1 + t.caught for t in position.traps)
+    )
+
+
+def _finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
+    point = f.point
+    if f.witness is not None:
+        if point.readings:
+            message = (
+                f"The readings part on this board after {f.searched} position(s): "
+                f"{', '.join(point.reading_names)} give different results."
+            )
+        else:
+            message = (
+                f"Reached after {f.searched} position(s): the rules leave the result open "
+                "(each option's result is shown)."
+            )
+        return point_finding(
+            point,
+            rulings=rulings,
+            parted=True,
+            message=message,
+            witness=f.witness,
+            searched=f.searched,
+        )
+    if f.proof is not None:
+        return point_finding(point, rulings=rulings, parted=False, message=f.proof, searched=0)
+    if finished:
+        what = "the readings never part" if point.readings else "the situation never arises"
+        message = f"On this board {what} in all {f.searched} positions searched."
+    else:
+        message = (
+            f"Search cut by its budget after {f.searched} position(s) without a witness: "
+            "not shown harmless."
+        )
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=False,
+        message=message,
+        finished=finished,
+        searched=f.searched,
+    )

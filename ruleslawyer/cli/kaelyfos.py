@@ -1,0 +1,57 @@
+"""``ruleslawyer kaelyfos``: resolve a bloodsucker behaviour card on a position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ruleslawyer.cli.common import (
+    emit,
+    format_option,
+    one_line_errors,
+    output_option,
+    ruling_option,
+)
+
+
+@click.group()
+def group() -> None:
+    """Unsettled: Kaelyfos: resolve bloodsucker behaviour cards."""
+
+
+@group.command()
+@click.argument("position_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
+@ruling_option
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def step(position_file: Path, rulings: tuple[str, ...], fmt: str, output: Path | None) -> None:
+    """Resolve the position's behaviour card: spawn, move, attack, in the rulebook's order.
+
+    Prints the result under the readings in force, every open rule point whose other
+    reading would change it, and the choices (the crew's, and ties the rules leave open).
+    Rulings come from the board file, then the position file, then --ruling.
+    """
+    from ruleslawyer.cli.kaelyfos_text import render
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.models.kaelyfos import RULE_POINTS
+    from ruleslawyer.models.kaelyfos import step as resolve_card
+    from ruleslawyer.models.kaelyfos_files import load_position
+
+    loaded = load_position(position_file)
+    # The board file's [rulings], then the position file's, then --ruling: the later wins.
+    file_rulings = {**dict(loaded.position.board.rulings), **dict(loaded.rulings)}
+    chosen = resolve_rulings(
+        RULE_POINTS,
+        file_rulings,
+        parse_ruling_options(rulings),
+        source=str(position_file),
+    )
+    outcome = resolve_card(loaded.position, chosen)
+    if fmt == "json":
+        import json
+
+        emit(json.dumps(outcome.to_json(), indent=2) + "\n", output)
+    else:
+        emit(render(outcome, chosen), output)

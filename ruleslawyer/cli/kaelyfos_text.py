@@ -1,0 +1,41 @@
+"""Plain-text rendering of a resolved Kaelyfos behaviour card."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ruleslawyer.models.kaelyfos import Result, Step
+from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
+
+
+def describe(result: Result) -> str:
+    """One line: where the bloodsuckers are, the traps, the supply and the distress."""
+    free = ", ".join(f"{n} {node}" for node, n in result.bloodsuckers) or "none"
+    traps = ", ".join(f"{t.node} ({t.caught} caught)" for t in result.traps) or "none"
+    distress = ", ".join(f"{e} {n}" for e, n in result.distress if n) or "none"
+    nightmares = ", ".join(result.nightmares) or "none"
+    return (
+        f"bloodsuckers: {free}; traps: {traps}; supply {result.supply}, "
+        f"removed from play {result.removed_from_play}; distress: {distress}; "
+        f"waking nightmares: {nightmares}"
+    )
+
+
+def render(outcome: Step, rulings: Mapping[str, str]) -> str:
+    lines = ["result:", f"  {describe(outcome.result)}"]
+    if rulings:
+        lines.append("rulings: " + ", ".join(f"{k}={v}" for k, v in rulings.items()))
+    if outcome.divergences:
+        lines.append("open rule points that would change this result:")
+        for point, reading, result in outcome.divergences:
+            lines.append(f"  {point}={reading} ({POINTS_BY_ID[point].title}):")
+            lines.append(f"    {describe(result)}")
+    else:
+        lines.append("no open rule point changes this result")
+    for decision, results in outcome.choices:
+        who = "the crew decides" if decision.point is None else f"open: {decision.point}"
+        lines.append(f"choice ({who}): {decision.description}")
+        for i, (label, result) in enumerate(zip(decision.labels, results, strict=True)):
+            shown = " (shown as the result)" if i == 0 else ""
+            lines.append(f"  {label}{shown}: {describe(result)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""networkx boards: loading, validation and pathing."""

@@ -1,0 +1,215 @@
+"""Unsettled: Kaelyfos: resolve one bloodsucker behaviour card on a position.
+
+``step(position, rulings)`` is pure: spawn, move, attack, "In that order."
+(Bloodsuckers). Every rule below cites the sentence it follows. Where the
+rulebook leaves a choice open (pheromone ties, the order bloodsuckers move in)
+or gives it to the crew (who takes a distress), :func:`step` lists each option
+with its result in ``choices`` instead of picking silently; ``result`` is the
+first option's.
+
+Internally :func:`resolve` runs the card under a full set of readings and
+records which rule points it consulted: a point it never consulted cannot
+change this result, which is what lets the checks skip most alternatives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ruleslawyer.models.kaelyfos_move import geometry, move_all
+from ruleslawyer.models.kaelyfos_points import (
+    ATTACK_REMOVAL,
+    RULE_POINTS,
+    SPAWN_INTO_TRAP,
+    TRAPPED_ATTACK,
+    in_force,
+)
+from ruleslawyer.models.kaelyfos_state import (
+    Card,
+    Decision,
+    Position,
+    Readings,
+    Result,
+    Table,
+    Trap,
+    pick,
+)
+
+__all__ = [
+    "RULE_POINTS",
+    "Card",
+    "Decision",
+    "Position",
+    "Result",
+    "Step",
+    "Trap",
+    "geometry",
+    "resolve",
+    "step",
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: Result
+    decisions: tuple[Decision, ...]
+    consulted: frozenset[str]
+    reached: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What :func:`step` returns: the JSON of ``ruleslawyer kaelyfos step``."""
+
+    rulings: Mapping[str, str]
+    result: Result
+    divergences: tuple[tuple[str, str, Result], ...]
+    choices: tuple[tuple[Decision, tuple[Result, ...]], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rulings": dict(self.rulings),
+            "result": self.result.to_json(),
+            "divergences": [
+                {"point": p, "reading": r, "result": res.to_json()}
+                for p, r, res in self.divergences
+            ],
+            "choices": [
+                {
+                    "point": d.point,
+                    "decided_by": "crew" if d.point is None else "nobody: the rules are silent",
+                    "description": d.description,
+                    "options": [
+                        {"option": label, "result": res.to_json()}
+                        for label, res in zip(d.labels, results, strict=True)
+                    ],
+                }
+                for d, results in self.choices
+            ],
+        }
+
+
+def step(position: Position, rulings: Mapping[str, str] | None = None) -> Step:
+    """Resolve ``position.card``: the result, the open points that would change it, the choices."""
+    rulings = dict(rulings or {})
+    chosen = in_force(rulings)
+    base = resolve(position, chosen)
+    divergences = []
+    for point in RULE_POINTS:
+        if not point.readings or point.id in rulings or point.id not in base.consulted:
+            continue  # a point never consulted cannot change the result
+        for reading in point.reading_names:
+            if reading == chosen[point.id]:
+                continue
+            other = resolve(position, {**chosen, point.id: reading}).result
+            if other != base.result:
+                divergences.append((point.id, reading, other))
+    choices = tuple((d, option_results(position, chosen, d, base.result)) for d in base.decisions)
+    return Step(chosen, base.result, tuple(divergences), choices)
+
+
+def option_results(
+    position: Position, chosen: Mapping[str, str], decision: Decision, first: Result
+) -> tuple[Result, ...]:
+    """The result of each option of ``decision`` (every other decision at its first option)."""
+    others = range(1, len(decision.labels))
+    return (first, *(resolve(position, chosen, {decision.key: i}).result for i in others))
+
+
+def resolve(
+    position: Position, chosen: Mapping[str, str], picks: Mapping[str, int] | None = None
+) -> Outcome:
+    """Resolve the card under the readings ``chosen``; ``picks`` selects options by decision key."""
+    readings = Readings(chosen)
+    table = Table.of(position)
+    decisions: list[Decision] = []
+    picks = picks or {}
+    _spawn(table, position, readings)
+    move_all(table, position, readings, picks, decisions)
+    distress = _attack(table, position, readings, picks, decisions)
+    result = table.result(distress)
+    return Outcome(
+        result, tuple(decisions), frozenset(readings.consulted), frozenset(readings.reached)
+    )
+
+
+def _spawn(table: Table, position: Position, readings: Readings) -> None:
+    nests = dict(position.nests)
+    # Spawn: "Place a bloodsucker (black marker) on the nests indicated, in the order shown."
+    for letter in position.card.spawn:
+        # "If a bloodsucker would spawn and there are no black markers available, it doesn't spawn."
+        if table.supply == 0:
+            continue
+        table.supply -= 1
+        node = nests[letter]
+        trap = table.trap_at(node)
+        if trap is not None and readings(SPAWN_INTO_TRAP) == "caught":
+            table.catch(trap)
+        else:
+            table.free[node] = table.free.get(node, 0) + 1
+
+
+# -- attack -------------------------------------------------------------------------------
+
+
+def _attack(
+    table: Table,
+    position: Position,
+    readings: Readings,
+    picks: Mapping[str, int],
+    decisions: list[Decision],
+) -> dict[str, int]:
+    board = position.board
+    distress = {name: 0 for name, _ in position.explorers}
+    for node in board.node_ids:
+        # FAQ: bloodsuckers "completely ignore the Scarab and any explorers on it".
+        here = sorted(
+            name for name, at in position.explorers if at == node and node != board.scarab
+        )
+        if not here:
+            continue
+        attackers = table.free.get(node, 0)
+        trapped = [t for t in table.traps if t[0] == node and t[1] > 0]
+        # FAQ: "Bloodsuckers caught in traps count as "bloodsuckers" where effects are concerned."
+        if trapped and readings(TRAPPED_ATTACK) == "yes":
+            for t in trapped:
+                attackers += t[1]
+                t[1] = 0
+        if not attackers:
+            continue
+        table.free[node] = 0
+        # Attack: "... and is returned to the supply." vs the example card: "... and is then
+        # removed from play."
+        if readings(ATTACK_REMOVAL) == "supply":
+            table.supply += attackers
+        else:
+            table.removed += attackers
+        # "Each bloodsucker gives a distress to an explorer on their node ... If there are
+        # multiple explorers, the explorers choose who takes the distress."
+        shares = list(_shares(attackers, len(here)))
+        if len(here) > 1:
+            decisions.append(
+                Decision(
+                    f"distress:{node}",
+                    None,
+                    f"{attackers} distress on {node} among {', '.join(here)}",
+                    tuple(
+                        ", ".join(f"{e} {n}" for e, n in zip(here, s, strict=True)) for s in shares
+                    ),
+                )
+            )
+        for name, n in zip(here, shares[pick(picks, f"distress:{node}", len(shares))], strict=True):
+            distress[name] += n
+    return distress
+
+
+def _shares(total: int, people: int) -> Iterator[tuple[int, ...]]:
+    """Every way to split ``total`` among ``people``, the first person's largest share first."""
+    if people == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _shares(total - first, people - 1):
+            yield (first, *rest)

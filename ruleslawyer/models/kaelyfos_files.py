@@ -1,0 +1,163 @@
+"""Kaelyfos position files (the ``step`` command's input) and the built-in board.
+
+A position file names its board (a built-in id, or a path relative to the
+position file), deals the nests, places explorers, bloodsuckers and traps, and
+gives the behaviour card to resolve. Malformed or inconsistent files raise
+:class:`~ruleslawyer.errors.InputError` naming the file, the place, what was
+found and what was expected.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ruleslawyer import tomlwriter
+from ruleslawyer.errors import InputError
+from ruleslawyer.gamefiles import builtin_path, read_toml, validate
+from ruleslawyer.graphs.board import NEST_LETTERS, Board, parse_board, require_sound
+from ruleslawyer.models.kaelyfos import Card, Position, Trap
+
+BUILT_IN = "kaelyfos"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TrapSpec(_Strict):
+    node: str
+    caught: int = Field(default=0, ge=0, le=1)
+
+
+class CardSpec(_Strict):
+    spawn: list[Literal["A", "B", "C"]]
+    move: int = Field(ge=0)
+
+
+class PositionSpec(_Strict):
+    board: str = BUILT_IN
+    nests: dict[str, str]
+    supply: int = Field(ge=0)
+    explorers: dict[str, str] = {}
+    bloodsuckers: dict[str, int] = {}
+    traps: list[TrapSpec] = []
+    removed_from_play: int = Field(default=0, ge=0)
+    card: CardSpec
+    rulings: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class PositionFile:
+    """A parsed position file: the position, how it names its board, and its rulings."""
+
+    position: Position
+    board_ref: str = BUILT_IN
+    rulings: tuple[tuple[str, str], ...] = ()
+
+
+def load_board(ref: str, relative_to: Path | None = None) -> tuple[Board, str]:
+    """A board by built-in id or path (relative to ``relative_to``); with its display name."""
+    if ref == BUILT_IN:
+        display = "ruleslawyer/data/kaelyfos.toml"
+        _, doc = read_toml(builtin_path("kaelyfos.toml"), display=display)
+    else:
+        path = (relative_to / ref) if relative_to is not None else Path(ref)
+        display = str(path)
+        _, doc = read_toml(path, display=display)
+    return require_sound(parse_board(doc, display), display), display
+
+
+def load_position(path: str | Path) -> PositionFile:
+    """Read, validate and check a position file."""
+    path = Path(path)
+    _, doc = read_toml(path, display=str(path))
+    return parse_position(doc, str(path), path.parent)
+
+
+def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> PositionFile:
+    spec = validate(PositionSpec, doc, source)
+    board, _ = load_board(spec.board, folder)
+    nodes = set(board.node_ids)
+
+    def known(place: str, node: str) -> str:
+        if node not in nodes:
+            raise InputError(source, place, node, f"a node of {board.name}")
+        return node
+
+    if set(spec.nests) != set(NEST_LETTERS):
+        raise InputError(source, "nests", sorted(spec.nests), "exactly the nests A, B and C")
+    for letter, node in spec.nests.items():
+        if known(f"nests.{letter}", node) not in board.nest_sites:
+            raise InputError(
+                source, f"nests.{letter}", node, f"a nest site ({', '.join(board.nest_sites)})"
+            )
+    if len(set(spec.nests.values())) != 3:
+        raise InputError(source, "nests", spec.nests, "the three nests on three different sites")
+    for name, node in spec.explorers.items():
+        known(f"explorers.{name}", node)
+    for node, count in spec.bloodsuckers.items():
+        known(f"bloodsuckers.{node}", node)
+        if count < 0:
+            raise InputError(source, f"bloodsuckers.{node}", count, "a count >= 0")
+    per_node = Counter(known(f"traps[{i}].node", t.node) for i, t in enumerate(spec.traps))
+    for i, t in enumerate(spec.traps):
+        if per_node[t.node] > board.node(t.node).build_sites:
+            raise InputError(
+                source,
+                f"traps[{i}].node",
+                t.node,
+                f"at most {board.node(t.node).build_sites} trap(s) there (its build sites)",
+            )
+    order = {n: i for i, n in enumerate(board.node_ids)}
+    position = Position(
+        board=board,
+        nests=tuple(sorted(spec.nests.items())),
+        supply=spec.supply,
+        card=Card(tuple(spec.card.spawn), spec.card.move),
+        explorers=tuple(sorted(spec.explorers.items())),
+        bloodsuckers=tuple(
+            sorted(((n, c) for n, c in spec.bloodsuckers.items() if c), key=lambda x: order[x[0]])
+        ),
+        traps=tuple(Trap(t.node, t.caught) for t in spec.traps),
+        removed_from_play=spec.removed_from_play,
+    )
+    if position.markers() > board.supply:
+        raise InputError(
+            source,
+            "supply",
+            f"{position.markers()} black markers (supply, board, traps and out of play)",
+            f"at most the board's {board.supply}",
+        )
+    return PositionFile(position, spec.board, tuple(sorted(spec.rulings.items())))
+
+
+def position_document(position: Position, board_ref: str = BUILT_IN) -> dict[str, Any]:
+    """A position as the JSON-able document a position file holds (witnesses use it too)."""
+    doc: dict[str, Any] = {
+        "board": board_ref,
+        "nests": dict(position.nests),
+        "supply": position.supply,
+        "explorers": dict(position.explorers),
+        "bloodsuckers": dict(position.bloodsuckers),
+        "traps": [{"node": t.node, "caught": t.caught} for t in position.traps],
+    }
+    if position.removed_from_play:
+        doc["removed_from_play"] = position.removed_from_play
+    doc["card"] = {"spawn": list(position.card.spawn), "move": position.card.move}
+    return doc
+
+
+def dump_position(file: PositionFile) -> str:
+    """TOML text that :func:`load_position` reads back to an equal :class:`PositionFile`."""
+    doc = position_document(file.position, file.board_ref)
+    card = doc.pop("card")
+    tables = {"card": card}
+    if file.rulings:
+        tables["rulings"] = dict(file.rulings)
+    return tomlwriter.dumps(doc, tables=tables)

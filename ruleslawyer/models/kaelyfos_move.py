@@ -1,0 +1,305 @@
+"""How bloodsuckers move: toward the nearest explorer, or a nearer trap, one step at a time.
+
+Each step re-reads the board from the bloodsucker's node. Closed nodes (the
+Scarab, face-down cards) depend on readings; :func:`geometry` knows, per node,
+whether a reading can matter there, so a resolution consults a point only
+where it could change the step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from ruleslawyer.graphs.board import Board
+from ruleslawyer.graphs.pathing import INF, Distances, distances, same_from
+from ruleslawyer.models.kaelyfos_points import (
+    MOVE_ORDER,
+    PHEROMONE_TIE,
+    SCARAB_PASSABLE,
+    STOP_AT_EXPLORER,
+    TRAP_DISTANCE_TIE,
+    UNREACHABLE_EXPLORER,
+    UNREVEALED_PASSABLE,
+)
+from ruleslawyer.models.kaelyfos_state import Decision, Position, Readings, Table, pick
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """What every step on one board needs, computed once per board."""
+
+    tables: dict[tuple[str, str], Distances]  # keyed by (scarab-passable, unrevealed-passable)
+    dots: dict[tuple[str, str], int]  # exit dots of (here, toward)
+    scarab: str | None
+    scarab_matters: frozenset[str]  # nodes where a step depends on scarab-passable
+    hidden_matters: frozenset[str]  # nodes where a step depends on unrevealed-passable
+    walks: dict[tuple[Any, ...], _Walk] = field(default_factory=dict, compare=False)
+
+
+@cache
+def geometry(board: Board) -> _Geometry:
+    """Distance tables per passability reading, exit dots, and where each reading matters."""
+    scarab = frozenset({board.scarab} if board.scarab else ())
+    hidden = frozenset(n.id for n in board.nodes if not n.revealed)
+    t = {
+        (s, u): distances(
+            board, (scarab if s == "no" else frozenset()) | (hidden if u == "no" else frozenset())
+        )
+        for s in ("no", "yes")
+        for u in ("yes", "no")
+    }
+    dots = {}
+    for e in board.edges:
+        dots[e.a, e.b], dots[e.b, e.a] = e.dots
+    return _Geometry(
+        tables=t,
+        dots=dots,
+        scarab=board.scarab,
+        scarab_matters=frozenset(
+            n
+            for n in board.node_ids
+            if not same_from(board, (t["no", "yes"], t["yes", "yes"]), n)
+            or not same_from(board, (t["no", "no"], t["yes", "no"]), n)
+        ),
+        hidden_matters=frozenset(
+            n
+            for n in board.node_ids
+            if not same_from(board, (t["no", "yes"], t["no", "no"]), n)
+            or not same_from(board, (t["yes", "yes"], t["yes", "no"]), n)
+        ),
+    )
+
+
+def _distances_at(geo: _Geometry, here: str, readings: Readings) -> Distances:
+    """The table for a step from ``here``; consults a passability point only where it matters."""
+    s = readings(SCARAB_PASSABLE) if here in geo.scarab_matters else "no"
+    u = readings(UNREVEALED_PASSABLE) if here in geo.hidden_matters else "yes"
+    return geo.tables[s, u]
+
+
+WALK_MEMO = 50_000
+# The only points a walk consults: its memo is keyed on their readings alone.
+WALK_POINTS = (SCARAB_PASSABLE, UNREVEALED_PASSABLE, STOP_AT_EXPLORER, TRAP_DISTANCE_TIE)
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """Where one bloodsucker's move ends, and what resolving it looked at."""
+
+    end: str
+    caught: bool
+    touched: bool  # it went for a trap
+    decisions: tuple[Decision, ...]
+    consulted: frozenset[str]
+    reached: frozenset[str]
+
+    @classmethod
+    def of(
+        cls, end: str, caught: bool, touched: bool, decisions: list[Decision], readings: Readings
+    ) -> _Walk:
+        return cls(
+            end,
+            caught,
+            touched,
+            tuple(decisions),
+            frozenset(readings.consulted),
+            frozenset(readings.reached),
+        )
+
+
+@dataclass
+class _Mover:
+    """Moves bloodsuckers one at a time for one card under one set of readings."""
+
+    geo: _Geometry
+    hunted: tuple[str, ...]  # explorer nodes off the Scarab
+    moves: int
+    readings: Readings
+    picks: Mapping[str, int]
+    chosen: tuple[str, ...]
+
+    @classmethod
+    def of(cls, position: Position, readings: Readings, picks: Mapping[str, int]) -> _Mover:
+        geo = geometry(position.board)
+        # Reference & FAQ: "Bloodsuckers completely ignore the Scarab and any explorers on it."
+        hunted = tuple(node for _, node in position.explorers if node != geo.scarab)
+        chosen = tuple(readings.chosen[p] for p in WALK_POINTS)
+        return cls(geo, hunted, position.card.move, readings, picks, chosen)
+
+    def targets(
+        self, traps: tuple[str, ...], here: str, dist: Distances, readings: Readings
+    ) -> tuple[tuple[str, ...], int]:
+        """The nodes the bloodsucker on ``here`` heads for, and how far they are (INF: none)."""
+        row = dist.dist[here]
+        hunted = self.hunted
+        # Called only with movement left. "moves the amount indicated, toward the nearest
+        # explorer" and "then attack any explorers on their node": an explorer here is at
+        # distance 0 (stop), or is passed over while the amount is not spent (onward).
+        if here in hunted and readings(STOP_AT_EXPLORER) == "onward":
+            hunted = tuple(node for node in hunted if node != here)
+        d_explorer = INF
+        for node in hunted:
+            # "the nearest explorer" says nothing of explorers no path reaches (a gap):
+            # they are left out, and with no one else to hunt the bloodsucker stays.
+            if row[node] >= INF:
+                readings.reached.add(UNREACHABLE_EXPLORER)
+            d_explorer = min(d_explorer, row[node])
+        d_trap = min((row[t] for t in traps), default=INF)
+        # Move: "If a trap is nearer than any explorer, bloodsuckers will move toward the trap."
+        to_trap = d_trap < d_explorer
+        if d_trap == d_explorer < INF:
+            to_trap = readings(TRAP_DISTANCE_TIE) == "trap"
+        if to_trap:
+            return tuple(t for t in traps if row[t] == d_trap), d_trap
+        # Move: "Each bloodsucker moves the amount indicated, toward the nearest explorer."
+        return tuple(node for node in hunted if row[node] == d_explorer), d_explorer
+
+    def move(self, table: Table, start: str, tag: str, decisions: list[Decision]) -> bool:
+        """Move the bloodsucker on ``start``; return whether it went for a trap.
+
+        A walk depends only on where it starts, the explorers, the traps' nodes, the move
+        value and the readings, so walks are memoised per board.
+        """
+        traps = tuple(t[0] for t in table.traps)
+        picked = tuple(sorted(self.picks.items())) if self.picks else ()
+        key = (start, tag, self.hunted, traps, self.moves, self.chosen, picked)
+        walk = self.geo.walks.get(key)
+        if walk is None:
+            if len(self.geo.walks) > WALK_MEMO:
+                self.geo.walks.clear()
+            walk = self.geo.walks[key] = self._walk(traps, start, tag)
+        self.readings.consulted |= walk.consulted
+        self.readings.reached |= walk.reached
+        decisions += walk.decisions
+        if walk.caught:
+            table.catch(table.trap_at(walk.end))
+        else:
+            table.free[walk.end] = table.free.get(walk.end, 0) + 1
+        return walk.touched
+
+    def _walk(self, traps: tuple[str, ...], start: str, tag: str) -> _Walk:
+        geo, readings = self.geo, Readings(self.readings.chosen)
+        decisions: list[Decision] = []
+        here, touched = start, False
+        for done in range(self.moves):
+            dist = _distances_at(geo, here, readings)
+            targets, d = self.targets(traps, here, dist, readings)
+            touched = touched or any(t in traps for t in targets)
+            if not targets or d == 0 or d >= INF:
+                break
+            options = [
+                n for n in dist.neighbours[here] if min(dist.dist[n][t] for t in targets) == d - 1
+            ]
+            # Move: "If multiple explorers are equally close—or if 2 directions take the
+            # bloodsucker equally close to the nearest explorer—look at the dots on the
+            # bloodsucker's node ... The bloodsucker will move toward the tied option that
+            # takes them over the most pheromone dots on their current node."
+            most = max(geo.dots[here, n] for n in options)
+            tied = [n for n in options if geo.dots[here, n] == most]
+            key = f"tie:{tag}:{done}"
+            if len(tied) > 1:
+                decisions.append(
+                    Decision(
+                        key,
+                        PHEROMONE_TIE,
+                        f"bloodsucker from {start}, step {done + 1}: exits of {here} toward "
+                        f"{' and '.join(tied)} both carry {most} dots",
+                        tuple(f"toward {n}" for n in tied),
+                    )
+                )
+            here = tied[pick(self.picks, key, len(tied))]
+            if here in traps:
+                # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly
+                # trapped". Whether "instantly" means mid-move or where the move ends cannot
+                # matter: a trap on the way is nearer than the explorer beyond it, so a
+                # bloodsucker only enters a trap's node when it is heading there.
+                return _Walk.of(here, True, True, decisions, readings)
+        return _Walk.of(here, False, touched, decisions, readings)
+
+    def run(self, table: Table, starts: list[str], decisions: list[Decision]) -> None:
+        """Move the bloodsuckers on ``starts`` one after another, in that order."""
+        seen: dict[str, int] = {}
+        for start in starts:
+            seen[start] = seen.get(start, 0) + 1
+            table.free[start] -= 1
+            self.move(table, start, f"{start}#{seen[start]}", decisions)
+
+
+def move_all(
+    table: Table,
+    position: Position,
+    readings: Readings,
+    picks: Mapping[str, int],
+    decisions: list[Decision],
+) -> None:
+    mover = _Mover.of(position, readings, picks)
+    order = position.board.node_ids
+    starts = [n for n in order for _ in range(table.free.get(n, 0))]
+    if not table.traps:
+        # Without traps no bloodsucker's move can change another's: one order is all orders.
+        mover.run(table, starts, decisions)
+        return
+    # "Each bloodsucker moves": the rulebook names no order. Only bloodsuckers that go for
+    # a trap (alone, from this position) can feel another's move; try their orders.
+    dependent = []
+    for start in dict.fromkeys(starts):
+        trial = table.copy()
+        trial.free[start] -= 1
+        if mover.move(trial, start, f"{start}#1", []):
+            dependent += [start] * table.free[start]
+    rest = [s for s in starts if s not in dependent]
+    mover.run(table, rest, decisions)
+    if len(set(dependent)) < 2:  # alike bloodsuckers: every order is the same order
+        mover.run(table, dependent, decisions)
+        return
+    totals = Counter(dependent)  # board order
+    outcomes = _orders(mover, table, tuple(totals.items()), totals, {})
+    runs = list(outcomes.values())
+    if len(runs) > 1:
+        decisions.append(
+            Decision(
+                "move-order",
+                MOVE_ORDER,
+                "bloodsuckers heading for a trap end differently by who moves first",
+                tuple("first: " + ", ".join(perm) for _, _, perm in runs),
+            )
+        )
+    chosen, made, _ = runs[pick(picks, "move-order", len(runs))]
+    decisions += made
+    table.free, table.traps, table.supply = chosen.free, chosen.traps, chosen.supply
+
+
+_Ends = dict[tuple[Any, ...], tuple[Table, list[Decision], list[str]]]
+
+
+def _orders(
+    mover: _Mover,
+    table: Table,
+    left: tuple[tuple[str, int], ...],
+    totals: Counter[str],
+    memo: dict[tuple[Any, ...], _Ends],
+) -> _Ends:
+    """Every distinct end of moving the bloodsuckers ``left`` (start, count) in every order.
+
+    Bloodsuckers from one node are alike, so states repeat across orders: memoised on
+    the table and what is left to move. Each end keeps the first order reaching it.
+    """
+    if not left:
+        return {table.key(): (table, [], [])}
+    memo_key = (table.key(), left)
+    if memo_key in memo:
+        return memo[memo_key]
+    ends: _Ends = {}
+    for i, (start, count) in enumerate(left):
+        trial, made = table.copy(), list[Decision]()
+        trial.free[start] -= 1
+        mover.move(trial, start, f"{start}#{totals[start] - count + 1}", made)
+        rest = left[:i] + (((start, count - 1),) if count > 1 else ()) + left[i + 1 :]
+        for key, (end, later, order) in _orders(mover, trial, rest, totals, memo).items():
+            ends.setdefault(key, (end, made + later, [start, *order]))
+    memo[memo_key] = ends
+    return ends

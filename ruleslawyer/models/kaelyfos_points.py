@@ -1,0 +1,189 @@
+"""The Kaelyfos rule points: where the rulebook is silent, ambiguous or contradicts itself.
+
+Ids and reading names are part of the interface (rulings in game files and
+``--ruling`` name them). The default reading comes first.
+"""
+
+from __future__ import annotations
+
+from ruleslawyer.findings import Kind, Reading, RulePoint, Sentence
+
+RULEBOOK = "unsettled-kaelyfos-rulebook.txt"
+
+
+def _s(section: str, text: str) -> Sentence:
+    return Sentence(RULEBOOK, section, text)
+
+
+EXAMPLE_ATTACK = _s(
+    "Bloodsuckers (example behavior card)",
+    "Each bloodsucker gives a distress to an explorer on their node and is then removed from play.",
+)
+ATTACK = _s(
+    "Attack",
+    "Each bloodsucker gives a distress to an explorer on their node and is returned to the supply.",
+)
+MOVE = _s("Move", "Each bloodsucker moves the amount indicated, toward the nearest explorer.")
+TRAP_NEARER = _s(
+    "Move", "If a trap is nearer than any explorer, bloodsuckers will move toward the trap."
+)
+PHEROMONES = _s(
+    "Move",
+    "The bloodsucker will move toward the tied option that takes them over the most pheromone "
+    "dots on their current node.",
+)
+TRAPPED = _s(
+    "Traps",
+    "If a bloodsucker moves onto a node with a trap, it is instantly trapped (even if explorers "
+    "are also present); place it on the trap token.",
+)
+DESTROYED = _s("Traps", "If a trap has caught 2 bloodsuckers it is destroyed.")
+COUNT_AS = _s(
+    "Reference & FAQ",
+    'Bloodsuckers caught in traps count as "bloodsuckers" where effects are concerned.',
+)
+IGNORE_SCARAB = _s(
+    "Reference & FAQ", "Bloodsuckers completely ignore the Scarab and any explorers on it."
+)
+SPAWN = _s(
+    "Spawn", "Place a bloodsucker (black marker) on the nests indicated, in the order shown."
+)
+FACE_DOWN = _s(
+    "Quick Setup",
+    'Separate the remaining environment cards by "exterior" and "interior" (see card backs), '
+    "and place them face-down as shown.",
+)
+ORDER = _s(
+    "Bloodsuckers",
+    "Bloodsuckers will spawn on nests, move toward explorers, and then attack any explorers on "
+    "their node. In that order.",
+)
+NOT_ADJACENT = _s(
+    "Interior vs Exterior",
+    "All other nodes across the separation from each other are not considered adjacent.",
+)
+
+ATTACK_REMOVAL = "kaelyfos/attack-removal"
+TRAP_DISTANCE_TIE = "kaelyfos/trap-distance-tie"
+TRAPPED_ATTACK = "kaelyfos/trapped-attack"
+SCARAB_PASSABLE = "kaelyfos/scarab-passable"
+SPAWN_INTO_TRAP = "kaelyfos/spawn-into-trap"
+UNREVEALED_PASSABLE = "kaelyfos/unrevealed-passable"
+PHEROMONE_TIE = "kaelyfos/pheromone-tie"
+MOVE_ORDER = "kaelyfos/move-order"
+STOP_AT_EXPLORER = "kaelyfos/stop-at-explorer"
+UNREACHABLE_EXPLORER = "kaelyfos/unreachable-explorer"
+
+RULE_POINTS: tuple[RulePoint, ...] = (
+    RulePoint(
+        ATTACK_REMOVAL,
+        "Where an attacking bloodsucker goes: the supply, or out of play",
+        Kind.CONTRADICTION,
+        (EXAMPLE_ATTACK, ATTACK),
+        (
+            Reading("supply", "the Attack step: it returns to the supply and may spawn again"),
+            Reading("removed-from-play", "the example card: it leaves the game for good"),
+        ),
+        "supply",
+    ),
+    RulePoint(
+        TRAP_DISTANCE_TIE,
+        "A trap exactly as near as the nearest explorer",
+        Kind.AMBIGUITY,
+        (TRAP_NEARER, MOVE),
+        (
+            Reading("explorer", "a trap must be strictly nearer to draw them; on a tie they hunt"),
+            Reading("trap", "a trap as near as the nearest explorer draws them"),
+        ),
+        "explorer",
+    ),
+    RulePoint(
+        TRAPPED_ATTACK,
+        "Do bloodsuckers caught in a trap attack explorers on its node?",
+        Kind.AMBIGUITY,
+        (COUNT_AS, ATTACK),
+        (
+            Reading("no", "caught bloodsuckers stay on the trap and attack nobody"),
+            Reading("yes", "they count as bloodsuckers for the Attack effect and leave the trap"),
+        ),
+        "no",
+    ),
+    RulePoint(
+        SCARAB_PASSABLE,
+        "May bloodsuckers path through the Scarab?",
+        Kind.AMBIGUITY,
+        (IGNORE_SCARAB, MOVE),
+        (
+            Reading("no", "ignoring the Scarab means never entering it: paths go around"),
+            Reading("yes", "the Scarab is ignored only as a target; paths may cross it"),
+        ),
+        "no",
+    ),
+    RulePoint(
+        SPAWN_INTO_TRAP,
+        "A bloodsucker spawning on a nest whose node holds a trap",
+        Kind.AMBIGUITY,
+        (SPAWN, TRAPPED),
+        (
+            Reading(
+                "not-caught",
+                "spawning is not moving onto the node: it stays free (its nearest trap is "
+                "underneath it, so it does not move off)",
+            ),
+            Reading("caught", "it is on a node with a trap, so it is trapped at once"),
+        ),
+        "not-caught",
+    ),
+    RulePoint(
+        UNREVEALED_PASSABLE,
+        "May bloodsuckers path through face-down environment cards?",
+        Kind.AMBIGUITY,
+        (FACE_DOWN, MOVE),
+        (
+            Reading("yes", "face-down cards are nodes like any other"),
+            Reading("no", "bloodsuckers never enter a face-down card; paths go around it"),
+        ),
+        "yes",
+    ),
+    RulePoint(
+        PHEROMONE_TIE,
+        "Two tied directions with equal pheromone dots",
+        Kind.GAP,
+        (PHEROMONES,),
+    ),
+    RulePoint(
+        MOVE_ORDER,
+        "The result depends on which bloodsucker moves first",
+        Kind.GAP,
+        (MOVE, DESTROYED),
+    ),
+    RulePoint(
+        STOP_AT_EXPLORER,
+        "A bloodsucker that reaches (or starts on) an explorer's node with movement left",
+        Kind.AMBIGUITY,
+        (MOVE, ORDER),
+        (
+            Reading("stop", "it stays with the explorer and attacks; the rest of its move is lost"),
+            Reading(
+                "onward",
+                "it must move the amount indicated: explorers on its own node are passed over "
+                "while it has movement left",
+            ),
+        ),
+        "stop",
+    ),
+    RulePoint(
+        UNREACHABLE_EXPLORER,
+        "The nearest explorer when some explorer cannot be reached",
+        Kind.GAP,
+        (MOVE, NOT_ADJACENT),
+    ),
+)
+
+POINTS_BY_ID = {p.id: p for p in RULE_POINTS}
+
+
+def in_force(rulings: dict[str, str] | None = None) -> dict[str, str]:
+    """Every point with readings mapped to its ruling, else its default."""
+    rulings = rulings or {}
+    return {p.id: rulings.get(p.id, p.default) for p in RULE_POINTS if p.readings}  # type: ignore[misc]

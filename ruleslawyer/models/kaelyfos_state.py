@@ -1,0 +1,169 @@
+"""The Kaelyfos state: positions, results, and the working table one card resolves on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruleslawyer.graphs.board import Board
+
+
+@dataclass(frozen=True)
+class Card:
+    """A behaviour card: nests to spawn on, in order, and how many nodes they move."""
+
+    spawn: tuple[str, ...]
+    move: int
+
+
+@dataclass(frozen=True)
+class Trap:
+    node: str
+    caught: int = 0
+
+
+@dataclass(frozen=True)
+class Position:
+    """The planet just before a behaviour card is resolved.
+
+    ``bloodsuckers`` counts free bloodsuckers per node (board order, no zeros);
+    ``explorers`` pairs names with nodes (sorted by name); ``nests`` pairs the
+    letters A, B, C with nodes.
+    """
+
+    board: Board
+    nests: tuple[tuple[str, str], ...]
+    supply: int
+    card: Card
+    explorers: tuple[tuple[str, str], ...] = ()
+    bloodsuckers: tuple[tuple[str, int], ...] = ()
+    traps: tuple[Trap, ...] = ()
+    removed_from_play: int = 0
+
+    def markers(self) -> int:
+        """Black markers accounted for: board, traps, supply and out of play."""
+        return _markers(self.bloodsuckers, self.traps, self.supply, self.removed_from_play)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The planet after the card: the JSON ``result`` of ``ruleslawyer kaelyfos step``."""
+
+    bloodsuckers: tuple[tuple[str, int], ...]
+    traps: tuple[Trap, ...]
+    supply: int
+    removed_from_play: int
+    distress: tuple[tuple[str, int], ...]
+    nightmares: tuple[str, ...]
+
+    def markers(self) -> int:
+        return _markers(self.bloodsuckers, self.traps, self.supply, self.removed_from_play)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bloodsuckers": dict(self.bloodsuckers),
+            "traps": [{"node": t.node, "caught": t.caught} for t in self.traps],
+            "supply": self.supply,
+            "removed_from_play": self.removed_from_play,
+            "distress": dict(self.distress),
+            "nightmares": list(self.nightmares),
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice made during resolution: by the crew (``point`` None) or left open by the rules."""
+
+    key: str
+    point: str | None
+    description: str
+    labels: tuple[str, ...]
+
+
+@dataclass
+class Readings:
+    """The readings in force, recording which points were consulted and which gaps reached."""
+
+    chosen: Mapping[str, str]
+    consulted: set[str] = field(default_factory=set)
+    reached: set[str] = field(default_factory=set)
+
+    def __call__(self, point_id: str) -> str:
+        self.consulted.add(point_id)
+        return self.chosen[point_id]
+
+
+def _markers(
+    bloodsuckers: tuple[tuple[str, int], ...], traps: tuple[Trap, ...], supply: int, removed: int
+) -> int:
+    return sum(n for _, n in bloodsuckers) + sum(t.caught for t in traps) + supply + removed
+
+
+@dataclass
+class Table:
+    """The mutable working copy of a position while one card resolves (never escapes)."""
+
+    board: Board
+    free: dict[str, int]
+    traps: list[list[Any]]  # [node, caught]
+    supply: int
+    removed: int
+
+    @classmethod
+    def of(cls, position: Position) -> Table:
+        return cls(
+            position.board,
+            dict(position.bloodsuckers),
+            [[t.node, t.caught] for t in position.traps],
+            position.supply,
+            position.removed_from_play,
+        )
+
+    def copy(self) -> Table:
+        return Table(
+            self.board, dict(self.free), [list(t) for t in self.traps], self.supply, self.removed
+        )
+
+    def trap_at(self, node: str) -> list[Any] | None:
+        return next((t for t in self.traps if t[0] == node), None)
+
+    def catch(self, trap: list[Any]) -> None:
+        # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly trapped
+        # ...; place it on the trap token." / "If a trap has caught 2 bloodsuckers it is
+        # destroyed. Return it and the bloodsuckers to the supply."
+        trap[1] += 1
+        if trap[1] >= 2:
+            self.traps.remove(trap)
+            self.supply += trap[1]
+
+    def key(self) -> tuple[Any, ...]:
+        return (
+            tuple(sorted((n, c) for n, c in self.free.items() if c)),
+            tuple(tuple(t) for t in self.traps),
+            self.supply,
+            self.removed,
+        )
+
+    def result(self, distress: dict[str, int]) -> Result:
+        order = self.board.node_ids
+        return Result(
+            bloodsuckers=tuple((n, self.free[n]) for n in order if self.free.get(n)),
+            traps=tuple(Trap(n, c) for n, c in self.traps),
+            supply=self.supply,
+            removed_from_play=self.removed,
+            distress=tuple(sorted(distress.items())),
+            # Reference & FAQ: "You can only experience 1 waking nightmare per turn, even if
+            # attacked multiple times."
+            nightmares=tuple(sorted(e for e, n in distress.items() if n > 0)),
+        )
+
+
+def pick(picks: Mapping[str, int], key: str, options: int) -> int:
+    """The option picked for decision ``key``: the first unless a valid other is asked for.
+
+    A pick is made against the first-option run; where the same key meets a different
+    set of options (another order of moves), the first option stands.
+    """
+    pick = picks.get(key, 0)
+    return pick if 0 <= pick < options else 0
