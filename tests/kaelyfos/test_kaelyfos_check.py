@@ -169,9 +169,8 @@ def test_examples_run(example: Path) -> None:
 def test_proofs_settle_points_a_board_cannot_part(tmp_path) -> None:
     import dataclasses
 
-    from kaelyfos_helpers import board
-
     from ruleslawyer.graphs.board import dump_board
+    from tests.kaelyfos.kaelyfos_helpers import board
 
     b = board()
     distinct = tuple(
@@ -222,9 +221,8 @@ def test_kaelyfos_group_help_is_light() -> None:
 def test_step_rulings_layer_board_then_position_then_option(tmp_path) -> None:
     import dataclasses
 
-    from kaelyfos_helpers import board
-
     from ruleslawyer.graphs.board import dump_board
+    from tests.kaelyfos.kaelyfos_helpers import board
 
     ruled = dataclasses.replace(
         board(), rulings=(("kaelyfos/attack-removal", "removed-from-play"),)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kaelyfos_helpers import board
-from test_kaelyfos_properties import positions
 
 from ruleslawyer.checks import kaelyfos as checks
 from ruleslawyer.models import kaelyfos as model
 from ruleslawyer.models import kaelyfos_move
 from ruleslawyer.models.kaelyfos_points import RULE_POINTS, in_force
+from tests.kaelyfos.kaelyfos_helpers import board
+from tests.kaelyfos.test_kaelyfos_properties import positions
 
 READING_POINTS = [p for p in RULE_POINTS if p.readings]
 

@@ -10,8 +10,6 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kaelyfos_helpers import board
-from test_kaelyfos_properties import positions
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks.kaelyfos import check
@@ -25,6 +23,8 @@ from ruleslawyer.models.kaelyfos_files import (
     load_position,
     parse_position,
 )
+from tests.kaelyfos.kaelyfos_helpers import board
+from tests.kaelyfos.test_kaelyfos_properties import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ROOT / "ruleslawyer" / "data" / "kaelyfos.toml"

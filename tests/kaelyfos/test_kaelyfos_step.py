@@ -17,9 +17,8 @@ Nests: A vesicle-cluster, B bony-protrusion, C glowing-fold. Six black markers.
 
 from __future__ import annotations
 
-from kaelyfos_helpers import position
-
 from ruleslawyer.models.kaelyfos import Trap, step
+from tests.kaelyfos.kaelyfos_helpers import position
 
 
 def _free(result) -> dict[str, int]:
