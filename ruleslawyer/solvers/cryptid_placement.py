@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ruleslawyer.solvers.z3util import lexmin_model
+
 SITES = 6
 TOKENS = 3
 
@@ -74,13 +76,11 @@ def _board(model: Any, x: list[list[Any]], player: int, site: int | None) -> Boa
 
 
 def _solve(constraints: Sequence[Any], x: list[list[Any]], player: int, site: Any) -> Board | None:
-    import z3
 
-    solver = z3.Solver()
-    solver.add(*constraints)
-    if solver.check() != z3.sat:
+    order = ([site] if site is not None else []) + [v for row in x for v in row]
+    model = lexmin_model(constraints, order)
+    if model is None:
         return None
-    model = solver.model()
     where = model.eval(site, model_completion=True).as_long() if site is not None else None
     return _board(model, x, player, where)
 
@@ -170,11 +170,9 @@ def move_limits_bind(n: int, cap: int | None, humans: Sequence[int]) -> Board | 
         rules.append(z3.Implies(enc == s, z3.And(z3.Not(x[0][s]), _count(x, s) > 0)))
         for t in range(SITES):
             rules.append(z3.Implies(z3.And(enc == s, _count(x, t) > 0), humans[s] >= humans[t]))
-    solver = z3.Solver()
-    solver.add(*rules)
-    if solver.check() != z3.sat:
+    model = lexmin_model(rules, [target, enc, *(v for row in x for v in row)])
+    if model is None:
         return None
-    model = solver.model()
     board = _board(model, x, 0, model.eval(target).as_long())
     return Board(board.spots, 0, board.site, model.eval(enc).as_long())
 
@@ -209,19 +207,18 @@ def empty_board_at_dusk(n: int, rounds: int, can_stick: bool) -> dict[str, Any] 
     boxed = [z3.Int(f"boxed_{p}") for p in range(n)]
     stuck = [z3.Int(f"stuck_{p}") for p in range(n)]
     board = [z3.Int(f"board_{p}") for p in range(n)]
-    solver = z3.Solver()
+    rules: list[Any] = []
     for p in range(n):
-        solver.add(reveals[p] >= 0, reveals[p] <= rounds - 1)
-        solver.add(boxed[p] >= 0, 3 * boxed[p] <= reveals[p])
-        solver.add(stuck[p] >= 0, board[p] >= 0, board[p] + boxed[p] + stuck[p] == TOKENS)
+        rules += [reveals[p] >= 0, reveals[p] <= rounds - 1]
+        rules += [boxed[p] >= 0, 3 * boxed[p] <= reveals[p]]
+        rules += [stuck[p] >= 0, board[p] >= 0, board[p] + boxed[p] + stuck[p] == TOKENS]
         if not can_stick:
-            solver.add(stuck[p] == 0)
+            rules.append(stuck[p] == 0)
     on_board = z3.Sum(board)
-    solver.add(z3.Implies(z3.Sum(stuck) > 0, on_board >= 1))
-    solver.add(on_board == 0)
-    if solver.check() != z3.sat:
+    rules += [z3.Implies(z3.Sum(stuck) > 0, on_board >= 1), on_board == 0]
+    model = lexmin_model(rules, [*reveals, *boxed, *stuck, *board])
+    if model is None:
         return None
-    model = solver.model()
     return {
         "reveals": [model.eval(v).as_long() for v in reveals],
         "boxed": [model.eval(v).as_long() for v in boxed],
