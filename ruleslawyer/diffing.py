@@ -22,13 +22,15 @@ class Diff:
     new: GameResult
     appeared: tuple[Finding, ...]
     disappeared: tuple[Finding, ...]
+    status_changed: tuple[tuple[Finding, Finding], ...]  # same point and kind, ruled or un-ruled
     witness_changed: tuple[tuple[Finding, Finding], ...]
     rulings: Mapping[str, tuple[str | None, str | None]]
     analysis: Mapping[str, tuple[Any, Any]]
 
     def failing(self, fail_on: frozenset[Kind]) -> list[Finding]:
-        """Appeared findings at or above ``--fail-on``: what makes ``diff`` exit 1."""
-        return [f for f in self.appeared if f.fails(effective_fail_on(fail_on))]
+        """New or reopened findings at or above ``--fail-on``: what makes ``diff`` exit 1."""
+        new = [*self.appeared, *(b for _, b in self.status_changed)]
+        return [f for f in new if f.fails(effective_fail_on(fail_on))]
 
     @property
     def empty(self) -> bool:
@@ -70,12 +72,18 @@ def diff_files(old: str, new: str, cli_rulings: Mapping[str, str], budget: Budge
         a = analysis_of(old_source, old_result.rulings)
         b = analysis_of(new_source, new_result.rulings)
         answers = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+    gone = [f for p, f in before.items() if p not in after]
+    came = [f for p, f in after.items() if p not in before]
+    was = {(f.id, f.kind): f for f in gone}
+    flipped = tuple((was[(f.id, f.kind)], f) for f in came if (f.id, f.kind) in was)
+    moved = {id(f) for pair in flipped for f in pair}
     return Diff(
         game=game,
         old=old_result,
         new=new_result,
-        appeared=tuple(f for p, f in after.items() if p not in before),
-        disappeared=tuple(f for p, f in before.items() if p not in after),
+        appeared=tuple(f for f in came if id(f) not in moved),
+        disappeared=tuple(f for f in gone if id(f) not in moved),
+        status_changed=flipped,
         witness_changed=changed,
         rulings=rulings,
         analysis=answers,
@@ -99,6 +107,16 @@ def to_json(d: Diff, fail_on: frozenset[Kind]) -> dict[str, Any]:
         "new": d.new.source,
         "appeared": [{**f.to_json(), "fails": id(f) in failing} for f in d.appeared],
         "disappeared": [f.to_json() for f in d.disappeared],
+        "status_changed": [
+            {
+                "id": b.id,
+                "kind": b.kind.value,
+                "old": a.status,
+                "new": b.status,
+                "fails": id(b) in failing,
+            }
+            for a, b in d.status_changed
+        ],
         "witness_changed": [
             {"id": b.id, "kind": b.kind.value, "old": _witness(a), "new": _witness(b)}
             for a, b in d.witness_changed
@@ -129,6 +147,14 @@ def render(d: Diff, fail_on: frozenset[Kind], fmt: str) -> str:
         ],
     )
     section("Disappeared", [f"[{f.kind.value}] {f.id}: {f.title}" for f in d.disappeared])
+    section(
+        "Status changed",
+        [
+            f"{'FAIL ' if id(b) in failing else ''}[{b.kind.value}] {b.id}: "
+            f"{a.status} -> {b.status}"
+            for a, b in d.status_changed
+        ],
+    )
     section(
         "Witness changed", [f"[{b.kind.value}] {b.id}: {b.message}" for _, b in d.witness_changed]
     )

@@ -115,7 +115,16 @@ def test_diff_shows_what_an_edit_changes(repo: Path) -> None:
     assert worse.exit_code == 1
     doc = json.loads(worse.output)
     assert doc["rulings"] == {"kaelyfos/attack-removal": {"old": "supply", "new": None}}
-    assert [f["id"] for f in doc["appeared"] if f["fails"]] == ["kaelyfos/attack-removal"]
+    assert doc["appeared"] == [] and doc["disappeared"] == []
+    assert doc["status_changed"] == [
+        {
+            "id": "kaelyfos/attack-removal",
+            "kind": "contradiction",
+            "old": "resolved",
+            "new": "open",
+            "fails": True,
+        }
+    ]
     # The reverse edit only resolves things: exit 0.
     assert run("diff", "board.toml", "old.toml").exit_code == 0
 
