@@ -13,6 +13,7 @@ from ruleslawyer.budget import Budget
 from ruleslawyer.checking import GameResult, check_source, effective_fail_on
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind
+from ruleslawyer.gamefiles import GameSource
 
 
 @dataclass(frozen=True)
@@ -66,12 +67,9 @@ def diff_files(old: str, new: str, cli_rulings: Mapping[str, str], budget: Budge
         for i in ids
         if old_result.rulings.get(i) != new_result.rulings.get(i)
     }
-    analysis_of = getattr(importlib.import_module(games.get(game).checks), "analysis", None)
-    answers: dict[str, tuple[Any, Any]] = {}
-    if analysis_of is not None:
-        a = analysis_of(old_source, old_result.rulings)
-        b = analysis_of(new_source, new_result.rulings)
-        answers = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+    a = _analysis(old_source, old_result, new_result)
+    b = _analysis(new_source, old_result, new_result)
+    answers = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
     gone = [f for p, f in before.items() if p not in after]
     came = [f for p, f in after.items() if p not in before]
     was = {(f.id, f.kind): f for f in gone}
@@ -88,6 +86,37 @@ def diff_files(old: str, new: str, cli_rulings: Mapping[str, str], budget: Budge
         rulings=rulings,
         analysis=answers,
     )
+
+
+def _analysis(source: GameSource, *results: GameResult) -> dict[str, Any]:
+    """A game's solver answers on a fixed set of positions, under ``source``.
+
+    A game's checks module may define ``analysis(source, rulings)`` (answers on
+    positions of its own choosing, e.g. benchmark positions) and
+    ``replay(source, rulings, position)`` (the answer for a witness position,
+    or None where the position does not fit the file). Witness positions come
+    from both versions' findings, so both files answer the same questions.
+    """
+    module = importlib.import_module(games.get(source.game).checks)
+    rulings = dict(next(r.rulings for r in results if r.source == source.display))
+    answers: dict[str, Any] = {}
+    fixed = getattr(module, "analysis", None)
+    if fixed is not None:
+        answers.update(fixed(source, rulings))
+    replay = getattr(module, "replay", None)
+    if replay is not None:
+        seen: set[str] = set()
+        for result, label in zip(results, ("old", "new"), strict=True):
+            for f in result.findings:
+                if f.witness is None:
+                    continue
+                position = f.witness.to_json()["position"]
+                key = json.dumps(position, sort_keys=True)
+                if key in seen:
+                    continue
+                seen.add(key)
+                answers[f"{f.id} witness ({label})"] = replay(source, rulings, position)
+    return answers
 
 
 def _witness(finding: Finding) -> Any:

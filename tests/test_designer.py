@@ -145,3 +145,21 @@ def test_explain_prints_sentences_readings_ruling_and_witness(repo: Path) -> Non
     assert "Where the readings part:" in out and "removed-from-play: {" in out
     unknown = run("explain", "kaelyfos/nonsense")
     assert unknown.exit_code == 2 and "expected a rule point of kaelyfos" in unknown.stderr
+
+
+def test_diff_replays_witness_positions_on_both_boards(repo: Path) -> None:
+    # Breaking the pheromone tie at the vesicle cluster (its exit toward the face-down
+    # card now carries 2 dots, toward the orifice 1) changes where the tie witness's
+    # bloodsucker goes, so the step answer of that witness position changes.
+    shutil.copy(repo / "board.toml", repo / "old.toml")
+    edit(
+        repo / "board.toml",
+        'between = ["vesicle-cluster", "interior-facedown-2"]\ndots = [1, 0]',
+        'between = ["vesicle-cluster", "interior-facedown-2"]\ndots = [2, 0]',
+    )
+    result = run("diff", "old.toml", "board.toml", "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    changed = doc["analysis"]["kaelyfos/pheromone-tie witness (old)"]
+    assert changed["old"]["bloodsuckers"] != changed["new"]["bloodsuckers"]
+    assert changed["new"]["bloodsuckers"].get("interior-facedown-2") == 1

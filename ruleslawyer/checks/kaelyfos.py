@@ -21,6 +21,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
@@ -382,3 +383,22 @@ def _finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
         finished=finished,
         searched=f.searched,
     )
+
+
+def replay(
+    source: GameSource, rulings: Mapping[str, str], position: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The step result of a witness ``position`` on ``source``'s board (for ``ruleslawyer diff``).
+
+    None when the position does not fit the board (a node it names is gone,
+    or the board breaks a structural rule).
+    """
+    from ruleslawyer.models.kaelyfos import step
+    from ruleslawyer.models.kaelyfos_files import BUILT_IN, parse_position
+
+    board_ref = BUILT_IN if source.built_in else str(source.path.resolve())
+    try:
+        parsed = parse_position({**position, "board": board_ref}, "witness", source.path.parent)
+    except InputError:
+        return None
+    return step(parsed.position, rulings).to_json()["result"]
