@@ -13,9 +13,10 @@ from ruleslawyer.reports.words import KIND_LABEL
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
-    return textwrap.wrap(text, width=78, initial_indent=indent, subsequent_indent=indent) or [
-        indent
-    ]
+    lines = textwrap.wrap(
+        text, width=78, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+    )
+    return lines or [indent]
 
 
 def _value(value: Any) -> str:
@@ -50,14 +51,17 @@ def explain(point: RulePoint, finding: Finding, result: GameResult) -> str:
         lines += _wrap("The search ran out of budget, so this is not a clean bill.")
     if finding.witness is not None:
         w = finding.witness
-        lines += ["", "Where the readings part:", *_wrap(w.description)]
+        where = "Where the readings part:" if point.readings else "Where the rules give no answer:"
+        lines += ["", where, *_wrap(w.description)]
         for key, value in w.to_json()["position"].items():
             lines += _wrap(f"{key}: {_value(value)}", "    ")
         if w.moves:
             lines.append("  Moves:")
             for move in w.to_json()["moves"]:
                 lines += _wrap(_value(move), "    ")
-        lines.append("  What happens under each reading:")
+        lines.append(
+            "  What happens under each reading:" if point.readings else "  Each way it could go:"
+        )
         for reading, outcome in w.to_json()["results"].items():
             lines += _wrap(f"{reading}: {_value(outcome)}", "    ")
     if result.warning:
