@@ -1,0 +1,1 @@
+"""One module per game: searches that turn rule points into findings."""

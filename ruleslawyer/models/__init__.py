@@ -1,0 +1,1 @@
+"""One module per game: immutable state, pure step functions and rule points."""
