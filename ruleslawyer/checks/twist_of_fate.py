@@ -20,7 +20,7 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.findings import Finding, Location, Witness, data_error, point_finding
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles import GameSource, validate
 from ruleslawyer.models import twist_of_fate_points as points
 from ruleslawyer.models.twist_of_fate import (
     FACE_DOWN,
@@ -39,7 +39,7 @@ from ruleslawyer.models.twist_of_fate import (
     start,
     start_two_player,
 )
-from ruleslawyer.models.twist_of_fate_files import deck_from_document, state_document
+from ruleslawyer.models.twist_of_fate_files import DeckDoc, deck_from_document, state_document
 
 GAME = "twist-of-fate"
 DEFAULT_SECONDS = 24.0
@@ -129,13 +129,9 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
 
 def structural_errors(source: GameSource) -> list[Finding]:
     """Structural rules of a deck file that TOML types cannot express."""
-    doc = source.document
-    chars = doc.get("character")
-    if not isinstance(chars, list):
-        deck_from_document(doc, source.display)  # raises the InputError naming the place
-        return []
+    chars = validate(DeckDoc, source.document, source.display).character
     out = []
-    names = [c.get("name") for c in chars if isinstance(c, Mapping)]
+    names = [c.name for c in chars]
     for i, name in enumerate(names):
         if name in names[:i]:
             place = f"character[{i}].name"

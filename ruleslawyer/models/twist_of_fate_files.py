@@ -217,9 +217,7 @@ def position_from_document(
 def _room(seat: Seat, rules: Rules, source: str, where: str) -> Seat:
     if count_toward_limit(seat, rules) > LIMIT:
         count = count_toward_limit(seat, rules)
-        raise InputError(
-            source, f"{where}.in_front", f"{count} cards", f"at most {LIMIT} cards in front"
-        )
+        raise InputError(source, f"{where}.in_front", count, f"at most {LIMIT} cards in front")
     return seat
 
 

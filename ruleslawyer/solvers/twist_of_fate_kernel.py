@@ -37,7 +37,9 @@ VALUE_SHIFT = 47
 KEY2_MASK = (1 << VALUE_SHIFT) - 1
 LOW, HIGH = -1000, 1000
 
-STATUS_DONE, STATUS_SLICE, STATUS_FULL_MAIN, STATUS_FULL_LEAVES, STATUS_FULL_ENDS = range(5)
+STATUS_DONE, STATUS_SLICE, STATUS_FULL_MAIN, STATUS_FULL_LEAVES, STATUS_FULL_ENDS, STATUS_BUDGET = (
+    range(6)
+)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -342,6 +344,7 @@ def search(
     max_main,
     max_leaves,
     max_ends,
+    max_states,
 ):
     """Run the depth-first search for up to ``max_steps`` moves; return a status.
 
@@ -356,6 +359,9 @@ def search(
     d = counters[C_DEPTH]
     steps = 0
     while steps < max_steps:
+        if counters[C_STATES] >= max_states:
+            counters[C_DEPTH] = d
+            return STATUS_BUDGET
         if counters[C_MAIN] >= max_main:
             counters[C_DEPTH] = d
             return STATUS_FULL_MAIN

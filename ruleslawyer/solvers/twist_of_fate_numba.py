@@ -205,6 +205,7 @@ def solve(
                 max_main,
                 max_leaves,
                 max_ends,
+                budget.max_states or (1 << 62),
             )
             if stats is not None and "first_slice_seconds" not in stats:
                 stats["first_slice_seconds"] = time.perf_counter() - began_search
@@ -216,7 +217,7 @@ def solve(
                 if stats is not None:
                     stats["stopped"] = "memory"
                 return unfinished(name, states, time.perf_counter() - began)
-            if budget.spent(states):
+            if status == k.STATUS_BUDGET or budget.spent(states):
                 return unfinished(name, states, time.perf_counter() - began)
     finally:
         progress.close()
