@@ -77,10 +77,16 @@ def render_text(result: SolveResult) -> str:
     for name in FIELDS[1:-1]:
         value = getattr(result, name)
         if name == "best_move" and value is not None:
-            value = ", ".join(f"{k}={v}" for k, v in value.items())
+            value = ", ".join(f"{k}={_show(v)}" for k, v in value.items())
         if name == "seconds":
             value = f"{value:.3f}"
         lines.append(f"{name}: {value}")
     done = "yes" if result.finished else "no (budget spent: no exact answer, values withheld)"
     lines.append(f"finished: {done}")
     return "\n".join(lines) + "\n"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return f"({value['luck']:+d} Luck, {value['shilling']:+d} Shilling)"
+    return str(value)
