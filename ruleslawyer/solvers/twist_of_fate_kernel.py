@@ -42,7 +42,7 @@ STATUS_DONE, STATUS_SLICE, STATUS_FULL_MAIN, STATUS_FULL_LEAVES, STATUS_FULL_END
 )
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _clamp(x):
     if x < 0:
         return 0
@@ -51,7 +51,7 @@ def _clamp(x):
     return x
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _hash(k1, k2, mask):
     h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
     h ^= np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
@@ -61,7 +61,7 @@ def _hash(k1, k2, mask):
     return np.int64(h & np.uint64(mask))
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def pack(st, d, params):
     """The state in row d as two keys: the seats and the player to move; the hands and winner."""
     k1 = np.int64(0)
@@ -78,7 +78,7 @@ def pack(st, d, params):
     return k1, k2
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def end_key(st, d, params):
     k = np.int64(0)
     for s in range(params[P_S]):
@@ -88,7 +88,7 @@ def end_key(st, d, params):
     return k
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def lookup(table, k1, k2):
     """The slot holding (k1, k2), or the empty slot where it would go.
 
@@ -105,7 +105,7 @@ def lookup(table, k1, k2):
         i = (i + 1) & mask
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rehash(old, new):
     for i in range(old.shape[0]):
         if old[i, 0] != EMPTY_KEY:
@@ -114,12 +114,12 @@ def rehash(old, new):
             new[j, 1] = old[i, 1]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _encode(g, r, gw, pw):
     return (g + Z_OFF) | ((r + Z_OFF) << 7) | (gw << 14) | (pw << 15)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _score(st, e, s, params):
     b = s * SEAT_FIELDS
     # (Numba note: `and`/`or` on array comparisons is slow; the kernel uses plain ifs.)
@@ -150,14 +150,14 @@ def _score(st, e, s, params):
     return pts
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _twist(st, e, s, dl, ds):
     b = s * SEAT_FIELDS
     st[e, b] = _clamp(st[e, b] + dl)
     st[e, b + 1] = _clamp(st[e, b + 1] + ds)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def is_horizon(st, e, params):
     if st[e, WIN] >= 0:
         return True
@@ -167,7 +167,7 @@ def is_horizon(st, e, params):
     return True
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def moves_of(st, d, params, ms_remove):
     """The node's legal cards and targets as bit masks.
 
@@ -189,7 +189,7 @@ def moves_of(st, d, params, ms_remove):
     return cards, targets
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def apply(st, d, m, params, ms_remove, side_l, side_s):
     """Write into row d + 1 the state after move ``m`` from row d (mirrors the model's play)."""
     e = d + 1
@@ -262,7 +262,7 @@ def apply(st, d, m, params, ms_remove, side_l, side_s):
             return
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _insert_end(ek, k):
     mask = ek.shape[0] - 1
     i = _hash(k, 0, mask)
@@ -275,14 +275,14 @@ def _insert_end(ek, k):
         i = (i + 1) & mask
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rehash_ends(old, new):
     for i in range(old.shape[0]):
         if old[i] != EMPTY_KEY:
             _insert_end(new, old[i])
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _combine(acc, d, is_root_node, g, r, gw, pw):
     if is_root_node:
         if g > acc[d, 0]:
@@ -297,12 +297,65 @@ def _combine(acc, d, is_root_node, g, r, gw, pw):
     acc[d, 3] = acc[d, 3] | pw
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _open(st, nxt, nm, acc, masks, d, params, ms_remove):
-    nxt[d] = 0
-    nm[d] = 0
-    masks[d, 0], masks[d, 1] = moves_of(st, d, params, ms_remove)
-    if st[d, ACT] == params[P_ROOT]:
+# Per depth, the node's children, listed when the node opens: keys, move, leaf value.
+CH_K1, CH_K2, CH_M, CH_LEAF, CH_VAL, CH_END, CH_SLOT = range(7)
+CH_FIELDS = 7
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _open(st, ch, chn, acc, d, params, ms_remove, side_l, side_s, main, leaves):
+    """List the node's children in move order and touch their table slots.
+
+    The touches are independent loads, so the processor overlaps their cache
+    misses; by the time each child is looked up its slot is (usually) in cache.
+    Row d + 1 serves as scratch.
+    """
+    root = params[P_ROOT]
+    n_s = params[P_S]
+    cards, targets = moves_of(st, d, params, ms_remove)
+    self_variants = 4 if params[P_SFD] == 1 else 2
+    p = st[d, ACT]
+    n = 0
+    sink = np.int64(0)
+    mask_main = main.shape[0] - 1
+    mask_leaves = leaves.shape[0] - 1
+    for c in range(params[P_K]):
+        if (cards >> c) & 1 == 0:
+            continue
+        for t in range(n_s):
+            if (targets >> t) & 1 == 0:
+                continue
+            top = 6
+            if t == p:
+                top = self_variants
+            for v in range(top):
+                m = (c * n_s + t) * 6 + v
+                apply(st, d, m, params, ms_remove, side_l, side_s)
+                k1, k2 = pack(st, d + 1, params)
+                ch[d, n, CH_K1] = k1
+                ch[d, n, CH_K2] = k2
+                ch[d, n, CH_M] = m
+                if is_horizon(st, d + 1, params):
+                    z = st[d + 1, root * SEAT_FIELDS + 2]
+                    won = np.int64(st[d + 1, WIN] == root)
+                    ch[d, n, CH_LEAF] = 1
+                    ch[d, n, CH_VAL] = _encode(z, z, won, won)
+                    ch[d, n, CH_END] = end_key(st, d + 1, params)
+                    ch[d, n, CH_SLOT] = _hash(k1, k2, mask_leaves)
+                else:
+                    ch[d, n, CH_LEAF] = 0
+                    ch[d, n, CH_SLOT] = _hash(k1, k2, mask_main)
+                n += 1
+    # A tight loop of independent loads: many cache misses in flight at once.
+    for j in range(n):
+        if ch[d, j, CH_LEAF] == 1:
+            sink += leaves[ch[d, j, CH_SLOT], 0]
+        else:
+            sink += main[ch[d, j, CH_SLOT], 0]
+    chn[d, 0] = n
+    chn[d, 1] = 0
+    chn[d, 2] = sink
+    if p == root:
         acc[d, 0] = LOW
         acc[d, 2] = 0
     else:
@@ -312,25 +365,24 @@ def _open(st, nxt, nm, acc, masks, d, params, ms_remove):
     acc[d, 3] = 0
 
 
-@njit(cache=True, error_model="numpy")
-def begin(st, nxt, nm, acc, masks, params, ms_remove):
+@njit(cache=True, error_model="numpy", _nrt=False)
+def begin(st, ch, chn, acc, params, ms_remove, side_l, side_s, main, leaves):
     """Put the root (already in ``st[0]``) on the stack."""
-    _open(st, nxt, nm, acc, masks, 0, params, ms_remove)
+    _open(st, ch, chn, acc, 0, params, ms_remove, side_l, side_s, main, leaves)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _store(table, slot, k1, k2, val):
     table[slot, 0] = k1
     table[slot, 1] = k2 | (val << VALUE_SHIFT)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def search(
     st,
-    nxt,
-    nm,
+    ch,
+    chn,
     acc,
-    masks,
     counters,
     main,
     leaves,
@@ -350,12 +402,10 @@ def search(
 
     Internal nodes go to ``main``; horizon states (far more often looked up, and
     far fewer) to the small ``leaves`` table; their (Luck, Shilling, Sanctuary)
-    projections to the ``ends`` set.
+    projections to the ``ends`` set. A slice may stop with nodes open: their
+    children lists stay in ``ch`` and the search resumes where it was.
     """
     root = params[P_ROOT]
-    n_s = params[P_S]
-    n_moves = params[P_K] * n_s * 6
-    self_variants = 4 if params[P_SFD] == 1 else 2
     d = counters[C_DEPTH]
     steps = 0
     while steps < max_steps:
@@ -371,55 +421,37 @@ def search(
         if counters[C_ENDS] >= max_ends:
             counters[C_DEPTH] = d
             return STATUS_FULL_ENDS
-        m = nxt[d]
-        cards = masks[d, 0]
-        targets = masks[d, 1]
-        p = st[d, ACT]
-        while m < n_moves:
-            c = m // (n_s * 6)
-            t = (m // 6) % n_s
-            if (cards >> c) & 1 == 0:
-                m = (c + 1) * n_s * 6
-            elif (targets >> t) & 1 == 0:
-                m = (c * n_s + t + 1) * 6
-            elif t == p:
-                if m % 6 >= self_variants:
-                    m = (c * n_s + t + 1) * 6
-                else:
-                    break
-            else:
-                break
-        if m < n_moves:
-            nxt[d] = m + 1
-            nm[d] += 1
+        j = chn[d, 1]
+        if j < chn[d, 0]:
+            chn[d, 1] = j + 1
             steps += 1
-            apply(st, d, m, params, ms_remove, side_l, side_s)
-            k1, k2 = pack(st, d + 1, params)
-            if is_horizon(st, d + 1, params):
+            k1 = ch[d, j, CH_K1]
+            k2 = ch[d, j, CH_K2]
+            m = ch[d, j, CH_M]
+            if ch[d, j, CH_LEAF] == 1:
                 slot = lookup(leaves, k1, k2)
                 if leaves[slot, 0] == EMPTY_KEY:
-                    z = st[d + 1, root * SEAT_FIELDS + 2]
-                    won = np.int64(st[d + 1, WIN] == root)
-                    _store(leaves, slot, k1, k2, _encode(z, z, won, won))
+                    _store(leaves, slot, k1, k2, ch[d, j, CH_VAL])
                     counters[C_STATES] += 1
                     counters[C_LEAVES] += 1
-                    counters[C_ENDS] += _insert_end(ends, end_key(st, d + 1, params))
+                    counters[C_ENDS] += _insert_end(ends, ch[d, j, CH_END])
                 val = leaves[slot, 1] >> VALUE_SHIFT
             else:
                 slot = lookup(main, k1, k2)
                 if main[slot, 0] == EMPTY_KEY:
+                    apply(st, d, m, params, ms_remove, side_l, side_s)
                     d += 1
-                    _open(st, nxt, nm, acc, masks, d, params, ms_remove)
+                    _open(st, ch, chn, acc, d, params, ms_remove, side_l, side_s, main, leaves)
                     continue
                 val = main[slot, 1] >> VALUE_SHIFT
             g = (val & 127) - Z_OFF
             r = ((val >> 7) & 127) - Z_OFF
-            _combine(acc, d, p == root, g, r, (val >> 14) & 1, (val >> 15) & 1)
+            _combine(acc, d, st[d, ACT] == root, g, r, (val >> 14) & 1, (val >> 15) & 1)
             if d == 0:
                 root_val[m] = val
             continue
         # every move of the node at depth d is done
-        if nm[d] == 0:
+        if chn[d, 0] == 0:
             z = st[d, root * SEAT_FIELDS + 2]
             won = np.int64(st[d, WIN] == root)
             val = _encode(z, z, won, won)
@@ -439,6 +471,6 @@ def search(
         r = ((val >> 7) & 127) - Z_OFF
         _combine(acc, d, st[d, ACT] == root, g, r, (val >> 14) & 1, (val >> 15) & 1)
         if d == 0:
-            root_val[nxt[0] - 1] = val
+            root_val[ch[0, chn[0, 1] - 1, CH_M]] = val
     counters[C_DEPTH] = d
     return STATUS_SLICE
