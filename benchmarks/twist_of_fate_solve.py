@@ -39,10 +39,14 @@ else:
     from ruleslawyer.solvers.twist_of_fate_reference import solve
 position = load_position(path)
 began = time.perf_counter()
-result = solve(position, Rules(), Budget(max_seconds=seconds))
+stats = {{}}
+kwargs = {{"stats": stats}} if solver == "numba" else {{}}
+result = solve(position, Rules(), Budget(max_seconds=seconds), **kwargs)
 wall = time.perf_counter() - began
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(json.dumps({{"result": result.to_json(), "wall": wall, "peak_bytes": peak}}))
+stopped = stats.get("stopped", "time" if not result.finished else "")
+out = {{"result": result.to_json(), "wall": wall, "peak_bytes": peak, "stopped": stopped}}
+print(json.dumps(out))
 """
 
 
@@ -67,7 +71,8 @@ def row(label: str, solver: str, data: dict) -> str:
     return (
         f"| {label} | {solver} | {r['states']:,} | {r['seconds']:.2f} | {rate:,.0f} | "
         f"{r['end_states'] if r['end_states'] is not None else '-'} | "
-        f"{'yes' if r['finished'] else 'no'} | {data['peak_bytes'] / 2**20:,.0f} MiB |"
+        f"{'yes' if r['finished'] else 'no (' + data['stopped'] + ')'} | "
+        f"{data['peak_bytes'] / 2**20:,.0f} MiB |"
     )
 
 

@@ -535,8 +535,11 @@ def _endless_game(deck: Deck, rules: Rules, rulings: Mapping[str, str]) -> Findi
                     rulings=rulings,
                     parted=True,
                     witness=witness,
-                    message="Play can go on forever: face-down plays keep every Luck and "
-                    "Shilling below 4, and the hands come back round.",
+                    message="Play can go on forever: if each player in turn makes the play "
+                    "that keeps Luck and Shilling lowest (never letting anyone score), a "
+                    "round starts in a position seen before, and the rounds between repeat "
+                    "without end. The witness lists the repeating rounds' plays; the plays "
+                    "before them follow the same rule from the start of a 3-player game.",
                 )
             seen[key] = state.round
             marks.append(len(record))
