@@ -76,6 +76,17 @@ GAMES: dict[str, GameInfo] = {
             cli="ruleslawyer.cli.cunning_folk",
             cli_help="Deduce where the townsfolk are from a log of play.",
         ),
+        GameInfo(
+            id="twist-of-fate",
+            title="Twist of Fate",
+            rulebook="twist-of-fate-rulebook.txt",
+            data_file="twist-of-fate.toml",
+            marker_keys=frozenset({"character"}),
+            model="ruleslawyer.models.twist_of_fate",
+            checks="ruleslawyer.checks.twist_of_fate",
+            cli="ruleslawyer.cli.twist_of_fate",
+            cli_help="Solve a Twist of Fate position to the end of the round.",
+        ),
     )
 }
 

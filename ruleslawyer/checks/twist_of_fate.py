@@ -1,0 +1,614 @@
+"""Twist of Fate's checks: each rule point's situation searched from the real start of a game.
+
+Searches are seeded playouts from the game's set-up with the game's deck (3
+players; the 2-player variant for the Monks' points). At every turn the search
+first looks one play ahead for the situation it hunts, otherwise plays at
+random; round ends and the variant's random draws are taken from the model's
+chance outcomes. A hit gives a concrete game record (the witness) and each
+reading's result. Points whose readings can be shown never to part say so with
+the argument and finish; a search that runs out of budget says
+``finished: false`` and claims nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.findings import Finding, Location, Witness, data_error, point_finding
+from ruleslawyer.gamefiles import GameSource, validate
+from ruleslawyer.models import twist_of_fate_points as points
+from ruleslawyer.models.twist_of_fate import (
+    FACE_DOWN,
+    LAST,
+    LIMIT,
+    MONKS,
+    Deck,
+    Move,
+    Rules,
+    State,
+    apply_effects,
+    chance_outcomes,
+    legal_moves,
+    open_targets,
+    play,
+    start,
+    start_two_player,
+)
+from ruleslawyer.models.twist_of_fate_files import DeckDoc, deck_from_document, state_document
+
+GAME = "twist-of-fate"
+DEFAULT_SECONDS = 24.0
+SEED = 20161
+MAX_PLIES = 600
+MAX_QUIET_ROUNDS = 200
+NAMES_3 = ("ann", "bob", "cat")
+NAMES_2 = ("ann", "bob")
+
+# A goal looks at a turn and a move; it returns each reading's result when the move
+# makes the situation happen (and the readings part, where that is asked), else None.
+Goal = Callable[[State, Move, Deck, Rules], dict[str, Any] | None]
+
+
+# A steering policy picks the playout's move (uniformly at random when there is none).
+Steer = Callable[[random.Random, State, tuple[Move, ...], Deck, Rules], Move]
+
+
+def race(
+    rng: random.Random, state: State, moves: tuple[Move, ...], deck: Deck, rules: Rules
+) -> Move:
+    """Mostly a move that makes someone score: drives the game toward its end."""
+    if rng.random() < 0.8:
+        scoring = [
+            m
+            for m in moves
+            if sum(s.sanctuary for s in play(state, m, deck, rules).seats)
+            > sum(s.sanctuary for s in state.seats)
+        ]
+        if scoring:
+            return rng.choice(scoring)
+    return rng.choice(moves)
+
+
+def neck_and_neck(
+    rng: random.Random, state: State, moves: tuple[Move, ...], deck: Deck, rules: Rules
+) -> Move:
+    """Mostly the move that best lifts the Monks and the leading player together."""
+    if rng.random() < 0.3:
+        return rng.choice(moves)
+
+    def level(m: Move) -> tuple[int, int, float]:
+        seats = play(state, m, deck, rules).seats
+        lead = max(s.sanctuary for s in seats[:-1])
+        monks = seats[-1].sanctuary
+        return monks - 2 * max(0, lead - monks - 1), lead + monks, rng.random()
+
+    return max(moves, key=level)
+
+
+@dataclass(frozen=True)
+class Hit:
+    before: State
+    move: Move
+    record: tuple[str, ...]
+    results: dict[str, Any]
+    playouts: int
+
+
+@dataclass(frozen=True)
+class Miss:
+    playouts: int
+    finished: bool = False
+
+
+def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
+    errors = structural_errors(source)
+    if errors:
+        return errors
+    deck = deck_from_document(source.document, source.display)
+    rules = Rules.from_rulings(rulings)
+    seconds = budget.remaining_seconds()
+    total = DEFAULT_SECONDS if seconds is None else seconds
+    share = total / 7
+    return [
+        _double_threshold(deck, rules, rulings, share),
+        _simultaneous_finish(deck, rules, rulings, share),
+        _self_play_count(deck, rules, rulings, share),
+        _self_play_face_down(deck, rules, rulings, share),
+        _monks_penalty_floor(deck, rules, rulings, share),
+        _monks_penalty_trigger(rulings),
+        _monks_finish_tie(deck, rules, rulings, share),
+        _endless_game(deck, rules, rulings),
+        _last_tie_break(deck, rules, rulings, share),
+    ]
+
+
+def structural_errors(source: GameSource) -> list[Finding]:
+    """Structural rules of a deck file that TOML types cannot express."""
+    chars = validate(DeckDoc, source.document, source.display).character
+    out = []
+    names = [c.name for c in chars]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            place = f"character[{i}].name"
+            out.append(
+                data_error(
+                    GAME,
+                    "duplicate-character",
+                    "Two characters share a name",
+                    Location(source.display, place, source.line(place)),
+                    f"{name!r} is listed twice; a hand could not tell the two cards apart.",
+                )
+            )
+    if len(chars) != 6:
+        out.append(
+            data_error(
+                GAME,
+                "set-size",
+                "A player's set is six character cards",
+                Location(source.display, "character", source.line("character")),
+                f"The deck lists {len(chars)} characters; the rulebook's components are "
+                '"24 Character Cards (6 per player)".',
+            )
+        )
+    return out
+
+
+# --- the search ---------------------------------------------------------------------
+
+
+def _pick(rng: random.Random, outcomes: tuple[tuple[int, State], ...]) -> State:
+    weights = [w for w, _ in outcomes]
+    return rng.choices([s for _, s in outcomes], weights=weights)[0]
+
+
+def describe(move: Move, state: State, names: tuple[str, ...]) -> str:
+    seats = names + ((MONKS,) if state.monks is not None else ())
+    who, to = seats[state.active], seats[move.target]
+    if move.play == FACE_DOWN:
+        how = f"face-down ({who} raises {move.player_raises}"
+        how += f", {to} raises {move.target_raises})" if move.target_raises else ")"
+    else:
+        how = f"face-up, side {move.side} facing {to}"
+    return f"{who} plays {move.card} on {to}, {how}"
+
+
+def search(
+    starts: Callable[[random.Random], State],
+    goal: Goal,
+    deck: Deck,
+    rules: Rules,
+    names: tuple[str, ...],
+    seconds: float,
+    *,
+    max_playouts: int = 400,
+    steer: Steer | None = None,
+) -> Hit | Miss:
+    """Seeded playouts from the start; the first turn where ``goal`` fires is the witness."""
+    rng = random.Random(SEED)
+    deadline = time.monotonic() + seconds
+    for n in range(1, max_playouts + 1):
+        state = starts(rng)
+        record: list[str] = []
+        for _ in range(MAX_PLIES):
+            if state.over:
+                break
+            if state.round_over:
+                state = _pick(rng, chance_outcomes(state, deck))
+                record.append(f"round {state.round} begins; {names[state.active]} starts")
+                continue
+            moves = legal_moves(state, deck, rules)
+            for move in moves:
+                results = goal(state, move, deck, rules)
+                if results is not None:
+                    record.append(describe(move, state, names))
+                    return Hit(state, move, tuple(record), results, n)
+            move = rng.choice(moves) if steer is None else steer(rng, state, moves, deck, rules)
+            record.append(describe(move, state, names))
+            state = play(state, move, deck, rules)
+            if time.monotonic() > deadline:
+                return Miss(n)
+    return Miss(max_playouts)
+
+
+def three_player(deck: Deck) -> Callable[[random.Random], State]:
+    return lambda rng: start(3, deck)
+
+
+def two_player(deck: Deck) -> Callable[[random.Random], State]:
+    outcomes = start_two_player(deck)
+    return lambda rng: _pick(rng, outcomes)
+
+
+def position_json(state: State, names: tuple[str, ...]) -> dict[str, Any]:
+    """A state as the position file's fields, with the round."""
+    return {"round": state.round, **state_document(state, names)}
+
+
+def _seat_json(state: State, names: tuple[str, ...]) -> dict[str, Any]:
+    seats = names + ((MONKS,) if state.monks is not None else ())
+    out: dict[str, Any] = {
+        seats[i]: {"luck": s.luck, "shilling": s.shilling, "sanctuary": s.sanctuary}
+        for i, s in enumerate(state.seats)
+    }
+    if state.winner is not None:
+        out["winner"] = seats[state.winner]
+    return out
+
+
+def _under(state: State, move: Move, deck: Deck, rules: Rules, **reading: str) -> State:
+    return play(state, move, deck, replace(rules, **reading))
+
+
+def _finding(
+    point: Any,
+    rulings: Mapping[str, str],
+    found: Hit | Miss,
+    names: tuple[str, ...],
+    *,
+    hit_message: str,
+    miss_message: str,
+    description: str,
+    parted: bool = True,
+) -> Finding:
+    if isinstance(found, Miss):
+        return point_finding(
+            point,
+            rulings=rulings,
+            parted=False,
+            finished=False,
+            searched=found.playouts,
+            message=miss_message + f" (searched {found.playouts} seeded playouts).",
+        )
+    witness = Witness(
+        description=description,
+        position=position_json(found.before, names),
+        results=found.results,
+        moves=found.record,
+    )
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=parted,
+        witness=witness,
+        searched=found.playouts,
+        message=hit_message,
+    )
+
+
+# --- one function per rule point ------------------------------------------------------
+
+
+def _double_threshold(
+    deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
+) -> Finding:
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        seats = apply_effects(state, move, deck)
+        if not any(
+            seats[s].luck == 4 and seats[s].shilling == 4 for s in (state.active, move.target)
+        ):
+            return None
+        return {
+            r.name: _seat_json(_under(state, move, deck, rules, double_threshold=r.name), NAMES_3)
+            for r in points.DOUBLE_THRESHOLD.readings
+        }
+
+    found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
+    return _finding(
+        points.DOUBLE_THRESHOLD,
+        rulings,
+        found,
+        NAMES_3,
+        hit_message="A play from the start of a 3-player game brings a player's Luck and "
+        "Shilling to 4 together; the readings score it differently.",
+        miss_message="No play bringing Luck and Shilling to 4 together was found",
+        description="the last move brings one player to 4 Luck and 4 Shilling at once",
+    )
+
+
+def _both_reach_last(state: State, move: Move, deck: Deck, rules: Rules) -> State | None:
+    if move.target == state.active or move.target == state.monks:
+        return None
+    if min(state.seats[state.active].sanctuary, state.seats[move.target].sanctuary) < LAST - 2:
+        return None
+    after = _under(state, move, deck, rules, simultaneous_finish="tie-break")
+    both = (
+        after.seats[state.active].sanctuary >= LAST and after.seats[move.target].sanctuary >= LAST
+    )
+    return after if both else None
+
+
+def _simultaneous_finish(
+    deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
+) -> Finding:
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        after = _both_reach_last(state, move, deck, rules)
+        if after is None or after.winner == state.active:
+            return None  # hunt for a finish where the readings name different winners
+        return {
+            r.name: _seat_json(
+                _under(state, move, deck, rules, simultaneous_finish=r.name), NAMES_3
+            )
+            for r in points.SIMULTANEOUS_FINISH.readings
+        }
+
+    found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
+    return _finding(
+        points.SIMULTANEOUS_FINISH,
+        rulings,
+        found,
+        NAMES_3,
+        hit_message="Two players reach the last Sanctuary Card in one play and the two "
+        "sentences name different winners.",
+        miss_message="No play where two players reach the last card with different winners "
+        "under the two readings was found",
+        description="the last move brings both players to the last Sanctuary Card",
+    )
+
+
+def _self_play(state: State, move: Move, rules: Rules) -> bool:
+    return move.target == state.active and open_targets(state, rules) == (state.active,)
+
+
+def _self_play_count(
+    deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
+) -> Finding:
+    # The readings change only which seats are open. Every round deals exactly as many
+    # cards as there are places (6 per seat: 3-4 players hold 6 each, 2 players 9 each
+    # for three seats), so a player is forced onto themselves only when every other seat
+    # is full, and from then on every card in hand fits in front of that player under
+    # either reading: the open seats, and so the legal moves, are the same. The search
+    # confirms it on the first forced self-play it meets.
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        if not _self_play(state, move, rules):
+            return None
+        return {
+            r.name: [
+                describe(m, state, NAMES_3)
+                for m in legal_moves(state, deck, replace(rules, self_play_count=r.name))
+                if m.card == move.card
+            ]
+            for r in points.SELF_PLAY_COUNT.readings
+        }
+
+    found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
+    parted = isinstance(found, Hit) and len({tuple(v) for v in found.results.values()}) > 1
+    finding = _finding(
+        points.SELF_PLAY_COUNT,
+        rulings,
+        found,
+        NAMES_3,
+        parted=parted,
+        hit_message="The readings never part in a real game: each round deals exactly six "
+        f"cards per seat ({LIMIT} places each), so the forced player is the last seat with "
+        "room and every remaining card fits there under either reading. They part only in "
+        "positions no game reaches (a designer's position file with spare cards).",
+        miss_message="No forced self-play was reached",
+        description="the first forced play in front of oneself; legal moves for that card "
+        "under each reading",
+    )
+    return finding
+
+
+def _self_play_face_down(
+    deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
+) -> Finding:
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        if not _self_play(state, move, rules):
+            return None
+        out = {}
+        for r in points.SELF_PLAY_FACE_DOWN.readings:
+            variant = replace(rules, self_play_face_down=r.name)
+            after = {
+                (s.seats[state.active].luck, s.seats[state.active].shilling)
+                for m in legal_moves(state, deck, variant)
+                if m.card == move.card
+                for s in [play(state, m, deck, variant)]
+            }
+            out[r.name] = sorted([list(v) for v in after])
+        return out if out["allowed"] != out["not-allowed"] else None
+
+    found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
+    return _finding(
+        points.SELF_PLAY_FACE_DOWN,
+        rulings,
+        found,
+        NAMES_3,
+        hit_message="A player is forced to play in front of themselves; face down they could "
+        "reach (Luck, Shilling) values that face up cannot.",
+        miss_message="No forced self-play where face-down play changes the outcome was found",
+        description="the last move is forced in front of the player; the (Luck, Shilling) "
+        "the player can end with under each reading",
+    )
+
+
+def _monks_score(state: State, move: Move, deck: Deck, rules: Rules) -> bool:
+    if move.target != state.monks:
+        return False
+    monks = state.monks
+    after = play(state, move, deck, rules)
+    return after.seats[monks].sanctuary > state.seats[monks].sanctuary
+
+
+def _monks_penalty_floor(
+    deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
+) -> Finding:
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        if state.seats[state.active].sanctuary != 0 or not _monks_score(state, move, deck, rules):
+            return None
+        for_floor = _under(state, move, deck, rules, monks_penalty_floor="floor-at-zero")
+        if for_floor.seats[state.active].sanctuary != 0:
+            return None  # the player scored in the same play: nothing to floor
+        return {
+            r.name: _seat_json(
+                _under(state, move, deck, rules, monks_penalty_floor=r.name), NAMES_2
+            )
+            for r in points.MONKS_PENALTY_FLOOR.readings
+        }
+
+    found = search(two_player(deck), goal, deck, rules, NAMES_2, seconds)
+    return _finding(
+        points.MONKS_PENALTY_FLOOR,
+        rulings,
+        found,
+        NAMES_2,
+        hit_message="A player with no Sanctuary Point makes the Monks score and must lose a "
+        "point they do not have.",
+        miss_message="No Monks score by a player on Sanctuary 0 was found",
+        description="the last move, by a player on Sanctuary 0, makes the Monks score",
+    )
+
+
+def _monks_penalty_trigger(rulings: Mapping[str, str]) -> Finding:
+    return point_finding(
+        points.MONKS_PENALTY_TRIGGER,
+        rulings=rulings,
+        parted=False,
+        message="The readings cannot part: the Monks never play, and their Luck and Shilling "
+        "change only when a card is played on them, by the active player. So every Monks "
+        "score follows the active player's own card (shown by the model's rules, not by "
+        "search: the Monks are checked for scoring only as the target of a play).",
+    )
+
+
+def _monks_finish_tie(
+    deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
+) -> Finding:
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        if move.target != state.monks:
+            return None
+        if min(state.seats[state.active].sanctuary, state.seats[state.monks].sanctuary) < LAST - 2:
+            return None
+        seats = apply_effects(state, move, deck)
+        from ruleslawyer.models.twist_of_fate import score
+
+        me, _ = score(seats[state.active], rules)
+        monks, _ = score(seats[state.monks], rules)
+        if me.sanctuary < LAST or monks.sanctuary < LAST:
+            return None
+        modelled = _under(state, move, deck, rules, simultaneous_finish="tie-break")
+        active = NAMES_2[state.active]
+        return {
+            "tie rule with the Monks as a player (the model)": _seat_json(modelled, NAMES_2),
+            "active player's token moves first": {"winner": active},
+            "the Monks reached the last card (both players lose)": {"winner": MONKS},
+        }
+
+    found = search(two_player(deck), goal, deck, rules, NAMES_2, seconds, steer=neck_and_neck)
+    return _finding(
+        points.MONKS_FINISH_TIE,
+        rulings,
+        found,
+        NAMES_2,
+        hit_message="A player and the Monks reach the last Sanctuary Card in the same play; "
+        'the rulebook says only what happens when the Monks get there "first".',
+        miss_message="No play bringing a player and the Monks to the last card together was found",
+        description="the last move brings the active player and the Monks to the last card",
+    )
+
+
+def _endless_game(deck: Deck, rules: Rules, rulings: Mapping[str, str]) -> Finding:
+    """Play so that nobody scores (first such move in order); a repeated round start is a cycle."""
+    state = start(3, deck)
+    seen: dict[State, int] = {}
+    record: list[str] = []
+    marks: list[int] = []
+    while not state.over:
+        if state.round_over:
+            state = chance_outcomes(state, deck)[0][1]
+            key = replace(state, round=0)
+            if key in seen:
+                first = seen[key]
+                witness = Witness(
+                    description=f"round {first} and round {state.round} start in the same "
+                    "position, and nobody scored in between: those rounds can repeat forever",
+                    position=position_json(state, NAMES_3),
+                    results={"repeats": f"rounds {first}..{state.round - 1}"},
+                    moves=tuple(record[marks[first - 2] :]) if first >= 2 else tuple(record),
+                )
+                return point_finding(
+                    points.ENDLESS_GAME,
+                    rulings=rulings,
+                    parted=True,
+                    witness=witness,
+                    message="Play can go on forever: if each player in turn makes the play "
+                    "that keeps Luck and Shilling lowest (never letting anyone score), a "
+                    "round starts in a position seen before, and the rounds between repeat "
+                    "without end. The witness lists the repeating rounds' plays; the plays "
+                    "before them follow the same rule from the start of a 3-player game.",
+                )
+            seen[key] = state.round
+            marks.append(len(record))
+            record.append(f"round {state.round} begins")
+            continue
+        moves = legal_moves(state, deck, rules)
+        quiet = [
+            (_calm(after), i, m)
+            for i, m in enumerate(moves)
+            for after in [play(state, m, deck, rules)]
+            if _no_score(state, after)
+        ]
+        if not quiet:
+            break
+        move = min(quiet)[2]
+        record.append(describe(move, state, NAMES_3))
+        state = play(state, move, deck, rules)
+        if state.round > MAX_QUIET_ROUNDS:
+            break
+    return point_finding(
+        points.ENDLESS_GAME,
+        rulings=rulings,
+        parted=False,
+        finished=False,
+        message="The quiet-play search did not find a repeating round.",
+    )
+
+
+def _no_score(before: State, after: State) -> bool:
+    return all(a.sanctuary == b.sanctuary for a, b in zip(after.seats, before.seats, strict=True))
+
+
+def _calm(state: State) -> tuple[int, int]:
+    """How close anyone is to scoring: the highest Luck or Shilling, then their sum."""
+    values = [v for s in state.seats for v in (s.luck, s.shilling)]
+    return max(values), sum(values)
+
+
+def _last_tie_break(
+    deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
+) -> Finding:
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        after = _both_reach_last(state, move, deck, rules)
+        if after is None:
+            return None
+        a, t = after.seats[state.active], after.seats[move.target]
+        if a.luck + a.shilling != t.luck + t.shilling:
+            return None
+        return {"tie-break": _seat_json(after, NAMES_3)}
+
+    found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
+    if isinstance(found, Hit):
+        return _finding(
+            points.LAST_TIE_BREAK,
+            rulings,
+            found,
+            NAMES_3,
+            parted=False,
+            hit_message="The final tie-break is reachable: two players reach the last card "
+            "together with equal Luck + Shilling, and the active player wins.",
+            miss_message="",
+            description="both players reach the last card with equal Luck + Shilling",
+        )
+    return _finding(
+        points.LAST_TIE_BREAK,
+        rulings,
+        found,
+        NAMES_3,
+        hit_message="",
+        miss_message="Not shown either way: no game reaching the final tie-break was found",
+        description="",
+    )

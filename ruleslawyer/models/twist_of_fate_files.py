@@ -1,0 +1,292 @@
+"""Twist of Fate's files: the deck file and the position file, read with errors that name the place.
+
+Deck file (built-in ``ruleslawyer/data/twist-of-fate.toml``)::
+
+    name = "Twist of Fate"
+    provenance = "placeholder"
+    [[character]]
+    name = "Mr. Brownlow"
+    provenance = "printed"
+    sides = [ { luck = -2, shilling = 2 }, { luck = 1, shilling = 1 } ]
+
+Position file (the solver's input): ``deck`` (a built-in id or a path relative
+to the position file), ``active``, one ``[[player]]`` per seat in clockwise
+order, and ``[monks]`` in the 2-player variant; an optional ``[rulings]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ruleslawyer.errors import InputError
+from ruleslawyer.gamefiles import builtin_path, read_toml, validate
+from ruleslawyer.models.twist_of_fate import (
+    HAND_2,
+    HAND_3_4,
+    LAST,
+    LIMIT,
+    TOP,
+    Character,
+    Deck,
+    Rules,
+    Seat,
+    Side,
+    State,
+    count_toward_limit,
+)
+
+GAME_ID = "twist-of-fate"
+BUILTIN = "twist-of-fate.toml"
+
+Provenance = Literal["printed", "assumed", "placeholder"]
+Value = Annotated[int, Field(ge=0, le=TOP, strict=True)]
+Sanctuary = Annotated[int, Field(ge=0, le=LAST, strict=True)]
+Change = Annotated[int, Field(ge=-TOP, le=TOP, strict=True)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SideDoc(_Strict):
+    luck: Change
+    shilling: Change
+
+
+class CharacterDoc(_Strict):
+    name: Annotated[str, Field(min_length=1)]
+    provenance: Provenance = "placeholder"
+    sides: Annotated[list[SideDoc], Field(min_length=2, max_length=2)]
+
+
+class DeckDoc(_Strict):
+    game: Literal["twist-of-fate"] | None = None
+    name: str = "Twist of Fate"
+    provenance: Provenance = "placeholder"
+    character: Annotated[list[CharacterDoc], Field(min_length=1, max_length=9)]
+    rulings: dict[str, str] = Field(default_factory=dict)
+
+
+class PlayerDoc(_Strict):
+    name: Annotated[str, Field(min_length=1)]
+    luck: Value = 0
+    shilling: Value = 0
+    sanctuary: Sanctuary = 0
+    hand: list[str] = Field(default_factory=list)
+    in_front: list[str] = Field(default_factory=list)
+    self_played: list[str] = Field(default_factory=list)
+
+
+class MonksDoc(_Strict):
+    luck: Value = 0
+    shilling: Value = 0
+    sanctuary: Sanctuary = 0
+    in_front: list[str] = Field(default_factory=list)
+
+
+class PositionDoc(_Strict):
+    deck: str = GAME_ID
+    active: str
+    player: Annotated[list[PlayerDoc], Field(min_length=2, max_length=4)]
+    monks: MonksDoc | None = None
+    rulings: dict[str, str] = Field(default_factory=dict)
+
+
+def deck_from_document(doc: Mapping[str, Any], source: str) -> Deck:
+    """A :class:`Deck` from a parsed deck file; structural problems are InputErrors."""
+    parsed = validate(DeckDoc, doc, source)
+    seen: set[str] = set()
+    for i, c in enumerate(parsed.character):
+        if c.name in seen:
+            raise InputError(source, f"character[{i}].name", c.name, "a name not used before")
+        seen.add(c.name)
+    return Deck(
+        name=parsed.name,
+        provenance=parsed.provenance,
+        characters=tuple(
+            Character(
+                c.name,
+                (
+                    Side(c.sides[0].luck, c.sides[0].shilling),
+                    Side(c.sides[1].luck, c.sides[1].shilling),
+                ),
+                c.provenance,
+            )
+            for c in parsed.character
+        ),
+    )
+
+
+def load_deck(target: str, *, relative_to: Path | None = None) -> Deck:
+    """A deck by built-in id or by path (relative paths resolve next to ``relative_to``)."""
+    if target == GAME_ID:
+        _text, doc = read_toml(builtin_path(BUILTIN), display=f"ruleslawyer/data/{BUILTIN}")
+        return deck_from_document(doc, f"ruleslawyer/data/{BUILTIN}")
+    path = Path(target)
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    _, doc = read_toml(path, display=target)
+    return deck_from_document(doc, target)
+
+
+class Position:
+    """A solver position: the state, the seat names, the deck and the file's rulings."""
+
+    def __init__(
+        self, state: State, names: tuple[str, ...], deck: Deck, rulings: dict[str, str]
+    ) -> None:
+        self.state = state
+        self.names = names
+        self.deck = deck
+        self.rulings = rulings
+
+
+def _cards(deck: Deck, cards: list[str], source: str, place: str) -> tuple[str, ...]:
+    for i, card in enumerate(cards):
+        if card not in deck.names:
+            raise InputError(
+                source, f"{place}[{i}]", card, f"a character of the deck ({', '.join(deck.names)})"
+            )
+    return deck.sort(cards)
+
+
+def position_from_document(
+    doc: Mapping[str, Any],
+    source: str,
+    *,
+    relative_to: Path | None = None,
+    rules: Rules | None = None,
+) -> Position:
+    """Validate a parsed position file and build its :class:`Position`."""
+    parsed = validate(PositionDoc, doc, source)
+    deck = load_deck(parsed.deck, relative_to=relative_to)
+    rules = rules or Rules()
+    n = len(parsed.player)
+    two = n == 2
+    if two and parsed.monks is None:
+        raise InputError(source, "monks", "nothing", "a [monks] table with 2 players")
+    if not two and parsed.monks is not None:
+        raise InputError(source, "monks", "a [monks] table", "no Monks with 3-4 players")
+    names = tuple(p.name for p in parsed.player)
+    for i, name in enumerate(names):
+        if name in names[:i] or name == "Monks":
+            raise InputError(source, f"player[{i}].name", name, "a name used once, not Monks")
+    if parsed.active not in names:
+        raise InputError(source, "active", parsed.active, f"one of {', '.join(names)}")
+    most = HAND_2 if two else HAND_3_4
+    seats = []
+    for i, p in enumerate(parsed.player):
+        where = f"player[{i}]"
+        if len(p.hand) > most:
+            raise InputError(source, f"{where}.hand", len(p.hand), f"at most {most} cards")
+        seat = Seat(
+            p.luck,
+            p.shilling,
+            p.sanctuary,
+            _cards(deck, p.hand, source, f"{where}.hand"),
+            _cards(deck, p.in_front, source, f"{where}.in_front"),
+            _cards(deck, p.self_played, source, f"{where}.self_played"),
+        )
+        seats.append(_room(seat, rules, source, where))
+    if parsed.monks is not None:
+        m = parsed.monks
+        monks = Seat(
+            m.luck, m.shilling, m.sanctuary, (), _cards(deck, m.in_front, source, "monks.in_front")
+        )
+        seats.append(_room(monks, rules, source, "monks"))
+    free = sum(LIMIT - count_toward_limit(s, rules) for s in seats)
+    held = sum(len(s.hand) for s in seats)
+    if held > free and rules.self_play_count == "counts-toward-six":
+        raise InputError(
+            source,
+            "player",
+            f"{held} cards in hand",
+            f"at most {free} (the free places in front of players)",
+        )
+    active = names.index(parsed.active)
+    if not seats[active].hand:
+        raise InputError(source, "active", parsed.active, "a player with a card in hand")
+    state = State(seats=tuple(seats), players=n, active=active, starter=active)
+    return Position(state, names, deck, dict(parsed.rulings))
+
+
+def _room(seat: Seat, rules: Rules, source: str, where: str) -> Seat:
+    if count_toward_limit(seat, rules) > LIMIT:
+        count = count_toward_limit(seat, rules)
+        raise InputError(source, f"{where}.in_front", count, f"at most {LIMIT} cards in front")
+    return seat
+
+
+def load_position(path: str | Path, rules: Rules | None = None) -> Position:
+    _text, doc = read_toml(path)
+    return position_from_document(doc, str(path), relative_to=Path(path).parent, rules=rules)
+
+
+def state_document(state: State, names: tuple[str, ...]) -> dict[str, Any]:
+    """A state's ``active``, ``[[player]]`` and ``[monks]`` fields, as in a position file."""
+    doc: dict[str, Any] = {"active": names[state.active], "player": []}
+    for i, name in enumerate(names):
+        s = state.seats[i]
+        entry: dict[str, Any] = {
+            "name": name,
+            "luck": s.luck,
+            "shilling": s.shilling,
+            "sanctuary": s.sanctuary,
+            "hand": list(s.hand),
+            "in_front": list(s.in_front),
+        }
+        if s.self_played:
+            entry["self_played"] = list(s.self_played)
+        doc["player"].append(entry)
+    if state.monks is not None:
+        m = state.seats[state.monks]
+        doc["monks"] = {
+            "luck": m.luck,
+            "shilling": m.shilling,
+            "sanctuary": m.sanctuary,
+            "in_front": list(m.in_front),
+        }
+    return doc
+
+
+def position_document(position: Position) -> dict[str, Any]:
+    """The TOML-able document of a position (round-trips through :func:`position_from_document`)."""
+    doc = {"deck": GAME_ID, **state_document(position.state, position.names)}
+    if position.rulings:
+        doc["rulings"] = dict(position.rulings)
+    return doc
+
+
+def dumps(doc: Mapping[str, Any]) -> str:
+    """A small TOML writer for position documents (strings, ints, lists, tables)."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return str(v)
+
+    def table(d: Mapping[str, Any]) -> list[str]:
+        return [
+            f"{k} = {value(v)}"
+            for k, v in d.items()
+            if not isinstance(v, (dict, list))
+            or (isinstance(v, list) and not (v and isinstance(v[0], dict)))
+        ]
+
+    lines = table(doc)
+    for key, v in doc.items():
+        if isinstance(v, list) and v and isinstance(v[0], dict):
+            for item in v:
+                lines += ["", f"[[{key}]]", *table(item)]
+        elif isinstance(v, dict):
+            lines += ["", f"[{key}]"]
+            lines += [
+                f'"{k}" = {value(x)}' if "/" in k else f"{k} = {value(x)}" for k, x in v.items()
+            ]
+    return "\n".join(lines) + "\n"
