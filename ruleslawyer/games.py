@@ -55,17 +55,6 @@ GAMES: dict[str, GameInfo] = {
             cli_help="Resolve a bloodsucker behaviour card on a position.",
         ),
         GameInfo(
-            id="twisted-cryptids",
-            title="Twisted Cryptids",
-            rulebook="twisted-cryptids-rules.txt",
-            data_file="twisted-cryptids.toml",
-            marker_keys=frozenset({"site", "cryptid"}),
-            model="ruleslawyer.models.twisted_cryptids",
-            checks="ruleslawyer.checks.twisted_cryptids",
-            cli="ruleslawyer.cli.twisted_cryptids",
-            cli_help="Count the arrangements of hidden Sighting stacks from a record of play.",
-        ),
-        GameInfo(
             id="cunning-folk",
             title="Cunning Folk",
             rulebook="cunning-folk-rules.txt",
@@ -86,6 +75,17 @@ GAMES: dict[str, GameInfo] = {
             checks="ruleslawyer.checks.twist_of_fate",
             cli="ruleslawyer.cli.twist_of_fate",
             cli_help="Solve a Twist of Fate position to the end of the round.",
+        ),
+        GameInfo(
+            id="twisted-cryptids",
+            title="Twisted Cryptids",
+            rulebook="twisted-cryptids-rules.txt",
+            data_file="twisted-cryptids.toml",
+            marker_keys=frozenset({"site", "cryptid"}),
+            model="ruleslawyer.models.twisted_cryptids",
+            checks="ruleslawyer.checks.twisted_cryptids",
+            cli="ruleslawyer.cli.twisted_cryptids",
+            cli_help="Count the arrangements of hidden Sighting stacks from a record of play.",
         ),
     )
 }
