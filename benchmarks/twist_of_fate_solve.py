@@ -5,7 +5,7 @@ Run from the repository root:
     /work/venv/bin/python benchmarks/twist_of_fate_solve.py [--reference-seconds 20]
         [--long-seconds 600] [--skip-twelve]
 
-Prints, for the committed positions in benchmarks/positions/: states, seconds,
+Prints, for the committed positions in ruleslawyer/data/positions/: states, seconds,
 states/s, end states and finished, for both solvers where the reference is run
 (it gets a time budget and reports its rate on the partial search); the Numba
 compile time cold (fresh cache directory) and warm (same directory again); and
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-POSITIONS = ROOT / "benchmarks" / "positions"
+POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
 
 CHILD = r"""
 import json, resource, sys, time

@@ -89,7 +89,7 @@ def test_two_card_win_known_answer() -> None:
 
 
 def test_unfinished_search_withholds_values() -> None:
-    position = load_position(ROOT / "benchmarks/positions/twist-of-fate-3p-6.toml")
+    position = load_position(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-6.toml")
     for solve in (twist_of_fate_reference.solve, twist_of_fate_numba.solve):
         result = solve(position, Rules(), Budget(max_states=2000))
         assert not result.finished
@@ -237,7 +237,7 @@ def test_two_players_need_the_monks(tmp_path: Path) -> None:
 
 
 def test_committed_positions_load() -> None:
-    for path in sorted((ROOT / "benchmarks/positions").glob("twist-of-fate-*.toml")):
+    for path in sorted((ROOT / "ruleslawyer/data/positions").glob("twist-of-fate-*.toml")):
         position = load_position(path)
         left = sum(len(s.hand) for s in position.state.seats)
         assert str(left) in path.stem.rsplit("-", 1)[-1]
