@@ -612,3 +612,10 @@ def _last_tie_break(
         miss_message="Not shown either way: no game reaching the final tie-break was found",
         description="",
     )
+
+
+def analysis(source: GameSource, rulings: Mapping[str, str]) -> dict[str, Any]:
+    """The benchmark positions solved under this deck (for ``ruleslawyer diff``)."""
+    from ruleslawyer.checks.twist_of_fate_analysis import analysis as solved
+
+    return solved(source, rulings)
