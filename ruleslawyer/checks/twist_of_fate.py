@@ -12,6 +12,7 @@ the argument and finish; a search that runs out of budget says
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -42,7 +43,6 @@ from ruleslawyer.models.twist_of_fate import (
 from ruleslawyer.models.twist_of_fate_files import DeckDoc, deck_from_document, state_document
 
 GAME = "twist-of-fate"
-DEFAULT_SECONDS = 24.0
 SEED = 20161
 MAX_PLIES = 600
 MAX_QUIET_ROUNDS = 200
@@ -112,8 +112,9 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     deck = deck_from_document(source.document, source.display)
     rules = Rules.from_rulings(rulings)
     seconds = budget.remaining_seconds()
-    total = DEFAULT_SECONDS if seconds is None else seconds
-    share = total / 7
+    # Without --max-seconds every search is bounded by its playout count alone, so the
+    # findings (and the committed report) do not depend on how loaded the machine is.
+    share = math.inf if seconds is None else seconds / 7
     return [
         _double_threshold(deck, rules, rulings, share),
         _simultaneous_finish(deck, rules, rulings, share),
