@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import validate
+from ruleslawyer.schema import StrictModel
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -29,11 +30,7 @@ NEST_LETTERS = ("A", "B", "C")
 Side = Literal["exterior", "interior"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class NodeSpec(_Strict):
+class NodeSpec(StrictModel):
     id: str = Field(min_length=1)
     side: Side
     scarab: bool = False
@@ -43,18 +40,18 @@ class NodeSpec(_Strict):
     revealed: bool = True
 
 
-class EdgeSpec(_Strict):
+class EdgeSpec(StrictModel):
     between: list[str] = Field(min_length=2, max_length=2)
     dots: list[int] = Field(default=[0, 0], min_length=2, max_length=2)
 
 
-class BehaviorSpec(_Strict):
+class BehaviorSpec(StrictModel):
     name: str
     spawn: list[Literal["A", "B", "C"]]
     move: int = Field(ge=0)
 
 
-class BoardSpec(_Strict):
+class BoardSpec(StrictModel):
     game: Literal["kaelyfos"] | None = None
     name: str
     provenance: Literal["printed", "assumed", "placeholder"]

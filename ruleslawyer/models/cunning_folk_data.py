@@ -11,35 +11,30 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import GameSource, validate
 from ruleslawyer.models.cunning_folk import ROLES, Setup, cards_of
+from ruleslawyer.schema import StrictModel
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class _Grid(_Strict):
+class _Grid(StrictModel):
     columns: int
     rows: int
 
 
-class _Bonus(_Strict):
+class _Bonus(StrictModel):
     characters: list[str]
     replaces: str
 
 
-class _Scoundrels(_Strict):
+class _Scoundrels(StrictModel):
     core: dict[str, int]
     pool: dict[str, int]
     dealt_per_player: int
     kept_per_player: int
 
 
-class _GameFile(_Strict):
+class _GameFile(StrictModel):
     game: Literal["cunning-folk"] | None = None
     provenance: str
     grid: _Grid

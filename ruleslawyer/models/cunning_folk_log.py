@@ -18,8 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import validate
 from ruleslawyer.models.cunning_folk import (
@@ -35,6 +33,7 @@ from ruleslawyer.models.cunning_folk import (
     scoundrel_setup,
     standard_setup,
 )
+from ruleslawyer.schema import StrictModel
 
 EVENT_TYPES = ("peek", "claim", "pass", "swap", "trade", "reveal")
 
@@ -100,8 +99,7 @@ class Log:
         )
 
 
-class _EventDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class _EventDoc(StrictModel):
     type: Literal["peek", "claim", "pass", "swap", "trade", "reveal"]
     player: str | None = None
     cell: str | None = None
@@ -113,8 +111,7 @@ class _EventDoc(BaseModel):
     swapped: bool | None = None
 
 
-class _LogDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class _LogDoc(StrictModel):
     game: Literal["cunning-folk"] | None = None
     setup: str
     bonus: list[str] = []

@@ -15,32 +15,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import builtin_path, read_toml, validate
 from ruleslawyer.graphs.board import NEST_LETTERS, Board, parse_board, require_sound
 from ruleslawyer.models.kaelyfos import Card, Position, Trap
+from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class TrapSpec(_Strict):
+class TrapSpec(StrictModel):
     node: str
     caught: int = Field(default=0, ge=0, le=1)
 
 
-class CardSpec(_Strict):
+class CardSpec(StrictModel):
     spawn: list[Literal["A", "B", "C"]]
     move: int = Field(ge=0)
 
 
-class PositionSpec(_Strict):
+class PositionSpec(StrictModel):
     board: str = BUILT_IN
     nests: dict[str, str]
     supply: int = Field(ge=0)

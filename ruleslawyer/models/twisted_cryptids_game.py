@@ -119,10 +119,9 @@ def _schema() -> dict[str, Any]:
     """Build the pydantic models lazily (pydantic is imported only when a file is read)."""
     from typing import Annotated
 
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import Field
 
-    class Strict(BaseModel):
-        model_config = ConfigDict(extra="forbid", strict=True)
+    from ruleslawyer.schema import StrictModel as Strict
 
     class EffectDoc(Strict):
         op: Literal["attract", "extract", "move"]

@@ -77,10 +77,9 @@ class Record:
 
 
 def _schema() -> Any:
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import Field
 
-    class Strict(BaseModel):
-        model_config = ConfigDict(extra="forbid", strict=True)
+    from ruleslawyer.schema import StrictModel as Strict
 
     class PlayerDoc(Strict):
         name: str = Field(min_length=1)
