@@ -20,21 +20,29 @@ POSITIONS = ("twist-of-fate-3p-6", "twist-of-fate-3p-9")
 SECONDS_EACH = 120.0
 
 
+def position_with_deck(name: str, source: GameSource, rules: Any) -> Any | None:
+    """A shipped position with ``source``'s deck; None if it names a card the deck lacks."""
+    from ruleslawyer.models.twist_of_fate_files import GAME_ID, position_from_document
+
+    display = f"ruleslawyer/data/positions/{name}.toml"
+    _, doc = read_toml(builtin_path(f"positions/{name}.toml"), display=display)
+    deck = GAME_ID if source.built_in else str(source.path.resolve())
+    try:
+        return position_from_document({**doc, "deck": deck}, display, rules=rules)
+    except InputError:
+        return None
+
+
 def solve_with_deck(
     name: str, source: GameSource, rulings: Mapping[str, str], budget: Budget
 ) -> dict[str, Any] | None:
     """The solver's answer (every field but timing and state counts) on a shipped position."""
     from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.models.twist_of_fate_files import GAME_ID, position_from_document
     from ruleslawyer.solvers.twist_of_fate_numba import solve
 
-    display = f"ruleslawyer/data/positions/{name}.toml"
-    _, doc = read_toml(builtin_path(f"positions/{name}.toml"), display=display)
-    deck = GAME_ID if source.built_in else str(source.path.resolve())
     rules = Rules.from_rulings(rulings)
-    try:
-        position = position_from_document({**doc, "deck": deck}, display, rules=rules)
-    except InputError:
+    position = position_with_deck(name, source, rules)
+    if position is None:
         return None
     answer = solve(position, rules, budget).answer()
     answer.pop("states", None)
