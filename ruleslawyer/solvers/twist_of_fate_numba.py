@@ -237,6 +237,7 @@ def solve(
     finally:
         progress.close()
         if stats is not None:
+            stats["ends"] = tables.ends
             stats["table_bytes"] = tables.nbytes
             stats["search_seconds"] = time.perf_counter() - began_search
     k1, k2 = k.pack(st, 0, params)
@@ -281,3 +282,26 @@ def _best(root_val: np.ndarray) -> int | None:
         if top is None or (gw, g) > top:
             best, top = m, (gw, g)
     return best
+
+
+def end_states(
+    position: Position, rules: Rules, budget: Budget | None = None
+) -> list[tuple[tuple[int, int, int], ...]] | None:
+    """Every distinct horizon state as (luck, shilling, sanctuary) per seat, sorted; None if cut."""
+    from ruleslawyer.solvers import twist_of_fate_kernel as k
+
+    stats: dict[str, Any] = {}
+    if not solve(position, rules, budget, stats=stats).finished:
+        return None
+    seats = len(position.state.seats)
+    out = []
+    for key in stats["ends"]:
+        if key == k.EMPTY_KEY:
+            continue
+        key = int(key)
+        ends = []
+        for s in range(seats):
+            seat = (key >> (12 * s)) & 0xFFF
+            ends.append((seat & 7, (seat >> 3) & 7, ((seat >> 6) & 63) - k.Z_OFF))
+        out.append(tuple(ends))
+    return sorted(out)
