@@ -1,10 +1,23 @@
 """The compiled core of the Numba solver for Twist of Fate (imported only by that solver).
 
-A state is a row of small integers (see the ``_*`` offsets below) packed into two
-64-bit keys; the transposition table is open addressing over two key arrays and
-one value array. The depth-first search keeps its stack in arrays so that it can
-stop after a number of steps and resume: the Python driver checks the clock, the
-state budget and the table's load between slices.
+A state is two 64-bit words, and the kernel works on those words directly:
+
+- ``k1``: per seat s, 15 bits at ``15 * s``: Luck (3 bits), Shilling (3), Sanctuary
+  plus :data:`Z_OFF` (6), and the count toward the six-card limit (3); the player
+  to move at bit :data:`ACT_SHIFT`. At most four seats.
+- ``k2``: per player p, the index of their hand (a multiset of cards) in ``hb``
+  bits at ``hb * p``; the winner plus one above the hands (0: nobody yet).
+
+A play changes two seat fields, one hand and the player to move, so a child's
+words are the parent's with those fields replaced. A seat's Luck and Shilling
+after a card's change and after scoring come from a small table built by the
+driver for the double-threshold reading in force (:func:`score_entry`).
+
+The transposition table is open addressing over slots of two words: ``k1``, and
+``k2`` with the node's value in bits :data:`VALUE_SHIFT` and up. The depth-first
+search keeps its stack in arrays so that it can stop after a number of steps and
+resume: the Python driver checks the clock, the state budget and the tables'
+load between slices.
 
 The rules here mirror :mod:`ruleslawyer.models.twist_of_fate` line for line; the
 differential test holds them to the reference solver.
@@ -13,25 +26,35 @@ differential test holds them to the reference solver.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-# Per seat: Luck, Shilling, Sanctuary, count toward the six-card limit.
-SEAT_FIELDS = 4
-MAX_SEATS = 5
-_HAND = SEAT_FIELDS * MAX_SEATS  # then one multiset index per player (4)
-ACT = _HAND + 4
-WIN = ACT + 1
-FIELDS = WIN + 1
+SEAT_BITS = 15
+SEAT_MASK = (1 << SEAT_BITS) - 1
+MAX_SEATS = 4
+ACT_SHIFT = 60
+Z_SHIFT, COUNT_SHIFT = 6, 12
+Z_OFF = 32  # Sanctuary may go below 0 under monks-penalty-floor=negative
+LAST = 8  # the last Sanctuary card
+LIMIT = 6  # the six-card limit
+TOP = 4  # Luck and Shilling run 0..4; a card changes either by -4..+4
+END_SEAT_MASK = (1 << COUNT_SHIFT) - 1  # Luck, Shilling, Sanctuary: a seat's end state
+
+# Move m = (card * seats + target) * 6 + variant: variants face-up side 0, side 1, then
+# face down (player raises, target raises) = (L, L), (L, S), (S, L), (S, S); on oneself
+# face down L, S.
+VARIANTS = 6
 
 # params
-P_K, P_S, P_N, P_MONKS, P_ROOT, P_DT, P_AF, P_SPC, P_SFD, P_FLOOR, P_EMPTY, P_HB = range(12)
+(P_K, P_S, P_N, P_MONKS, P_ROOT, P_AF, P_SPC, P_SFD, P_FLOOR, P_HB, P_EMPTY, P_ENDMASK) = range(12)
 NPARAMS = 12
 
 # counters
 C_DEPTH, C_STATES, C_ENDS, C_DONE, C_MAIN, C_LEAVES = range(6)
 NCOUNTERS = 6
 
-Z_OFF = 32  # Sanctuary may go below 0 under monks-penalty-floor=negative
 EMPTY_KEY = -1
 VALUE_SHIFT = 47
 KEY2_MASK = (1 << VALUE_SHIFT) - 1
@@ -42,60 +65,68 @@ STATUS_DONE, STATUS_SLICE, STATUS_FULL_MAIN, STATUS_FULL_LEAVES, STATUS_FULL_END
 )
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _clamp(x):
-    if x < 0:
-        return 0
-    if x > 4:
-        return 4
-    return x
+def effect(luck: int, shilling: int) -> int:
+    """The column of :func:`score_entry`'s table for a change of Luck and Shilling."""
+    return (luck + TOP) * (2 * TOP + 1) + shilling + TOP
+
+
+EFFECTS = (2 * TOP + 1) ** 2
+RAISE_LUCK = effect(1, -1)  # face down: "+1 to one, -1 to the other"
+RAISE_SHILLING = effect(-1, 1)
+
+
+def score_entry(luck: int, shilling: int, change: tuple[int, int], double_threshold: int) -> int:
+    """A seat's Luck and Shilling after a change: twisted (bits 8-13), then scored
+    (bits 0-5) with the points scored (bits 6-7). Mirrors the model's ``score``."""
+    luck = min(TOP, max(0, luck + change[0]))
+    shilling = min(TOP, max(0, shilling + change[1]))
+    twisted = luck | (shilling << 3)
+    l4, s4 = luck == TOP, shilling == TOP
+    points = 0
+    if l4 or s4:
+        points = int(l4) + int(s4) if double_threshold == 0 else 1
+        if double_threshold == 2:  # one-point-reset-one: the Luck card resets first
+            luck, shilling = (0, shilling) if l4 else (luck, 0)
+        else:
+            luck, shilling = (0 if l4 else luck), (0 if s4 else shilling)
+    return luck | (shilling << 3) | (points << 6) | (twisted << 8)
+
+
+@intrinsic
+def _prefetch(typingctx, table, index):
+    """Ask the processor to bring ``table[index, 0]``'s cache line in (no wait)."""
+    sig = types.void(table, index)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero])
+        i8p = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, ir.IntType(32), ir.IntType(32), ir.IntType(32)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        i32 = ir.IntType(32)
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _hash(k1, k2, mask):
+def key_hash(k1, k2):
     h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
     h ^= np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x94D049BB133111EB)
     h ^= h >> np.uint64(29)
-    return np.int64(h & np.uint64(mask))
+    return np.int64(h >> np.uint64(1))
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def pack(st, d, params):
-    """The state in row d as two keys: the seats and the player to move; the hands and winner."""
-    k1 = np.int64(0)
-    for s in range(params[P_S]):
-        b = s * SEAT_FIELDS
-        seat = st[d, b] | (st[d, b + 1] << 3) | ((st[d, b + 2] + Z_OFF) << 6) | (st[d, b + 3] << 12)
-        k1 |= seat << (15 * s)
-    k1 |= st[d, ACT] << 60
-    hb = params[P_HB]
-    k2 = np.int64(0)
-    for p in range(params[P_N]):
-        k2 |= st[d, _HAND + p] << (hb * p)
-    k2 |= (st[d, WIN] + 1) << (hb * params[P_N])
-    return k1, k2
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def end_key(st, d, params):
-    k = np.int64(0)
-    for s in range(params[P_S]):
-        b = s * SEAT_FIELDS
-        seat = st[d, b] | (st[d, b + 1] << 3) | ((st[d, b + 2] + Z_OFF) << 6)
-        k |= seat << (12 * s)
-    return k
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def lookup(table, k1, k2):
-    """The slot holding (k1, k2), or the empty slot where it would go.
-
-    A slot is two words: k1, and k2 with the node's value in bits 47 and up.
-    """
+def probe(table, k1, k2, h):
+    """The slot holding (k1, k2), or the empty slot where it would go (``h`` its hash)."""
     mask = table.shape[0] - 1
-    i = _hash(k1, k2, mask)
+    i = h & mask
     while True:
         w = table[i, 0]
         if w == EMPTY_KEY:
@@ -103,6 +134,11 @@ def lookup(table, k1, k2):
         if w == k1 and (table[i, 1] & KEY2_MASK) == k2:
             return i
         i = (i + 1) & mask
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def lookup(table, k1, k2):
+    return probe(table, k1, k2, key_hash(k1, k2))
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -115,157 +151,9 @@ def rehash(old, new):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _encode(g, r, gw, pw):
-    return (g + Z_OFF) | ((r + Z_OFF) << 7) | (gw << 14) | (pw << 15)
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _score(st, e, s, params):
-    b = s * SEAT_FIELDS
-    # (Numba note: `and`/`or` on array comparisons is slow; the kernel uses plain ifs.)
-    l4 = 0
-    s4 = 0
-    if st[e, b] == 4:
-        l4 = 1
-    if st[e, b + 1] == 4:
-        s4 = 1
-    if l4 + s4 == 0:
-        return 0
-    dt = params[P_DT]
-    pts = 1
-    if dt == 2:
-        if l4 == 1:
-            st[e, b] = 0
-        else:
-            st[e, b + 1] = 0
-    else:
-        if dt == 0:
-            pts = l4 + s4
-        if l4 == 1:
-            st[e, b] = 0
-        if s4 == 1:
-            st[e, b + 1] = 0
-    z = st[e, b + 2] + pts
-    st[e, b + 2] = 8 if z > 8 else z
-    return pts
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _twist(st, e, s, dl, ds):
-    b = s * SEAT_FIELDS
-    st[e, b] = _clamp(st[e, b] + dl)
-    st[e, b + 1] = _clamp(st[e, b + 1] + ds)
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def is_horizon(st, e, params):
-    if st[e, WIN] >= 0:
-        return True
-    for p in range(params[P_N]):  # noqa: SIM110 (no generators in Numba closures)
-        if st[e, _HAND + p] != params[P_EMPTY]:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def moves_of(st, d, params, ms_remove):
-    """The node's legal cards and targets as bit masks.
-
-    Move index m = (card * seats + target) * 6 + variant: card in deck order, target in
-    seat order, variants face-up side 0, side 1, then face-down (player raises, target
-    raises) = (L, L), (L, S), (S, L), (S, S); on oneself face-down L, S.
-    """
-    p = st[d, ACT]
-    cards = np.int64(0)
-    for c in range(params[P_K]):
-        if ms_remove[st[d, _HAND + p], c] >= 0:
-            cards |= np.int64(1) << c
-    targets = np.int64(0)
-    for t in range(params[P_S]):
-        if t != p and st[d, t * SEAT_FIELDS + 3] < 6:
-            targets |= np.int64(1) << t
-    if targets == 0 and st[d, p * SEAT_FIELDS + 3] < 6:
-        targets = np.int64(1) << p
-    return cards, targets
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def apply(st, d, m, params, ms_remove, side_l, side_s):
-    """Write into row d + 1 the state after move ``m`` from row d (mirrors the model's play)."""
-    e = d + 1
-    for i in range(FIELDS):
-        st[e, i] = st[d, i]
-    n_s = params[P_S]
-    c = m // (n_s * 6)
-    t = (m // 6) % n_s
-    v = m % 6
-    p = st[d, ACT]
-    st[e, _HAND + p] = ms_remove[st[d, _HAND + p], c]
-    if t == p:
-        if v < 2:
-            _twist(st, e, p, side_l[c, v], side_s[c, v])
-        elif v == 2:
-            _twist(st, e, p, 1, -1)
-        else:
-            _twist(st, e, p, -1, 1)
-        if params[P_SPC] == 1:
-            st[e, p * SEAT_FIELDS + 3] += 1
-    else:
-        if v < 2:
-            _twist(st, e, t, side_l[c, v], side_s[c, v])
-            _twist(st, e, p, side_l[c, 1 - v], side_s[c, 1 - v])
-        else:
-            if (v - 2) // 2 == 0:
-                _twist(st, e, p, 1, -1)
-            else:
-                _twist(st, e, p, -1, 1)
-            if (v - 2) % 2 == 0:
-                _twist(st, e, t, 1, -1)
-            else:
-                _twist(st, e, t, -1, 1)
-        st[e, t * SEAT_FIELDS + 3] += 1
-    # Scoring Sanctuary: the active player's token moves first.
-    _score(st, e, p, params)
-    zp = p * SEAT_FIELDS + 2
-    if params[P_AF] == 1 and st[e, zp] >= 8:
-        st[e, WIN] = p
-        return
-    ft = 0
-    if t != p:
-        pts = _score(st, e, t, params)
-        if t == params[P_MONKS] and pts > 0:
-            z = st[e, zp] - pts
-            if params[P_FLOOR] == 1 and z < 0:
-                z = 0
-            st[e, zp] = z
-        if st[e, t * SEAT_FIELDS + 2] >= 8:
-            ft = 1
-    fp = 0
-    if st[e, zp] >= 8:
-        fp = 1
-    if fp + ft == 2:
-        vp = st[e, p * SEAT_FIELDS] + st[e, p * SEAT_FIELDS + 1]
-        vt = st[e, t * SEAT_FIELDS] + st[e, t * SEAT_FIELDS + 1]
-        st[e, WIN] = t if vt > vp else p
-        return
-    if fp == 1:
-        st[e, WIN] = p
-        return
-    if ft == 1:
-        st[e, WIN] = t
-        return
-    n = params[P_N]
-    for k in range(1, n + 1):
-        q = (p + k) % n
-        if st[e, _HAND + q] != params[P_EMPTY]:
-            st[e, ACT] = q
-            return
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _insert_end(ek, k):
     mask = ek.shape[0] - 1
-    i = _hash(k, 0, mask)
+    i = key_hash(k, 0) & mask
     while True:
         if ek[i] == EMPTY_KEY:
             ek[i] = k
@@ -283,79 +171,188 @@ def rehash_ends(old, new):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _combine(acc, d, is_root_node, g, r, gw, pw):
-    if is_root_node:
-        if g > acc[d, 0]:
-            acc[d, 0] = g
-        acc[d, 2] = acc[d, 2] | gw
-    else:
-        if g < acc[d, 0]:
-            acc[d, 0] = g
-        acc[d, 2] = acc[d, 2] & gw
-    if r > acc[d, 1]:
-        acc[d, 1] = r
-    acc[d, 3] = acc[d, 3] | pw
-
-
-# Per depth, the node's children, listed when the node opens: keys, move, leaf value.
-CH_K1, CH_K2, CH_M, CH_LEAF, CH_VAL, CH_END, CH_SLOT = range(7)
-CH_FIELDS = 7
+def _encode(g, r, gw, pw):
+    return (g + Z_OFF) | ((r + Z_OFF) << 7) | (gw << 14) | (pw << 15)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _open(st, ch, chn, acc, d, params, ms_remove, side_l, side_s, main, leaves):
-    """List the node's children in move order and touch their table slots.
-
-    The touches are independent loads, so the processor overlaps their cache
-    misses; by the time each child is looked up its slot is (usually) in cache.
-    Row d + 1 serves as scratch.
-    """
+def horizon_value(k1, k2, params):
+    """A horizon state's value: the root's Sanctuary, and whether the root won."""
     root = params[P_ROOT]
+    z = ((k1 >> (SEAT_BITS * root + Z_SHIFT)) & 63) - Z_OFF
+    won = np.int64((k2 >> (params[P_HB] * params[P_N])) == root + 1)
+    return _encode(z, z, won, won)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _seat(ls, z, count):
+    return ls | (z << Z_SHIFT) | (count << COUNT_SHIFT)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def child(k1, k2, p, t, ep, et, params, scores):
+    """The words after the active player ``p`` plays on ``t`` (``k2``: ``p``'s hand already
+    without the card), with changes ``ep`` for ``p`` and ``et`` for ``t`` (columns of the
+    score table); and whether the child is a horizon state. Mirrors the model's ``play``.
+    """
+    hb = params[P_HB]
+    n = params[P_N]
+    win_shift = hb * n
+    sp = SEAT_BITS * p
+    fp = (k1 >> sp) & SEAT_MASK
+    x = scores[fp & 63, ep]
+    # Scoring Sanctuary: the active player's token moves first.
+    zp = ((fp >> Z_SHIFT) & 63) + ((x >> 6) & 3)
+    if zp > LAST + Z_OFF:
+        zp = LAST + Z_OFF
+    countp = fp >> COUNT_SHIFT
+    winner = -1
+    if t == p:
+        if params[P_SPC] == 1:
+            countp += 1
+        k1 = (k1 & ~(SEAT_MASK << sp)) | (_seat(x & 63, zp, countp) << sp)
+        if zp >= LAST + Z_OFF:
+            winner = p
+    else:
+        st = SEAT_BITS * t
+        ft = (k1 >> st) & SEAT_MASK
+        y = scores[ft & 63, et]
+        zt = (ft >> Z_SHIFT) & 63
+        countt = (ft >> COUNT_SHIFT) + 1
+        lst = y & 63
+        if params[P_AF] == 1 and zp >= LAST + Z_OFF:
+            # "the game immediately ends": the target's token never moves.
+            winner = p
+            lst = (y >> 8) & 63
+        else:
+            pts = (y >> 6) & 3
+            zt += pts
+            if zt > LAST + Z_OFF:
+                zt = LAST + Z_OFF
+            if t == params[P_MONKS] and pts > 0:
+                zp -= pts
+                if params[P_FLOOR] == 1 and zp < Z_OFF:
+                    zp = Z_OFF
+            fpz = zp >= LAST + Z_OFF
+            ftz = zt >= LAST + Z_OFF
+            if fpz and ftz:
+                lsp = x & 63
+                vp = (lsp & 7) + (lsp >> 3)
+                vt = (lst & 7) + (lst >> 3)
+                winner = t if vt > vp else p
+            elif fpz:
+                winner = p
+            elif ftz:
+                winner = t
+        k1 &= ~((SEAT_MASK << sp) | (SEAT_MASK << st))
+        k1 |= (_seat(x & 63, zp, countp) << sp) | (_seat(lst, zt, countt) << st)
+    if winner >= 0:
+        return k1, k2 | ((winner + 1) << win_shift), True
+    hmask = (1 << hb) - 1
+    empty = params[P_EMPTY]
+    for k in range(1, n + 1):
+        q = p + k
+        if q >= n:
+            q -= n
+        if (k2 >> (hb * q)) & hmask != empty:
+            return (k1 & ~(np.int64(3) << ACT_SHIFT)) | (q << ACT_SHIFT), k2, False
+    return k1, k2, True
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _combine(acc, d, is_root_node, val):
+    g = (val & 127) - Z_OFF
+    r = ((val >> 7) & 127) - Z_OFF
+    gw = (val >> 14) & 1
+    pw = (val >> 15) & 1
+    if is_root_node:
+        if g > acc[d, 0]:
+            acc[d, 0] = g
+        acc[d, 2] |= gw
+    else:
+        if g < acc[d, 0]:
+            acc[d, 0] = g
+        acc[d, 2] &= gw
+    if r > acc[d, 1]:
+        acc[d, 1] = r
+    acc[d, 3] |= pw
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _open(
+    node, kids, hashes, moves, leafval, count, acc, d, params, remove, cards, sides, scores, main
+):
+    """List the node's children in move order, and prefetch their table slots.
+
+    Horizon children get their value at once (``leafval``; -1 for the others).
+    """
+    k1 = node[d, 0]
+    k2 = node[d, 1]
     n_s = params[P_S]
-    cards, targets = moves_of(st, d, params, ms_remove)
+    p = (k1 >> ACT_SHIFT) & 3
+    hb = params[P_HB]
+    hand = (k2 >> (hb * p)) & ((1 << hb) - 1)
+    targets = 0
+    for t in range(n_s):
+        if t != p and (k1 >> (SEAT_BITS * t + COUNT_SHIFT)) & 7 < LIMIT:
+            targets |= 1 << t
+    if targets == 0 and (k1 >> (SEAT_BITS * p + COUNT_SHIFT)) & 7 < LIMIT:
+        targets = 1 << p
     self_variants = 4 if params[P_SFD] == 1 else 2
-    p = st[d, ACT]
+    mask = main.shape[0] - 1
     n = 0
-    sink = np.int64(0)
-    mask_main = main.shape[0] - 1
-    mask_leaves = leaves.shape[0] - 1
-    for c in range(params[P_K]):
-        if (cards >> c) & 1 == 0:
-            continue
+    for i in range(cards.shape[1]):
+        c = cards[hand, i]
+        if c < 0:
+            break
+        k2c = k2 + ((remove[hand, c] - hand) << (hb * p))
         for t in range(n_s):
             if (targets >> t) & 1 == 0:
                 continue
-            top = 6
+            base = (c * n_s + t) * VARIANTS
             if t == p:
-                top = self_variants
-            for v in range(top):
-                m = (c * n_s + t) * 6 + v
-                apply(st, d, m, params, ms_remove, side_l, side_s)
-                k1, k2 = pack(st, d + 1, params)
-                ch[d, n, CH_K1] = k1
-                ch[d, n, CH_K2] = k2
-                ch[d, n, CH_M] = m
-                if is_horizon(st, d + 1, params):
-                    z = st[d + 1, root * SEAT_FIELDS + 2]
-                    won = np.int64(st[d + 1, WIN] == root)
-                    ch[d, n, CH_LEAF] = 1
-                    ch[d, n, CH_VAL] = _encode(z, z, won, won)
-                    ch[d, n, CH_END] = end_key(st, d + 1, params)
-                    ch[d, n, CH_SLOT] = _hash(k1, k2, mask_leaves)
-                else:
-                    ch[d, n, CH_LEAF] = 0
-                    ch[d, n, CH_SLOT] = _hash(k1, k2, mask_main)
-                n += 1
-    # A tight loop of independent loads: many cache misses in flight at once.
-    for j in range(n):
-        if ch[d, j, CH_LEAF] == 1:
-            sink += leaves[ch[d, j, CH_SLOT], 0]
-        else:
-            sink += main[ch[d, j, CH_SLOT], 0]
-    chn[d, 0] = n
-    chn[d, 1] = 0
-    chn[d, 2] = sink
-    if p == root:
+                for v in range(self_variants):
+                    if v < 2:
+                        ep = sides[c, v]
+                    elif v == 2:
+                        ep = RAISE_LUCK
+                    else:
+                        ep = RAISE_SHILLING
+                    c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
+                    kids[d, n, 0] = c1
+                    kids[d, n, 1] = c2
+                    moves[d, n] = base + v
+                    h = key_hash(c1, c2)
+                    hashes[d, n] = h
+                    if leaf:
+                        leafval[d, n] = horizon_value(c1, c2, params)
+                    else:
+                        leafval[d, n] = -1
+                        _prefetch(main, h & mask)
+                    n += 1
+            else:
+                for v in range(VARIANTS):
+                    if v < 2:
+                        et = sides[c, v]
+                        ep = sides[c, 1 - v]
+                    else:
+                        ep = RAISE_LUCK if (v - 2) // 2 == 0 else RAISE_SHILLING
+                        et = RAISE_LUCK if (v - 2) % 2 == 0 else RAISE_SHILLING
+                    c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
+                    kids[d, n, 0] = c1
+                    kids[d, n, 1] = c2
+                    moves[d, n] = base + v
+                    h = key_hash(c1, c2)
+                    hashes[d, n] = h
+                    if leaf:
+                        leafval[d, n] = horizon_value(c1, c2, params)
+                    else:
+                        leafval[d, n] = -1
+                        _prefetch(main, h & mask)
+                    n += 1
+    count[d, 0] = n
+    count[d, 1] = 0
+    if p == params[P_ROOT]:
         acc[d, 0] = LOW
         acc[d, 2] = 0
     else:
@@ -366,22 +363,36 @@ def _open(st, ch, chn, acc, d, params, ms_remove, side_l, side_s, main, leaves):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def begin(st, ch, chn, acc, params, ms_remove, side_l, side_s, main, leaves):
-    """Put the root (already in ``st[0]``) on the stack."""
-    _open(st, ch, chn, acc, 0, params, ms_remove, side_l, side_s, main, leaves)
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _store(table, slot, k1, k2, val):
-    table[slot, 0] = k1
-    table[slot, 1] = k2 | (val << VALUE_SHIFT)
+def begin(
+    node, kids, hashes, moves, leafval, count, acc, params, remove, cards, sides, scores, main
+):
+    """Put the root (already in ``node[0]``) on the stack."""
+    _open(
+        node,
+        kids,
+        hashes,
+        moves,
+        leafval,
+        count,
+        acc,
+        0,
+        params,
+        remove,
+        cards,
+        sides,
+        scores,
+        main,
+    )
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def search(
-    st,
-    ch,
-    chn,
+    node,
+    kids,
+    hashes,
+    moves,
+    leafval,
+    count,
     acc,
     counters,
     main,
@@ -389,9 +400,10 @@ def search(
     ends,
     root_val,
     params,
-    ms_remove,
-    side_l,
-    side_s,
+    remove,
+    cards,
+    sides,
+    scores,
     max_steps,
     max_main,
     max_leaves,
@@ -400,77 +412,90 @@ def search(
 ):
     """Run the depth-first search for up to ``max_steps`` moves; return a status.
 
-    Internal nodes go to ``main``; horizon states (far more often looked up, and
-    far fewer) to the small ``leaves`` table; their (Luck, Shilling, Sanctuary)
-    projections to the ``ends`` set. A slice may stop with nodes open: their
-    children lists stay in ``ch`` and the search resumes where it was.
+    Internal nodes go to ``main``; horizon states to the small ``leaves`` table, and
+    their (Luck, Shilling, Sanctuary) projections to the ``ends`` set. A slice may
+    stop with nodes open: their children lists stay in the arrays and the search
+    resumes where it was.
     """
     root = params[P_ROOT]
+    endmask = params[P_ENDMASK]
     d = counters[C_DEPTH]
+    states = counters[C_STATES]
+    n_main = counters[C_MAIN]
+    n_leaves = counters[C_LEAVES]
+    n_ends = counters[C_ENDS]
+    status = STATUS_SLICE
     steps = 0
-    while steps < max_steps:
-        if counters[C_STATES] >= max_states:
-            counters[C_DEPTH] = d
-            return STATUS_BUDGET
-        if counters[C_MAIN] >= max_main:
-            counters[C_DEPTH] = d
-            return STATUS_FULL_MAIN
-        if counters[C_LEAVES] >= max_leaves:
-            counters[C_DEPTH] = d
-            return STATUS_FULL_LEAVES
-        if counters[C_ENDS] >= max_ends:
-            counters[C_DEPTH] = d
-            return STATUS_FULL_ENDS
-        j = chn[d, 1]
-        if j < chn[d, 0]:
-            chn[d, 1] = j + 1
+    while True:
+        if steps >= max_steps:
+            break
+        if states >= max_states:
+            status = STATUS_BUDGET
+            break
+        if n_main >= max_main:
+            status = STATUS_FULL_MAIN
+            break
+        if n_leaves >= max_leaves:
+            status = STATUS_FULL_LEAVES
+            break
+        if n_ends >= max_ends:
+            status = STATUS_FULL_ENDS
+            break
+        j = count[d, 1]
+        if j < count[d, 0]:
+            count[d, 1] = j + 1
             steps += 1
-            k1 = ch[d, j, CH_K1]
-            k2 = ch[d, j, CH_K2]
-            m = ch[d, j, CH_M]
-            if ch[d, j, CH_LEAF] == 1:
-                slot = lookup(leaves, k1, k2)
+            k1 = kids[d, j, 0]
+            k2 = kids[d, j, 1]
+            val = leafval[d, j]
+            if val >= 0:
+                slot = probe(leaves, k1, k2, hashes[d, j])
                 if leaves[slot, 0] == EMPTY_KEY:
-                    _store(leaves, slot, k1, k2, ch[d, j, CH_VAL])
-                    counters[C_STATES] += 1
-                    counters[C_LEAVES] += 1
-                    counters[C_ENDS] += _insert_end(ends, ch[d, j, CH_END])
-                val = leaves[slot, 1] >> VALUE_SHIFT
+                    leaves[slot, 0] = k1
+                    leaves[slot, 1] = k2
+                    states += 1
+                    n_leaves += 1
+                    n_ends += _insert_end(ends, k1 & endmask)
             else:
-                slot = lookup(main, k1, k2)
+                slot = probe(main, k1, k2, hashes[d, j])
                 if main[slot, 0] == EMPTY_KEY:
-                    apply(st, d, m, params, ms_remove, side_l, side_s)
                     d += 1
-                    _open(st, ch, chn, acc, d, params, ms_remove, side_l, side_s, main, leaves)
+                    node[d, 0] = k1
+                    node[d, 1] = k2
+                    _open(
+                        node, kids, hashes, moves, leafval, count, acc, d, params, remove, cards,
+                        sides, scores, main,
+                    )  # fmt: skip
                     continue
                 val = main[slot, 1] >> VALUE_SHIFT
-            g = (val & 127) - Z_OFF
-            r = ((val >> 7) & 127) - Z_OFF
-            _combine(acc, d, st[d, ACT] == root, g, r, (val >> 14) & 1, (val >> 15) & 1)
+            _combine(acc, d, (node[d, 0] >> ACT_SHIFT) & 3 == root, val)
             if d == 0:
-                root_val[m] = val
+                root_val[moves[0, j]] = val
             continue
         # every move of the node at depth d is done
-        if chn[d, 0] == 0:
-            z = st[d, root * SEAT_FIELDS + 2]
-            won = np.int64(st[d, WIN] == root)
-            val = _encode(z, z, won, won)
-            counters[C_ENDS] += _insert_end(ends, end_key(st, d, params))
+        k1 = node[d, 0]
+        k2 = node[d, 1]
+        if count[d, 0] == 0:
+            val = horizon_value(k1, k2, params)
+            n_ends += _insert_end(ends, k1 & endmask)
         else:
             val = _encode(acc[d, 0], acc[d, 1], acc[d, 2], acc[d, 3])
-        k1, k2 = pack(st, d, params)
-        _store(main, lookup(main, k1, k2), k1, k2, val)
-        counters[C_STATES] += 1
-        counters[C_MAIN] += 1
+        slot = lookup(main, k1, k2)
+        main[slot, 0] = k1
+        main[slot, 1] = k2 | (val << VALUE_SHIFT)
+        states += 1
+        n_main += 1
         if d == 0:
             counters[C_DONE] = 1
-            counters[C_DEPTH] = 0
-            return STATUS_DONE
+            status = STATUS_DONE
+            break
         d -= 1
-        g = (val & 127) - Z_OFF
-        r = ((val >> 7) & 127) - Z_OFF
-        _combine(acc, d, st[d, ACT] == root, g, r, (val >> 14) & 1, (val >> 15) & 1)
+        _combine(acc, d, (node[d, 0] >> ACT_SHIFT) & 3 == root, val)
         if d == 0:
-            root_val[ch[0, chn[0, 1] - 1, CH_M]] = val
+            root_val[moves[0, count[0, 1] - 1]] = val
     counters[C_DEPTH] = d
-    return STATUS_SLICE
+    counters[C_STATES] = states
+    counters[C_MAIN] = n_main
+    counters[C_LEAVES] = n_leaves
+    counters[C_ENDS] = n_ends
+    return status

@@ -13,7 +13,7 @@ import mmap
 import time
 from functools import cache
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -52,10 +52,19 @@ def multisets(kinds: int, most: int) -> tuple[tuple[tuple[int, ...], ...], np.nd
     return vectors, remove
 
 
-def encode(
-    position: Position, rules: Rules
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The root row, parameters, multiset removal table and card sides of a position."""
+class Encoded(NamedTuple):
+    """A position as the kernel sees it."""
+
+    root: tuple[int, int]  # the root's two words
+    params: np.ndarray
+    remove: np.ndarray  # hand index, card -> the hand without it (-1: not held)
+    cards: np.ndarray  # hand index -> its distinct cards in deck order, then -1
+    sides: np.ndarray  # card, side -> the score table's column for that side's change
+    scores: np.ndarray  # see kernel.score_entry
+
+
+def encode(position: Position, rules: Rules) -> Encoded:
+    """The root words, parameters and tables of a position under ``rules``."""
     from ruleslawyer.solvers import twist_of_fate_kernel as k
 
     state, deck = position.state, position.deck
@@ -68,33 +77,59 @@ def encode(
             "position", "deck", f"{kinds} characters", "a deck small enough for the solver's keys"
         )
     index = {v: i for i, v in enumerate(vectors)}
-    row = np.zeros(k.FIELDS, dtype=np.int64)
+    k1 = state.active << k.ACT_SHIFT
     for s, seat in enumerate(state.seats):
-        b = s * k.SEAT_FIELDS
-        row[b : b + 4] = (seat.luck, seat.shilling, seat.sanctuary, count_toward_limit(seat, rules))
+        count = count_toward_limit(seat, rules)
+        k1 |= (
+            seat.luck | (seat.shilling << 3) | ((seat.sanctuary + k.Z_OFF) << k.Z_SHIFT)
+            | (count << k.COUNT_SHIFT)
+        ) << (k.SEAT_BITS * s)  # fmt: skip
+    k2 = (0 if state.winner is None else state.winner + 1) << (hand_bits * state.players)
     for p in range(state.players):
         hand = state.seats[p].hand
-        row[k._HAND + p] = index[tuple(hand.count(name) for name in deck.names)]
-    row[k.ACT] = state.active
-    row[k.WIN] = -1 if state.winner is None else state.winner
+        k2 |= index[tuple(hand.count(name) for name in deck.names)] << (hand_bits * p)
     params = np.zeros(k.NPARAMS, dtype=np.int64)
     params[k.P_K] = kinds
     params[k.P_S] = len(state.seats)
     params[k.P_N] = state.players
     params[k.P_MONKS] = -1 if state.monks is None else state.monks
     params[k.P_ROOT] = state.active
-    params[k.P_DT] = DOUBLE_THRESHOLD[rules.double_threshold]
     params[k.P_AF] = rules.simultaneous_finish == "active-first"
     params[k.P_SPC] = rules.self_play_count == "counts-toward-six"
     params[k.P_SFD] = rules.self_play_face_down == "allowed"
     params[k.P_FLOOR] = rules.monks_penalty_floor == "floor-at-zero"
-    params[k.P_EMPTY] = index[(0,) * kinds]
     params[k.P_HB] = hand_bits
-    side_l = np.array([[c.sides[0].luck, c.sides[1].luck] for c in deck.characters], dtype=np.int64)
-    side_s = np.array(
-        [[c.sides[0].shilling, c.sides[1].shilling] for c in deck.characters], dtype=np.int64
+    params[k.P_EMPTY] = index[(0,) * kinds]
+    params[k.P_ENDMASK] = sum(k.END_SEAT_MASK << (k.SEAT_BITS * s) for s in range(len(state.seats)))
+    cards = np.full((len(vectors), kinds), -1, dtype=np.int64)
+    for i, v in enumerate(vectors):
+        held = [c for c in range(kinds) if v[c]]
+        cards[i, : len(held)] = held
+    sides = np.array(
+        [[k.effect(side.luck, side.shilling) for side in c.sides] for c in deck.characters],
+        dtype=np.int64,
     )
-    return row, params, remove, side_l, side_s
+    return Encoded((k1, k2), params, remove, cards, sides, score_table(rules))
+
+
+@cache
+def _score_table(double_threshold: int) -> np.ndarray:
+    from ruleslawyer.solvers import twist_of_fate_kernel as k
+
+    table = np.zeros((64, k.EFFECTS), dtype=np.int64)
+    changes = range(-k.TOP, k.TOP + 1)
+    for luck, shilling in product(range(k.TOP + 1), repeat=2):
+        for dl, ds in product(changes, repeat=2):
+            table[luck | (shilling << 3), k.effect(dl, ds)] = k.score_entry(
+                luck, shilling, (dl, ds), double_threshold
+            )
+    table.setflags(write=False)
+    return table
+
+
+def score_table(rules: Rules) -> np.ndarray:
+    """Each Luck and Shilling, each change: the seat after the change and after scoring."""
+    return _score_table(DOUBLE_THRESHOLD[rules.double_threshold])
 
 
 def decode_move(m: int, position: Position) -> Move:
@@ -183,19 +218,24 @@ def solve(
 
     budget = budget or Budget()
     began = time.perf_counter()
-    row, params, remove, side_l, side_s = encode(position, rules)
+    enc = encode(position, rules)
     depth = sum(len(s.hand) for s in position.state.seats) + 2
-    st = np.zeros((depth, k.FIELDS), dtype=np.int64)
-    st[0] = row
-    n_moves = len(position.deck.characters) * len(position.state.seats) * 6
-    ch = np.zeros((depth, n_moves, k.CH_FIELDS), dtype=np.int64)
-    chn = np.zeros((depth, 3), dtype=np.int64)
+    n_moves = len(position.deck.characters) * len(position.state.seats) * k.VARIANTS
+    node = np.zeros((depth, 2), dtype=np.int64)
+    node[0] = enc.root
+    kids = np.zeros((depth, n_moves, 2), dtype=np.int64)
+    hashes = np.zeros((depth, n_moves), dtype=np.int64)
+    moves = np.zeros((depth, n_moves), dtype=np.int64)
+    leafval = np.zeros((depth, n_moves), dtype=np.int64)
+    count = np.zeros((depth, 2), dtype=np.int64)
     acc = np.zeros((depth, 4), dtype=np.int64)
+    stack = (node, kids, hashes, moves, leafval, count, acc)
+    rules_in = (enc.params, enc.remove, enc.cards, enc.sides, enc.scores)
     counters = np.zeros(k.NCOUNTERS, dtype=np.int64)
     root_val = np.full(n_moves, -1, dtype=np.int64)
     tables = Tables(FIRST_CAPACITY, max_table_bytes)
     began_search = time.perf_counter()
-    k.begin(st, ch, chn, acc, params, remove, side_l, side_s, tables.main, tables.leaves)
+    k.begin(*stack, *rules_in, tables.main)
     progress = Progress("twist-of-fate numba: states")
     name = position.names[position.state.active]
     full = {k.STATUS_FULL_MAIN: "main", k.STATUS_FULL_LEAVES: "leaves", k.STATUS_FULL_ENDS: "ends"}
@@ -203,19 +243,13 @@ def solve(
         while True:
             max_main, max_leaves, max_ends = tables.limits()
             status = k.search(
-                st,
-                ch,
-                chn,
-                acc,
+                *stack,
                 counters,
                 tables.main,
                 tables.leaves,
                 tables.ends,
                 root_val,
-                params,
-                remove,
-                side_l,
-                side_s,
+                *rules_in,
                 SLICE,
                 max_main,
                 max_leaves,
@@ -240,8 +274,7 @@ def solve(
             stats["ends"] = tables.ends
             stats["table_bytes"] = tables.nbytes
             stats["search_seconds"] = time.perf_counter() - began_search
-    k1, k2 = k.pack(st, 0, params)
-    top = int(tables.main[k.lookup(tables.main, k1, k2), 1]) >> k.VALUE_SHIFT
+    top = int(tables.main[k.lookup(tables.main, *enc.root), 1]) >> k.VALUE_SHIFT
     g, r, gw, pw = _decode(top)
     best = _best(root_val)
     state = position.state
@@ -301,7 +334,7 @@ def end_states(
         key = int(key)
         ends = []
         for s in range(seats):
-            seat = (key >> (12 * s)) & 0xFFF
-            ends.append((seat & 7, (seat >> 3) & 7, ((seat >> 6) & 63) - k.Z_OFF))
+            seat = key >> (k.SEAT_BITS * s)
+            ends.append((seat & 7, (seat >> 3) & 7, ((seat >> k.Z_SHIFT) & 63) - k.Z_OFF))
         out.append(tuple(ends))
     return sorted(out)
