@@ -259,39 +259,68 @@ def child(k1, k2, p, t, ep, et, params, scores):
     return k1, k2, True
 
 
+# A frame per depth of the search: the node's words, its number of children and the
+# next one to visit, and its value so far (guaranteed, reachable, guaranteed win,
+# possible win; and whether the root's player moves there).
+F_K1, F_K2, F_N, F_NEXT, F_G, F_R, F_GW, F_PW, F_MAX = range(9)
+FRAME = 9
+# A child in the list of its node: its words, hash, and move << 17 | is-leaf << 16 | value.
+KID = 4
+LEAF_BIT = 1 << 16
+
+
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _combine(acc, d, is_root_node, val):
+def _combine(frame, d, val):
     g = (val & 127) - Z_OFF
     r = ((val >> 7) & 127) - Z_OFF
     gw = (val >> 14) & 1
     pw = (val >> 15) & 1
-    if is_root_node:
-        if g > acc[d, 0]:
-            acc[d, 0] = g
-        acc[d, 2] |= gw
+    if frame[d, F_MAX] == 1:
+        if g > frame[d, F_G]:
+            frame[d, F_G] = g
+        frame[d, F_GW] |= gw
     else:
-        if g < acc[d, 0]:
-            acc[d, 0] = g
-        acc[d, 2] &= gw
-    if r > acc[d, 1]:
-        acc[d, 1] = r
-    acc[d, 3] |= pw
+        if g < frame[d, F_G]:
+            frame[d, F_G] = g
+        frame[d, F_GW] &= gw
+    if r > frame[d, F_R]:
+        frame[d, F_R] = r
+    frame[d, F_PW] |= pw
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _open(
-    node, kids, hashes, moves, leafval, count, acc, d, params, remove, cards, sides, scores, main
-):
+def _emit(kid, d, j, c1, c2, leaf, m, params, main, mask):
+    """Write child ``j`` of the node at depth ``d``; prefetch its slot unless it is a leaf."""
+    b = j * KID
+    kid[d, b] = c1
+    kid[d, b + 1] = c2
+    h = key_hash(c1, c2)
+    kid[d, b + 2] = h
+    if leaf:
+        kid[d, b + 3] = (m << 17) | LEAF_BIT | horizon_value(c1, c2, params)
+    else:
+        kid[d, b + 3] = m << 17
+        _prefetch(main, h & mask)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _open(frame, kid, d, params, remove, cards, sides, scores, main):
     """List the node's children in move order, and prefetch their table slots.
 
-    Horizon children get their value at once (``leafval``; -1 for the others).
+    A play on another seat that brings nobody to the last Sanctuary card and is not
+    on the Monks changes only the two seats' fields, the hand and the player to
+    move: that common case is written here directly; every other play goes through
+    :func:`child`.
     """
-    k1 = node[d, 0]
-    k2 = node[d, 1]
+    k1 = frame[d, F_K1]
+    k2 = frame[d, F_K2]
     n_s = params[P_S]
+    n = params[P_N]
     p = (k1 >> ACT_SHIFT) & 3
     hb = params[P_HB]
-    hand = (k2 >> (hb * p)) & ((1 << hb) - 1)
+    hmask = (1 << hb) - 1
+    empty = params[P_EMPTY]
+    hand = (k2 >> (hb * p)) & hmask
     targets = 0
     for t in range(n_s):
         if t != p and (k1 >> (SEAT_BITS * t + COUNT_SHIFT)) & 7 < LIMIT:
@@ -300,12 +329,29 @@ def _open(
         targets = 1 << p
     self_variants = 4 if params[P_SFD] == 1 else 2
     mask = main.shape[0] - 1
-    n = 0
+    sp = SEAT_BITS * p
+    fp = (k1 >> sp) & SEAT_MASK
+    lsp = fp & 63
+    zp = (fp >> Z_SHIFT) & 63
+    highp = fp & ~63
+    monks = params[P_MONKS]
+    j = 0
     for i in range(cards.shape[1]):
         c = cards[hand, i]
         if c < 0:
             break
         k2c = k2 + ((remove[hand, c] - hand) << (hb * p))
+        # the next player with a card in hand (p again if only p has any)
+        act = p
+        over = True
+        for k in range(1, n + 1):
+            q = p + k
+            if q >= n:
+                q -= n
+            if (k2c >> (hb * q)) & hmask != empty:
+                act = q
+                over = False
+                break
         for t in range(n_s):
             if (targets >> t) & 1 == 0:
                 continue
@@ -319,81 +365,60 @@ def _open(
                     else:
                         ep = RAISE_SHILLING
                     c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
-                    kids[d, n, 0] = c1
-                    kids[d, n, 1] = c2
-                    moves[d, n] = base + v
-                    h = key_hash(c1, c2)
-                    hashes[d, n] = h
-                    if leaf:
-                        leafval[d, n] = horizon_value(c1, c2, params)
-                    else:
-                        leafval[d, n] = -1
-                        _prefetch(main, h & mask)
-                    n += 1
-            else:
-                for v in range(VARIANTS):
-                    if v < 2:
-                        et = sides[c, v]
-                        ep = sides[c, 1 - v]
-                    else:
-                        ep = RAISE_LUCK if (v - 2) // 2 == 0 else RAISE_SHILLING
-                        et = RAISE_LUCK if (v - 2) % 2 == 0 else RAISE_SHILLING
+                    _emit(kid, d, j, c1, c2, leaf, base + v, params, main, mask)
+                    j += 1
+                continue
+            st = SEAT_BITS * t
+            ft = (k1 >> st) & SEAT_MASK
+            lst = ft & 63
+            zt = (ft >> Z_SHIFT) & 63
+            hight = (ft & ~63) + (1 << COUNT_SHIFT)
+            clear = (SEAT_MASK << sp) | (SEAT_MASK << st) | (np.int64(3) << ACT_SHIFT)
+            rest = (k1 & ~clear) | (act << ACT_SHIFT)
+            for v in range(VARIANTS):
+                if v < 2:
+                    et = sides[c, v]
+                    ep = sides[c, 1 - v]
+                else:
+                    ep = RAISE_LUCK if v < 4 else RAISE_SHILLING
+                    et = RAISE_LUCK if v % 2 == 0 else RAISE_SHILLING
+                x = scores[lsp, ep]
+                y = scores[lst, et]
+                xp = (x >> 6) & 3
+                yp = (y >> 6) & 3
+                if zp + xp >= LAST + Z_OFF or zt + yp >= LAST + Z_OFF or t == monks:
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
-                    kids[d, n, 0] = c1
-                    kids[d, n, 1] = c2
-                    moves[d, n] = base + v
-                    h = key_hash(c1, c2)
-                    hashes[d, n] = h
-                    if leaf:
-                        leafval[d, n] = horizon_value(c1, c2, params)
-                    else:
-                        leafval[d, n] = -1
-                        _prefetch(main, h & mask)
-                    n += 1
-    count[d, 0] = n
-    count[d, 1] = 0
+                else:
+                    c1 = rest | ((highp + (x & 63) + (xp << Z_SHIFT)) << sp)
+                    c1 |= (hight + (y & 63) + (yp << Z_SHIFT)) << st
+                    c2 = k2c
+                    leaf = over
+                _emit(kid, d, j, c1, c2, leaf, base + v, params, main, mask)
+                j += 1
+    frame[d, F_N] = j
+    frame[d, F_NEXT] = 0
     if p == params[P_ROOT]:
-        acc[d, 0] = LOW
-        acc[d, 2] = 0
+        frame[d, F_MAX] = 1
+        frame[d, F_G] = LOW
+        frame[d, F_GW] = 0
     else:
-        acc[d, 0] = HIGH
-        acc[d, 2] = 1
-    acc[d, 1] = LOW
-    acc[d, 3] = 0
+        frame[d, F_MAX] = 0
+        frame[d, F_G] = HIGH
+        frame[d, F_GW] = 1
+    frame[d, F_R] = LOW
+    frame[d, F_PW] = 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def begin(
-    node, kids, hashes, moves, leafval, count, acc, params, remove, cards, sides, scores, main
-):
-    """Put the root (already in ``node[0]``) on the stack."""
-    _open(
-        node,
-        kids,
-        hashes,
-        moves,
-        leafval,
-        count,
-        acc,
-        0,
-        params,
-        remove,
-        cards,
-        sides,
-        scores,
-        main,
-    )
+def begin(frame, kid, params, remove, cards, sides, scores, main):
+    """Put the root (already in ``frame[0]``) on the stack."""
+    _open(frame, kid, 0, params, remove, cards, sides, scores, main)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def search(
-    node,
-    kids,
-    hashes,
-    moves,
-    leafval,
-    count,
-    acc,
+    frame,
+    kid,
     counters,
     main,
     leaves,
@@ -414,10 +439,9 @@ def search(
 
     Internal nodes go to ``main``; horizon states to the small ``leaves`` table, and
     their (Luck, Shilling, Sanctuary) projections to the ``ends`` set. A slice may
-    stop with nodes open: their children lists stay in the arrays and the search
+    stop with nodes open: their children lists stay in ``kid`` and the search
     resumes where it was.
     """
-    root = params[P_ROOT]
     endmask = params[P_ENDMASK]
     d = counters[C_DEPTH]
     states = counters[C_STATES]
@@ -441,15 +465,17 @@ def search(
         if n_ends >= max_ends:
             status = STATUS_FULL_ENDS
             break
-        j = count[d, 1]
-        if j < count[d, 0]:
-            count[d, 1] = j + 1
+        j = frame[d, F_NEXT]
+        if j < frame[d, F_N]:
+            frame[d, F_NEXT] = j + 1
             steps += 1
-            k1 = kids[d, j, 0]
-            k2 = kids[d, j, 1]
-            val = leafval[d, j]
-            if val >= 0:
-                slot = probe(leaves, k1, k2, hashes[d, j])
+            b = j * KID
+            k1 = kid[d, b]
+            k2 = kid[d, b + 1]
+            info = kid[d, b + 3]
+            if info & LEAF_BIT:
+                val = info & 0xFFFF
+                slot = probe(leaves, k1, k2, kid[d, b + 2])
                 if leaves[slot, 0] == EMPTY_KEY:
                     leaves[slot, 0] = k1
                     leaves[slot, 1] = k2
@@ -457,29 +483,26 @@ def search(
                     n_leaves += 1
                     n_ends += _insert_end(ends, k1 & endmask)
             else:
-                slot = probe(main, k1, k2, hashes[d, j])
+                slot = probe(main, k1, k2, kid[d, b + 2])
                 if main[slot, 0] == EMPTY_KEY:
                     d += 1
-                    node[d, 0] = k1
-                    node[d, 1] = k2
-                    _open(
-                        node, kids, hashes, moves, leafval, count, acc, d, params, remove, cards,
-                        sides, scores, main,
-                    )  # fmt: skip
+                    frame[d, F_K1] = k1
+                    frame[d, F_K2] = k2
+                    _open(frame, kid, d, params, remove, cards, sides, scores, main)
                     continue
                 val = main[slot, 1] >> VALUE_SHIFT
-            _combine(acc, d, (node[d, 0] >> ACT_SHIFT) & 3 == root, val)
+            _combine(frame, d, val)
             if d == 0:
-                root_val[moves[0, j]] = val
+                root_val[info >> 17] = val
             continue
         # every move of the node at depth d is done
-        k1 = node[d, 0]
-        k2 = node[d, 1]
-        if count[d, 0] == 0:
+        k1 = frame[d, F_K1]
+        k2 = frame[d, F_K2]
+        if frame[d, F_N] == 0:
             val = horizon_value(k1, k2, params)
             n_ends += _insert_end(ends, k1 & endmask)
         else:
-            val = _encode(acc[d, 0], acc[d, 1], acc[d, 2], acc[d, 3])
+            val = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
         slot = lookup(main, k1, k2)
         main[slot, 0] = k1
         main[slot, 1] = k2 | (val << VALUE_SHIFT)
@@ -490,9 +513,9 @@ def search(
             status = STATUS_DONE
             break
         d -= 1
-        _combine(acc, d, (node[d, 0] >> ACT_SHIFT) & 3 == root, val)
+        _combine(frame, d, val)
         if d == 0:
-            root_val[moves[0, count[0, 1] - 1]] = val
+            root_val[kid[0, (frame[0, F_NEXT] - 1) * KID + 3] >> 17] = val
     counters[C_DEPTH] = d
     counters[C_STATES] = states
     counters[C_MAIN] = n_main

@@ -160,7 +160,7 @@ def empty_table(shape: tuple[int, ...]) -> np.ndarray:
     size = int(np.prod(shape)) * 8
     if size < 1 << 22 or not hasattr(mmap, "MADV_HUGEPAGE"):
         return np.full(shape, -1, dtype=np.int64)
-    memory = mmap.mmap(-1, size)
+    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     memory.madvise(mmap.MADV_HUGEPAGE)
     table = np.frombuffer(memory, dtype=np.int64).reshape(shape)
     table.fill(-1)
@@ -221,15 +221,10 @@ def solve(
     enc = encode(position, rules)
     depth = sum(len(s.hand) for s in position.state.seats) + 2
     n_moves = len(position.deck.characters) * len(position.state.seats) * k.VARIANTS
-    node = np.zeros((depth, 2), dtype=np.int64)
-    node[0] = enc.root
-    kids = np.zeros((depth, n_moves, 2), dtype=np.int64)
-    hashes = np.zeros((depth, n_moves), dtype=np.int64)
-    moves = np.zeros((depth, n_moves), dtype=np.int64)
-    leafval = np.zeros((depth, n_moves), dtype=np.int64)
-    count = np.zeros((depth, 2), dtype=np.int64)
-    acc = np.zeros((depth, 4), dtype=np.int64)
-    stack = (node, kids, hashes, moves, leafval, count, acc)
+    frame = np.zeros((depth, k.FRAME), dtype=np.int64)
+    frame[0, k.F_K1], frame[0, k.F_K2] = enc.root
+    kid = np.zeros((depth, n_moves * k.KID), dtype=np.int64)
+    stack = (frame, kid)
     rules_in = (enc.params, enc.remove, enc.cards, enc.sides, enc.scores)
     counters = np.zeros(k.NCOUNTERS, dtype=np.int64)
     root_val = np.full(n_moves, -1, dtype=np.int64)
