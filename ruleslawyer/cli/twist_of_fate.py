@@ -33,6 +33,15 @@ def group() -> None:
     default=None,
     help="Stop after this many distinct states and report finished: false.",
 )
+@click.option(
+    "--max-memory",
+    type=click.FloatRange(min=0.01),
+    default=5.0,
+    show_default=True,
+    metavar="GIB",
+    help="Largest size of the Numba solver's tables, in GiB (growing one briefly needs "
+    "the old and new table both); a search that needs more reports finished: false.",
+)
 @ruling_option
 @click.option(
     "--solver",
@@ -48,6 +57,7 @@ def solve(
     output: Path | None,
     max_seconds: float | None,
     max_states: int | None,
+    max_memory: float,
     rulings: tuple[str, ...],
     solver: str,
 ) -> None:
@@ -73,10 +83,13 @@ def solve(
     pos = position_from_document(doc, str(position), relative_to=position.parent, rules=rules)
     budget = Budget(max_seconds=max_seconds, max_states=max_states)
     if solver == "numba":
-        from ruleslawyer.solvers.twist_of_fate_numba import solve as run
+        from ruleslawyer.solvers.twist_of_fate_numba import solve as fast
+
+        result = fast(pos, rules, budget, max_table_bytes=int(max_memory * 2**30))
     else:
-        from ruleslawyer.solvers.twist_of_fate_reference import solve as run
-    result = run(pos, rules, budget)
+        from ruleslawyer.solvers.twist_of_fate_reference import solve as slow
+
+        result = slow(pos, rules, budget)
     if fmt == "json":
         emit(json.dumps(result.to_json(), indent=2) + "\n", output)
     else:

@@ -34,7 +34,7 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 
 SLICE = 1 << 20
 FIRST_CAPACITY = 1 << 18
-MAX_TABLE_BYTES = 5 << 30  # keys (2 x 8 bytes) + value (8 bytes) per slot; rehash needs both
+MAX_TABLE_BYTES = 5 << 30  # every table together, old and new while one grows
 LOAD = 0.7
 DOUBLE_THRESHOLD = {"two-points": 0, "one-point-reset-both": 1, "one-point-reset-one": 2}
 
@@ -155,7 +155,8 @@ def empty_table(shape: tuple[int, ...]) -> np.ndarray:
     """An int64 array full of -1, on transparent huge pages where the system allows.
 
     The tables are probed at random: with 4 KiB pages nearly every probe of a large
-    table also misses the TLB; 2 MiB pages cut that cost (Linux ``madvise``).
+    table also misses the TLB; 2 MiB pages cut that cost (Linux ``madvise``). The
+    mapping must be private: Linux gives a shared anonymous mapping no huge pages.
     """
     size = int(np.prod(shape)) * 8
     if size < 1 << 22 or not hasattr(mmap, "MADV_HUGEPAGE"):

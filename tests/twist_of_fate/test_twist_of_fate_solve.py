@@ -97,6 +97,17 @@ def test_unfinished_search_withholds_values() -> None:
         assert result.best_move is None and result.states >= 2000
 
 
+def test_cli_memory_cap_stops_with_finished_false() -> None:
+    # 20 MiB: the first tables take 10 MiB; doubling the main table would need 26.
+    path = ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-9.toml"
+    args = ["twist-of-fate", "solve", str(path), "--format", "json", "--max-memory", "0.02"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["finished"] is False and out["end_states"] is None
+    assert 0 < out["states"] < 14_539_897
+
+
 # --- differential: small random positions -------------------------------------------
 
 NAMES = DECK.names
