@@ -42,6 +42,13 @@ def group() -> None:
     help="Largest size of the Numba solver's tables, in GiB (growing one briefly needs "
     "the old and new table both); a search that needs more reports finished: false.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1, max=64),
+    default=None,
+    help="Search threads of the Numba solver (sharing its tables); default one per "
+    "usable processor, at most 4. The answer does not depend on it.",
+)
 @ruling_option
 @click.option(
     "--solver",
@@ -58,6 +65,7 @@ def solve(
     max_seconds: float | None,
     max_states: int | None,
     max_memory: float,
+    threads: int | None,
     rulings: tuple[str, ...],
     solver: str,
 ) -> None:
@@ -85,7 +93,8 @@ def solve(
     if solver == "numba":
         from ruleslawyer.solvers.twist_of_fate_numba import solve as fast
 
-        result = fast(pos, rules, budget, max_table_bytes=int(max_memory * 2**30))
+        memory = int(max_memory * 2**30)
+        result = fast(pos, rules, budget, max_table_bytes=memory, threads=threads)
     else:
         from ruleslawyer.solvers.twist_of_fate_reference import solve as slow
 

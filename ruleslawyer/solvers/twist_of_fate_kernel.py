@@ -52,10 +52,14 @@ VARIANTS = 6
 NPARAMS = 12
 
 # counters
-C_DEPTH, C_STATES, C_ENDS, C_DONE, C_MAIN, C_LEAVES = range(6)
-NCOUNTERS = 6
+C_DEPTH, C_STATES, C_ENDS, C_DONE, C_MAIN, C_LEAVES, C_EXPANDED = range(7)
+NCOUNTERS = 7
 
-EMPTY_KEY = -1
+# Both words of every state carry a marker bit, so neither is ever 0: a table slot
+# reads 0 when empty, and fresh memory from the system is already all zeros.
+EMPTY_KEY = 0
+MARK1 = 1 << 62
+MARK2_SHIFT = 46
 VALUE_SHIFT = 47
 KEY2_MASK = (1 << VALUE_SHIFT) - 1
 LOW, HIGH = -1000, 1000
@@ -112,6 +116,52 @@ def _prefetch(typingctx, table, index):
     return sig, codegen
 
 
+def _pointer(context, builder, aryty, array, indices):
+    ary = context.make_array(aryty)(context, builder, array)
+    return cgutils.get_item_pointer(context, builder, aryty, ary, indices)
+
+
+@intrinsic
+def _cas(typingctx, table, index, column, expected, new):
+    """Compare-and-swap ``table[index, column]`` (2-D) or ``table[index]`` (1-D, column
+    ignored): write ``new`` if it holds ``expected``; return what it held."""
+    sig = types.int64(table, index, column, expected, new)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        idx = [args[1], args[2]] if aryty.ndim == 2 else [args[1]]
+        ptr = _pointer(context, builder, aryty, args[0], idx)
+        pair = builder.cmpxchg(ptr, args[3], args[4], "seq_cst", "seq_cst")
+        return builder.extract_value(pair, 0)
+
+    return sig, codegen
+
+
+@intrinsic
+def _load(typingctx, table, index, column):
+    """``table[index, column]`` read afresh from memory (an atomic acquire load)."""
+    sig = types.int64(table, index, column)
+
+    def codegen(context, builder, signature, args):
+        ptr = _pointer(context, builder, signature.args[0], args[0], [args[1], args[2]])
+        return builder.load_atomic(ptr, "acquire", 8)
+
+    return sig, codegen
+
+
+@intrinsic
+def _store_release(typingctx, table, index, column, value):
+    """``table[index, column] = value``, ordered after every earlier write."""
+    sig = types.void(table, index, column, value)
+
+    def codegen(context, builder, signature, args):
+        ptr = _pointer(context, builder, signature.args[0], args[0], [args[1], args[2]])
+        builder.store_atomic(args[3], ptr, "release", 8)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def key_hash(k1, k2):
     h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
@@ -123,6 +173,16 @@ def key_hash(k1, k2):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _second(table, i):
+    """The slot's second word; a slot another thread has just claimed holds -1 there
+    for a moment (its first word is written first), so wait for it."""
+    w = _load(table, i, np.int64(1))
+    while w == EMPTY_KEY:
+        w = _load(table, i, np.int64(1))
+    return w
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def probe(table, k1, k2, h):
     """The slot holding (k1, k2), or the empty slot where it would go (``h`` its hash)."""
     mask = table.shape[0] - 1
@@ -131,9 +191,27 @@ def probe(table, k1, k2, h):
         w = table[i, 0]
         if w == EMPTY_KEY:
             return i
-        if w == k1 and (table[i, 1] & KEY2_MASK) == k2:
+        if w == k1 and (_second(table, i) & KEY2_MASK) == k2:
             return i
         i = (i + 1) & mask
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def insert(table, k1, k2, word, h):
+    """Put (k1, k2) in the table with second word ``word`` unless it is there already
+    (another search thread may be inserting at the same time); 1 if this call did."""
+    mask = table.shape[0] - 1
+    i = probe(table, k1, k2, h)
+    while True:
+        old = _cas(table, i, np.int64(0), np.int64(EMPTY_KEY), k1)
+        if old == EMPTY_KEY:
+            _store_release(table, i, np.int64(1), word)
+            return 1
+        if old == k1 and (_second(table, i) & KEY2_MASK) == k2:
+            return 0
+        i = probe(table, k1, k2, (i + 1) & mask)
+        if table[i, 0] != EMPTY_KEY:
+            return 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -155,10 +233,12 @@ def _insert_end(ek, k):
     mask = ek.shape[0] - 1
     i = key_hash(k, 0) & mask
     while True:
-        if ek[i] == EMPTY_KEY:
-            ek[i] = k
-            return 1
-        if ek[i] == k:
+        w = ek[i]
+        if w == EMPTY_KEY:
+            w = _cas(ek, i, np.int64(0), np.int64(EMPTY_KEY), k)
+            if w == EMPTY_KEY:
+                return 1
+        if w == k:
             return 0
         i = (i + 1) & mask
 
@@ -180,7 +260,7 @@ def horizon_value(k1, k2, params):
     """A horizon state's value: the root's Sanctuary, and whether the root won."""
     root = params[P_ROOT]
     z = ((k1 >> (SEAT_BITS * root + Z_SHIFT)) & 63) - Z_OFF
-    won = np.int64((k2 >> (params[P_HB] * params[P_N])) == root + 1)
+    won = np.int64(((k2 >> (params[P_HB] * params[P_N])) & 7) == root + 1)
     return _encode(z, z, won, won)
 
 
@@ -262,8 +342,8 @@ def child(k1, k2, p, t, ep, et, params, scores):
 # A frame per depth of the search: the node's words, its number of children and the
 # next one to visit, and its value so far (guaranteed, reachable, guaranteed win,
 # possible win; and whether the root's player moves there).
-F_K1, F_K2, F_N, F_NEXT, F_G, F_R, F_GW, F_PW, F_MAX = range(9)
-FRAME = 9
+F_K1, F_K2, F_N, F_NEXT, F_G, F_R, F_GW, F_PW, F_MAX, F_CUR = range(10)
+FRAME = 10
 # A child in the list of its node: its words, hash, and move << 17 | is-leaf << 16 | value.
 KID = 4
 LEAF_BIT = 1 << 16
@@ -415,7 +495,7 @@ def begin(frame, kid, params, remove, cards, sides, scores, main):
     _open(frame, kid, 0, params, remove, cards, sides, scores, main)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def search(
     frame,
     kid,
@@ -430,55 +510,63 @@ def search(
     sides,
     scores,
     max_steps,
-    max_main,
-    max_leaves,
-    max_ends,
-    max_states,
+    room,
+    turn,
 ):
     """Run the depth-first search for up to ``max_steps`` moves; return a status.
 
     Internal nodes go to ``main``; horizon states to the small ``leaves`` table, and
     their (Luck, Shilling, Sanctuary) projections to the ``ends`` set. A slice may
     stop with nodes open: their children lists stay in ``kid`` and the search
-    resumes where it was.
+    resumes where it was. ``room`` says how many more states, main-table, leaf-table
+    and end-set entries this slice may add.
+
+    Several searches (threads) may run at once over the same tables, each from the
+    root with its own stack: a state's value depends only on the state, so whichever
+    finishes a node first stores it and the others use it. ``turn`` (between 0 and
+    1) spreads them out: each visits a node's children starting that far along
+    the list. Every count is of entries this search itself added.
     """
     endmask = params[P_ENDMASK]
     d = counters[C_DEPTH]
-    states = counters[C_STATES]
-    n_main = counters[C_MAIN]
-    n_leaves = counters[C_LEAVES]
-    n_ends = counters[C_ENDS]
+    states = 0
+    n_main = 0
+    n_leaves = 0
+    n_ends = 0
+    expanded = 0
     status = STATUS_SLICE
     steps = 0
     while True:
         if steps >= max_steps:
             break
-        if states >= max_states:
+        if states >= room[0]:
             status = STATUS_BUDGET
             break
-        if n_main >= max_main:
+        if n_main >= room[1]:
             status = STATUS_FULL_MAIN
             break
-        if n_leaves >= max_leaves:
+        if n_leaves >= room[2]:
             status = STATUS_FULL_LEAVES
             break
-        if n_ends >= max_ends:
+        if n_ends >= room[3]:
             status = STATUS_FULL_ENDS
             break
+        n = frame[d, F_N]
         j = frame[d, F_NEXT]
-        if j < frame[d, F_N]:
+        if j < n:
             frame[d, F_NEXT] = j + 1
             steps += 1
+            j += np.int64(turn * n)
+            if j >= n:
+                j -= n
+            frame[d, F_CUR] = j
             b = j * KID
             k1 = kid[d, b]
             k2 = kid[d, b + 1]
             info = kid[d, b + 3]
             if info & LEAF_BIT:
                 val = info & 0xFFFF
-                slot = probe(leaves, k1, k2, kid[d, b + 2])
-                if leaves[slot, 0] == EMPTY_KEY:
-                    leaves[slot, 0] = k1
-                    leaves[slot, 1] = k2
+                if insert(leaves, k1, k2, k2, kid[d, b + 2]) == 1:
                     states += 1
                     n_leaves += 1
                     n_ends += _insert_end(ends, k1 & endmask)
@@ -490,7 +578,7 @@ def search(
                     frame[d, F_K2] = k2
                     _open(frame, kid, d, params, remove, cards, sides, scores, main)
                     continue
-                val = main[slot, 1] >> VALUE_SHIFT
+                val = _second(main, slot) >> VALUE_SHIFT
             _combine(frame, d, val)
             if d == 0:
                 root_val[info >> 17] = val
@@ -498,16 +586,15 @@ def search(
         # every move of the node at depth d is done
         k1 = frame[d, F_K1]
         k2 = frame[d, F_K2]
-        if frame[d, F_N] == 0:
+        if n == 0:
             val = horizon_value(k1, k2, params)
             n_ends += _insert_end(ends, k1 & endmask)
         else:
             val = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
-        slot = lookup(main, k1, k2)
-        main[slot, 0] = k1
-        main[slot, 1] = k2 | (val << VALUE_SHIFT)
-        states += 1
-        n_main += 1
+        expanded += 1
+        if insert(main, k1, k2, k2 | (val << VALUE_SHIFT), key_hash(k1, k2)) == 1:
+            states += 1
+            n_main += 1
         if d == 0:
             counters[C_DONE] = 1
             status = STATUS_DONE
@@ -515,10 +602,11 @@ def search(
         d -= 1
         _combine(frame, d, val)
         if d == 0:
-            root_val[kid[0, (frame[0, F_NEXT] - 1) * KID + 3] >> 17] = val
+            root_val[kid[0, frame[0, F_CUR] * KID + 3] >> 17] = val
     counters[C_DEPTH] = d
-    counters[C_STATES] = states
-    counters[C_MAIN] = n_main
-    counters[C_LEAVES] = n_leaves
-    counters[C_ENDS] = n_ends
+    counters[C_STATES] += states
+    counters[C_MAIN] += n_main
+    counters[C_LEAVES] += n_leaves
+    counters[C_ENDS] += n_ends
+    counters[C_EXPANDED] += expanded
     return status

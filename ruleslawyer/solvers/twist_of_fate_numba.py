@@ -1,16 +1,19 @@
 """The Numba solver for Twist of Fate: same answers as the reference solver, at compiled speed.
 
 Numba (and the compiled kernel) is imported only when :func:`solve` runs. The
-Python driver here encodes the position into integer rows, runs the kernel in
-slices, grows the transposition table as it fills, checks the budget between
-slices, and decodes the answer. A search that runs out of budget or memory
-returns ``finished: false`` with no values.
+Python driver here encodes the position into two words and a few small tables,
+runs the kernel in slices (one search per thread, all over the same tables; the
+kernel releases the GIL), grows the tables as they fill, checks the budget
+between slices, and decodes the answer. A search that runs out of budget or
+memory returns ``finished: false`` with no values.
 """
 
 from __future__ import annotations
 
 import mmap
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import product
 from typing import Any, NamedTuple
@@ -36,6 +39,7 @@ SLICE = 1 << 20
 FIRST_CAPACITY = 1 << 18
 MAX_TABLE_BYTES = 5 << 30  # every table together, old and new while one grows
 LOAD = 0.7
+MAX_THREADS = 4
 DOUBLE_THRESHOLD = {"two-points": 0, "one-point-reset-both": 1, "one-point-reset-one": 2}
 
 
@@ -72,19 +76,20 @@ def encode(position: Position, rules: Rules) -> Encoded:
     most = max(len(s.hand) for s in state.seats)
     vectors, remove = multisets(kinds, most)
     hand_bits = max(1, (len(vectors) - 1).bit_length())
-    if hand_bits * state.players + 3 > k.VALUE_SHIFT:
+    if hand_bits * state.players + 3 > k.MARK2_SHIFT:
         raise InputError(
             "position", "deck", f"{kinds} characters", "a deck small enough for the solver's keys"
         )
     index = {v: i for i, v in enumerate(vectors)}
-    k1 = state.active << k.ACT_SHIFT
+    k1 = k.MARK1 | (state.active << k.ACT_SHIFT)
     for s, seat in enumerate(state.seats):
         count = count_toward_limit(seat, rules)
         k1 |= (
             seat.luck | (seat.shilling << 3) | ((seat.sanctuary + k.Z_OFF) << k.Z_SHIFT)
             | (count << k.COUNT_SHIFT)
         ) << (k.SEAT_BITS * s)  # fmt: skip
-    k2 = (0 if state.winner is None else state.winner + 1) << (hand_bits * state.players)
+    k2 = 1 << k.MARK2_SHIFT
+    k2 |= (0 if state.winner is None else state.winner + 1) << (hand_bits * state.players)
     for p in range(state.players):
         hand = state.seats[p].hand
         k2 |= index[tuple(hand.count(name) for name in deck.names)] << (hand_bits * p)
@@ -100,7 +105,9 @@ def encode(position: Position, rules: Rules) -> Encoded:
     params[k.P_FLOOR] = rules.monks_penalty_floor == "floor-at-zero"
     params[k.P_HB] = hand_bits
     params[k.P_EMPTY] = index[(0,) * kinds]
-    params[k.P_ENDMASK] = sum(k.END_SEAT_MASK << (k.SEAT_BITS * s) for s in range(len(state.seats)))
+    params[k.P_ENDMASK] = k.MARK1 | sum(
+        k.END_SEAT_MASK << (k.SEAT_BITS * s) for s in range(len(state.seats))
+    )
     cards = np.full((len(vectors), kinds), -1, dtype=np.int64)
     for i, v in enumerate(vectors):
         held = [c for c in range(kinds) if v[c]]
@@ -152,20 +159,20 @@ def decode_move(m: int, position: Position) -> Move:
 
 
 def empty_table(shape: tuple[int, ...]) -> np.ndarray:
-    """An int64 array full of -1, on transparent huge pages where the system allows.
+    """An int64 array of zeros (empty slots), on transparent huge pages where the
+    system allows.
 
     The tables are probed at random: with 4 KiB pages nearly every probe of a large
     table also misses the TLB; 2 MiB pages cut that cost (Linux ``madvise``). The
     mapping must be private: Linux gives a shared anonymous mapping no huge pages.
+    Fresh anonymous memory is zeros already, so the table is not written here.
     """
     size = int(np.prod(shape)) * 8
     if size < 1 << 22 or not hasattr(mmap, "MADV_HUGEPAGE"):
-        return np.full(shape, -1, dtype=np.int64)
+        return np.zeros(shape, dtype=np.int64)
     memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     memory.madvise(mmap.MADV_HUGEPAGE)
-    table = np.frombuffer(memory, dtype=np.int64).reshape(shape)
-    table.fill(-1)
-    return table
+    return np.frombuffer(memory, dtype=np.int64).reshape(shape)
 
 
 class Tables:
@@ -206,15 +213,29 @@ class Tables:
         return True
 
 
+def default_threads() -> int:
+    """One search thread per processor this process may use, at most :data:`MAX_THREADS`."""
+    usable = (
+        os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
+    )
+    return max(1, min(MAX_THREADS, len(usable)))
+
+
 def solve(
     position: Position,
     rules: Rules,
     budget: Budget | None = None,
     *,
     max_table_bytes: int = MAX_TABLE_BYTES,
+    threads: int | None = None,
     stats: dict[str, Any] | None = None,
 ) -> SolveResult:
-    """Search every line of play from ``position`` to the horizon, compiled."""
+    """Search every line of play from ``position`` to the horizon, compiled.
+
+    ``threads`` searches (default: one per usable processor, at most
+    :data:`MAX_THREADS`) run at once over shared tables; the answer does not
+    depend on how many.
+    """
     from ruleslawyer.solvers import twist_of_fate_kernel as k
 
     budget = budget or Budget()
@@ -222,54 +243,84 @@ def solve(
     enc = encode(position, rules)
     depth = sum(len(s.hand) for s in position.state.seats) + 2
     n_moves = len(position.deck.characters) * len(position.state.seats) * k.VARIANTS
-    frame = np.zeros((depth, k.FRAME), dtype=np.int64)
-    frame[0, k.F_K1], frame[0, k.F_K2] = enc.root
-    kid = np.zeros((depth, n_moves * k.KID), dtype=np.int64)
-    stack = (frame, kid)
+    n = threads or default_threads()
+    frames = np.zeros((n, depth, k.FRAME), dtype=np.int64)
+    frames[:, 0, k.F_K1], frames[:, 0, k.F_K2] = enc.root
+    kids = np.zeros((n, depth, n_moves * k.KID), dtype=np.int64)
+    counters = np.zeros((n, k.NCOUNTERS), dtype=np.int64)
+    root_vals = np.full((n, n_moves), -1, dtype=np.int64)
     rules_in = (enc.params, enc.remove, enc.cards, enc.sides, enc.scores)
-    counters = np.zeros(k.NCOUNTERS, dtype=np.int64)
-    root_val = np.full(n_moves, -1, dtype=np.int64)
     tables = Tables(FIRST_CAPACITY, max_table_bytes)
     began_search = time.perf_counter()
-    k.begin(*stack, *rules_in, tables.main)
+    for w in range(n):
+        k.begin(frames[w], kids[w], *rules_in, tables.main)
     progress = Progress("twist-of-fate numba: states")
     name = position.names[position.state.active]
     full = {k.STATUS_FULL_MAIN: "main", k.STATUS_FULL_LEAVES: "leaves", k.STATUS_FULL_ENDS: "ends"}
-    try:
-        while True:
-            max_main, max_leaves, max_ends = tables.limits()
-            status = k.search(
-                *stack,
-                counters,
+    pool = ThreadPoolExecutor(n) if n > 1 else None
+    done = -1
+
+    def run(w: int, room: np.ndarray) -> int:
+        return int(
+            k.search(
+                frames[w],
+                kids[w],
+                counters[w],
                 tables.main,
                 tables.leaves,
                 tables.ends,
-                root_val,
+                root_vals[w],
                 *rules_in,
                 SLICE,
-                max_main,
-                max_leaves,
-                max_ends,
-                budget.max_states or (1 << 62),
+                room,
+                w / n,
+            )
+        )
+
+    try:
+        while done < 0:
+            total = counters.sum(axis=0)
+            spare = (
+                (budget.max_states or 1 << 62) - total[k.C_STATES],
+                *(
+                    limit - total[c]
+                    for limit, c in zip(
+                        tables.limits(), (k.C_MAIN, k.C_LEAVES, k.C_ENDS), strict=True
+                    )
+                ),
+            )
+            room = np.array([max(0, x // n) for x in spare], dtype=np.int64)
+            workers = range(n)
+            statuses = list(
+                pool.map(run, workers, [room] * n) if pool else map(run, workers, [room])
             )
             if stats is not None and "first_slice_seconds" not in stats:
                 stats["first_slice_seconds"] = time.perf_counter() - began_search
-            if status == k.STATUS_DONE:
+            if k.STATUS_DONE in statuses:
+                done = statuses.index(k.STATUS_DONE)
                 break
-            states = int(counters[k.C_STATES])
+            states = int(counters[:, k.C_STATES].sum())
             progress.update(states)
-            if status in full and not tables.grow(full[status]):
-                if stats is not None:
-                    stats["stopped"] = "memory"
-                return unfinished(name, states, time.perf_counter() - began)
-            if status == k.STATUS_BUDGET or budget.spent(states):
+            for which in sorted({full[s] for s in statuses if s in full}):
+                if not tables.grow(which):
+                    if stats is not None:
+                        stats["stopped"] = "memory"
+                    return unfinished(name, states, time.perf_counter() - began)
+            if k.STATUS_BUDGET in statuses or budget.spent(states):
                 return unfinished(name, states, time.perf_counter() - began)
     finally:
         progress.close()
+        if pool is not None:
+            pool.shutdown()
         if stats is not None:
             stats["ends"] = tables.ends
             stats["table_bytes"] = tables.nbytes
             stats["search_seconds"] = time.perf_counter() - began_search
+            stats["threads"] = n
+            stats["expanded"] = int(counters[:, k.C_EXPANDED].sum())
+            stats["main"] = int(counters[:, k.C_MAIN].sum())
+    root_val = root_vals[done]
+    total = counters.sum(axis=0)
     top = int(tables.main[k.lookup(tables.main, *enc.root), 1]) >> k.VALUE_SHIFT
     g, r, gw, pw = _decode(top)
     best = _best(root_val)
@@ -283,8 +334,8 @@ def solve(
         reachable_max_sanctuary=r,
         guaranteed_win=gw,
         possible_win=pw,
-        end_states=int(counters[k.C_ENDS]),
-        states=int(counters[k.C_STATES]),
+        end_states=int(total[k.C_ENDS]),
+        states=int(total[k.C_STATES]),
         seconds=time.perf_counter() - began,
         finished=True,
     )

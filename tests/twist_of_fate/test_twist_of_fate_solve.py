@@ -97,6 +97,17 @@ def test_unfinished_search_withholds_values() -> None:
         assert result.best_move is None and result.states >= 2000
 
 
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_threads_share_the_tables_without_changing_the_answer(threads: int) -> None:
+    # Several searches over one set of tables: every count (states, end states) and
+    # value must be what one search finds; a state inserted twice would show here.
+    position = load_position(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-6.toml")
+    alone = twist_of_fate_numba.solve(position, Rules(), threads=1).answer()
+    assert alone["states"] == 163_968 and alone["end_states"] == 42_147
+    for _ in range(3):
+        assert twist_of_fate_numba.solve(position, Rules(), threads=threads).answer() == alone
+
+
 def test_cli_memory_cap_stops_with_finished_false() -> None:
     # 20 MiB: the first tables take 10 MiB; doubling the main table would need 26.
     path = ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-9.toml"
