@@ -7,7 +7,8 @@ Run from the repository root:
 
 Prints, for the committed positions in ruleslawyer/data/positions/: states, seconds,
 states/s, end states and finished, for both solvers where the reference is run
-(it gets a time budget and reports its rate on the partial search); the Numba
+(it gets a time budget and reports its rate on the partial search), the Numba
+solver both with its default threads and with one thread there; the Numba
 compile time cold (fresh cache directory) and warm (same directory again); and
 the peak resident memory of each run (each solve runs in its own process). The Numba
 solver may use 7 GiB of tables here (the issue allows 8 GB); the CLI's default is 5 GiB.
@@ -33,7 +34,7 @@ sys.path.insert(0, {root!r})
 from ruleslawyer.budget import Budget
 from ruleslawyer.models.twist_of_fate import Rules
 from ruleslawyer.models.twist_of_fate_files import load_position
-solver, path, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+solver, path, seconds, threads = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 if solver == "numba":
     from ruleslawyer.solvers.twist_of_fate_numba import solve
 else:
@@ -41,23 +42,29 @@ else:
 position = load_position(path)
 began = time.perf_counter()
 stats = {{}}
-kwargs = {{"stats": stats, "max_table_bytes": 7 << 30}} if solver == "numba" else {{}}
+kwargs = {{}}
+if solver == "numba":
+    kwargs = {{"stats": stats, "max_table_bytes": 7 << 30, "threads": int(threads) or None}}
 result = solve(position, Rules(), Budget(max_seconds=seconds), **kwargs)
 wall = time.perf_counter() - began
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 stopped = stats.get("stopped", "time" if not result.finished else "")
-out = {{"result": result.to_json(), "wall": wall, "peak_bytes": peak, "stopped": stopped}}
+out = {{"result": result.to_json(), "wall": wall, "peak_bytes": peak, "stopped": stopped,
+       "threads": stats.get("threads", 1)}}
 print(json.dumps(out))
 """
 
 
-def run(solver: str, position: Path, seconds: float, cache: str | None = None) -> dict:
+def run(
+    solver: str, position: Path, seconds: float, cache: str | None = None, threads: int = 0
+) -> dict:
+    """One solve in a fresh process; ``threads`` 0 is the solver's default."""
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
     code = CHILD.format(root=str(ROOT))
     out = subprocess.run(
-        [sys.executable, "-c", code, solver, str(position), str(seconds)],
+        [sys.executable, "-c", code, solver, str(position), str(seconds), str(threads)],
         check=True,
         capture_output=True,
         text=True,
@@ -112,9 +119,12 @@ def main() -> None:
             continue
         path = POSITIONS / f"twist-of-fate-{name}.toml"
         fast = run("numba", path, budget)
-        print(row(name, "numba", fast), flush=True)
+        print(row(name, f"numba ({fast['threads']} threads)", fast), flush=True)
         rates[(name, "numba")] = fast["result"]["states"] / fast["result"]["seconds"]
         if ref_too:
+            one = run("numba", path, budget, threads=1)
+            print(row(name, "numba (1 thread)", one), flush=True)
+            rates[(name, "numba-1")] = one["result"]["states"] / one["result"]["seconds"]
             slow = run("reference", path, args.reference_seconds)
             print(row(name, "reference", slow), flush=True)
             rates[(name, "reference")] = slow["result"]["states"] / slow["result"]["seconds"]
@@ -122,7 +132,11 @@ def main() -> None:
     for name in ("3p-6", "3p-9"):
         if (name, "reference") in rates:
             ratio = rates[(name, "numba")] / rates[(name, "reference")]
-            print(f"{name}: numba / reference states per second = {ratio:,.0f}x")
+            single = rates[(name, "numba-1")] / rates[(name, "reference")]
+            print(
+                f"{name}: numba / reference states per second = {ratio:,.0f}x "
+                f"({single:,.0f}x with one thread)"
+            )
 
 
 if __name__ == "__main__":
