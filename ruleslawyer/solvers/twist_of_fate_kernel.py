@@ -487,12 +487,73 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, main):
         frame[d, F_GW] = 1
     frame[d, F_R] = LOW
     frame[d, F_PW] = 0
+    if j == 0:  # no move at all: the node is valued as a horizon state
+        frame[d, F_MAX] = -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
-def begin(frame, kid, params, remove, cards, sides, scores, main):
-    """Put the root (already in ``frame[0]``) on the stack."""
-    _open(frame, kid, 0, params, remove, cards, sides, scores, main)
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _settle(frame, kid, d, main, leaves, ends, root_val, params):
+    """Value each child of the node at depth ``d`` that needs no search: a horizon
+    state (put in the leaf table and its projection in the end-state set), or a
+    state already in the table. Keep the others, in order, as the node's list of
+    children to visit; return how many leaf-table and end-set entries were added.
+
+    The children's slots were prefetched when they were listed, so these probes
+    mostly find their cache lines on the way in.
+    """
+    n = frame[d, F_N]
+    endmask = params[P_ENDMASK]
+    is_max = frame[d, F_MAX] == 1
+    g = frame[d, F_G]
+    r = frame[d, F_R]
+    gw = frame[d, F_GW]
+    pw = frame[d, F_PW]
+    keep = 0
+    n_leaves = 0
+    n_ends = 0
+    for j in range(n):
+        b = j * KID
+        k1 = kid[d, b]
+        k2 = kid[d, b + 1]
+        info = kid[d, b + 3]
+        if info & LEAF_BIT:
+            val = info & 0xFFFF
+            if insert(leaves, k1, k2, k2, kid[d, b + 2]) == 1:
+                n_leaves += 1
+                n_ends += _insert_end(ends, k1 & endmask)
+        else:
+            slot = probe(main, k1, k2, kid[d, b + 2])
+            if main[slot, 0] == EMPTY_KEY:
+                if keep != j:
+                    c = keep * KID
+                    kid[d, c] = k1
+                    kid[d, c + 1] = k2
+                    kid[d, c + 2] = kid[d, b + 2]
+                    kid[d, c + 3] = info
+                keep += 1
+                continue
+            val = _second(main, slot) >> VALUE_SHIFT
+        vg = (val & 127) - Z_OFF
+        if is_max:
+            if vg > g:
+                g = vg
+            gw |= (val >> 14) & 1
+        else:
+            if vg < g:
+                g = vg
+            gw &= (val >> 14) & 1
+        vr = ((val >> 7) & 127) - Z_OFF
+        if vr > r:
+            r = vr
+        pw |= (val >> 15) & 1
+        if d == 0:
+            root_val[info >> 17] = val
+    frame[d, F_G] = g
+    frame[d, F_R] = r
+    frame[d, F_GW] = gw
+    frame[d, F_PW] = pw
+    frame[d, F_N] = keep
+    return n_leaves, n_ends
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -552,6 +613,15 @@ def search(
             status = STATUS_FULL_ENDS
             break
         n = frame[d, F_N]
+        if n < 0:
+            # a node just entered: list its children, value those that need no search
+            _open(frame, kid, d, params, remove, cards, sides, scores, main)
+            steps += frame[d, F_N]
+            added_leaves, added_ends = _settle(frame, kid, d, main, leaves, ends, root_val, params)
+            states += added_leaves
+            n_leaves += added_leaves
+            n_ends += added_ends
+            continue
         j = frame[d, F_NEXT]
         if j < n:
             frame[d, F_NEXT] = j + 1
@@ -563,30 +633,24 @@ def search(
             b = j * KID
             k1 = kid[d, b]
             k2 = kid[d, b + 1]
-            info = kid[d, b + 3]
-            if info & LEAF_BIT:
-                val = info & 0xFFFF
-                if insert(leaves, k1, k2, k2, kid[d, b + 2]) == 1:
-                    states += 1
-                    n_leaves += 1
-                    n_ends += _insert_end(ends, k1 & endmask)
-            else:
-                slot = probe(main, k1, k2, kid[d, b + 2])
-                if main[slot, 0] == EMPTY_KEY:
-                    d += 1
-                    frame[d, F_K1] = k1
-                    frame[d, F_K2] = k2
-                    _open(frame, kid, d, params, remove, cards, sides, scores, main)
-                    continue
-                val = _second(main, slot) >> VALUE_SHIFT
+            # not known when the node was entered; maybe since (a sibling's subtree or
+            # another search thread)
+            slot = probe(main, k1, k2, kid[d, b + 2])
+            if main[slot, 0] == EMPTY_KEY:
+                d += 1
+                frame[d, F_K1] = k1
+                frame[d, F_K2] = k2
+                frame[d, F_N] = -1
+                continue
+            val = _second(main, slot) >> VALUE_SHIFT
             _combine(frame, d, val)
             if d == 0:
-                root_val[info >> 17] = val
+                root_val[kid[d, b + 3] >> 17] = val
             continue
         # every move of the node at depth d is done
         k1 = frame[d, F_K1]
         k2 = frame[d, F_K2]
-        if n == 0:
+        if frame[d, F_MAX] < 0:  # no move at all
             val = horizon_value(k1, k2, params)
             n_ends += _insert_end(ends, k1 & endmask)
         else:

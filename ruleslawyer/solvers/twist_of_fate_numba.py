@@ -246,14 +246,13 @@ def solve(
     n = threads or default_threads()
     frames = np.zeros((n, depth, k.FRAME), dtype=np.int64)
     frames[:, 0, k.F_K1], frames[:, 0, k.F_K2] = enc.root
+    frames[:, 0, k.F_N] = -1  # the root is entered on the first slice
     kids = np.zeros((n, depth, n_moves * k.KID), dtype=np.int64)
     counters = np.zeros((n, k.NCOUNTERS), dtype=np.int64)
     root_vals = np.full((n, n_moves), -1, dtype=np.int64)
     rules_in = (enc.params, enc.remove, enc.cards, enc.sides, enc.scores)
     tables = Tables(FIRST_CAPACITY, max_table_bytes)
     began_search = time.perf_counter()
-    for w in range(n):
-        k.begin(frames[w], kids[w], *rules_in, tables.main)
     progress = Progress("twist-of-fate numba: states")
     name = position.names[position.state.active]
     full = {k.STATUS_FULL_MAIN: "main", k.STATUS_FULL_LEAVES: "leaves", k.STATUS_FULL_ENDS: "ends"}
