@@ -219,13 +219,15 @@ def lookup(table, k1, k2):
     return probe(table, k1, k2, key_hash(k1, k2))
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
-def rehash(old, new):
-    for i in range(old.shape[0]):
-        if old[i, 0] != EMPTY_KEY:
-            j = lookup(new, old[i, 0], old[i, 1] & KEY2_MASK)
-            new[j, 0] = old[i, 0]
-            new[j, 1] = old[i, 1]
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def rehash(old, new, start, stop):
+    """Put the entries of ``old[start:stop]`` into ``new``; several threads may fill
+    ``new`` at once, each from its own part of ``old``."""
+    for i in range(start, stop):
+        k1 = old[i, 0]
+        if k1 != EMPTY_KEY:
+            k2 = old[i, 1] & KEY2_MASK
+            insert(new, k1, k2, old[i, 1], key_hash(k1, k2))
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -243,9 +245,10 @@ def _insert_end(ek, k):
         i = (i + 1) & mask
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
-def rehash_ends(old, new):
-    for i in range(old.shape[0]):
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def rehash_ends(old, new, start, stop):
+    """Put the keys of ``old[start:stop]`` into ``new`` (as :func:`rehash`)."""
+    for i in range(start, stop):
         if old[i] != EMPTY_KEY:
             _insert_end(new, old[i])
 

@@ -182,8 +182,11 @@ class Tables:
     one half); the first two refuse to grow past ``max_bytes`` in all.
     """
 
-    def __init__(self, capacity: int, max_bytes: int) -> None:
+    def __init__(
+        self, capacity: int, max_bytes: int, pool: ThreadPoolExecutor | None = None, parts: int = 1
+    ) -> None:
         self.max_bytes = max_bytes
+        self.pool, self.parts = pool, parts  # threads that copy a table as it grows
         self.main = empty_table((capacity, 2))
         self.leaves = empty_table((capacity, 2))
         self.ends = empty_table((capacity,))
@@ -208,7 +211,15 @@ class Tables:
             return False
         shape = (2 * old.shape[0], *old.shape[1:])
         new = empty_table(shape)
-        (k.rehash_ends if which == "ends" else k.rehash)(old, new)
+        rehash = k.rehash_ends if which == "ends" else k.rehash
+        if self.pool is None:
+            rehash(old, new, 0, old.shape[0])
+        else:
+            # one part of the old table per thread: the new table's pages are first
+            # touched here, and that costs as much as the copying
+            parts = self.parts
+            cuts = [old.shape[0] * w // parts for w in range(parts + 1)]
+            list(self.pool.map(rehash, [old] * parts, [new] * parts, cuts[:-1], cuts[1:]))
         setattr(self, which, new)
         return True
 
@@ -251,12 +262,12 @@ def solve(
     counters = np.zeros((n, k.NCOUNTERS), dtype=np.int64)
     root_vals = np.full((n, n_moves), -1, dtype=np.int64)
     rules_in = (enc.params, enc.remove, enc.cards, enc.sides, enc.scores)
-    tables = Tables(FIRST_CAPACITY, max_table_bytes)
+    pool = ThreadPoolExecutor(n) if n > 1 else None
+    tables = Tables(FIRST_CAPACITY, max_table_bytes, pool, n)
     began_search = time.perf_counter()
     progress = Progress("twist-of-fate numba: states")
     name = position.names[position.state.active]
     full = {k.STATUS_FULL_MAIN: "main", k.STATUS_FULL_LEAVES: "leaves", k.STATUS_FULL_ENDS: "ends"}
-    pool = ThreadPoolExecutor(n) if n > 1 else None
     done = -1
 
     def run(w: int, room: np.ndarray) -> int:
