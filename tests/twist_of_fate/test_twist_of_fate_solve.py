@@ -98,12 +98,17 @@ def test_unfinished_search_withholds_values() -> None:
 
 
 @pytest.mark.parametrize("threads", [2, 3, 4])
-def test_threads_share_the_tables_without_changing_the_answer(threads: int) -> None:
+@pytest.mark.parametrize("first_capacity", [1 << 18, 1 << 10])
+def test_threads_share_the_tables_without_changing_the_answer(
+    threads: int, first_capacity: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Several searches over one set of tables: every count (states, end states) and
     # value must be what one search finds; a state inserted twice would show here.
+    # Small first tables make them grow many times, copied by all the threads at once.
     position = load_position(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-6.toml")
     alone = twist_of_fate_numba.solve(position, Rules(), threads=1).answer()
     assert alone["states"] == 163_968 and alone["end_states"] == 42_147
+    monkeypatch.setattr(twist_of_fate_numba, "FIRST_CAPACITY", first_capacity)
     for _ in range(3):
         assert twist_of_fate_numba.solve(position, Rules(), threads=threads).answer() == alone
 
