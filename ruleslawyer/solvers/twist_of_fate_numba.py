@@ -48,7 +48,7 @@ def multisets(kinds: int, most: int) -> tuple[tuple[tuple[int, ...], ...], np.nd
     """Every hand of at most ``most`` cards over ``kinds`` characters, and its removal table."""
     vectors = tuple(v for v in product(range(most + 1), repeat=kinds) if sum(v) <= most)
     index = {v: i for i, v in enumerate(vectors)}
-    remove = np.full((len(vectors), kinds), -1, dtype=np.int64)
+    remove = np.full((len(vectors), kinds), -1, dtype=np.int32)
     for i, v in enumerate(vectors):
         for c in range(kinds):
             if v[c]:
@@ -61,6 +61,7 @@ class Encoded(NamedTuple):
 
     root: tuple[int, int]  # the root's two words
     params: np.ndarray
+    # small integer types keep these tables, read for every child, in the L1 cache
     remove: np.ndarray  # hand index, card -> the hand without it (-1: not held)
     cards: np.ndarray  # hand index -> its distinct cards in deck order, then -1
     sides: np.ndarray  # card, side -> the score table's column for that side's change
@@ -108,13 +109,13 @@ def encode(position: Position, rules: Rules) -> Encoded:
     params[k.P_ENDMASK] = k.MARK1 | sum(
         k.END_SEAT_MASK << (k.SEAT_BITS * s) for s in range(len(state.seats))
     )
-    cards = np.full((len(vectors), kinds), -1, dtype=np.int64)
+    cards = np.full((len(vectors), kinds), -1, dtype=np.int16)
     for i, v in enumerate(vectors):
         held = [c for c in range(kinds) if v[c]]
         cards[i, : len(held)] = held
     sides = np.array(
         [[k.effect(side.luck, side.shilling) for side in c.sides] for c in deck.characters],
-        dtype=np.int64,
+        dtype=np.int16,
     )
     return Encoded((k1, k2), params, remove, cards, sides, score_table(rules))
 
@@ -123,7 +124,7 @@ def encode(position: Position, rules: Rules) -> Encoded:
 def _score_table(double_threshold: int) -> np.ndarray:
     from ruleslawyer.solvers import twist_of_fate_kernel as k
 
-    table = np.zeros((64, k.EFFECTS), dtype=np.int64)
+    table = np.zeros((64, k.EFFECTS), dtype=np.int16)
     changes = range(-k.TOP, k.TOP + 1)
     for luck, shilling in product(range(k.TOP + 1), repeat=2):
         for dl, ds in product(changes, repeat=2):
