@@ -39,6 +39,7 @@ Z_SHIFT, COUNT_SHIFT = 6, 12
 Z_OFF = 32  # Sanctuary may go below 0 under monks-penalty-floor=negative
 LAST = 8  # the last Sanctuary card
 LIMIT = 6  # the six-card limit
+MOST_POINTS = 2  # the most Sanctuary Points one seat scores in one play
 TOP = 4  # Luck and Shilling run 0..4; a card changes either by -4..+4
 END_SEAT_MASK = (1 << COUNT_SHIFT) - 1  # Luck, Shilling, Sanctuary: a seat's end state
 
@@ -46,6 +47,7 @@ END_SEAT_MASK = (1 << COUNT_SHIFT) - 1  # Luck, Shilling, Sanctuary: a seat's en
 # face down (player raises, target raises) = (L, L), (L, S), (S, L), (S, S); on oneself
 # face down L, S.
 VARIANTS = 6
+
 
 # params
 (P_K, P_S, P_N, P_MONKS, P_ROOT, P_AF, P_SPC, P_SFD, P_FLOOR, P_HB, P_EMPTY, P_ENDMASK) = range(12)
@@ -77,6 +79,23 @@ def effect(luck: int, shilling: int) -> int:
 EFFECTS = (2 * TOP + 1) ** 2
 RAISE_LUCK = effect(1, -1)  # face down: "+1 to one, -1 to the other"
 RAISE_SHILLING = effect(-1, 1)
+
+
+def variant_columns(sides: tuple[int, int]) -> list[tuple[int, int]]:
+    """A card's six plays on another seat as score-table columns (player, target),
+    given its two sides' columns."""
+    out = []
+    for v in range(VARIANTS):
+        if v < 2:
+            out.append((sides[1 - v], sides[v]))
+        else:
+            out.append(
+                (
+                    RAISE_LUCK if v < 4 else RAISE_SHILLING,
+                    RAISE_LUCK if v % 2 == 0 else RAISE_SHILLING,
+                )
+            )
+    return out
 
 
 def score_entry(luck: int, shilling: int, change: tuple[int, int], double_threshold: int) -> int:
@@ -387,7 +406,7 @@ def _emit(kid, d, j, c1, c2, leaf, m, params, main, mask):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _open(frame, kid, d, params, remove, cards, sides, scores, main):
+def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main):
     """List the node's children in move order, and prefetch their table slots.
 
     A play on another seat that brings nobody to the last Sanctuary card and is not
@@ -458,24 +477,25 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, main):
             hight = (ft & ~63) + (1 << COUNT_SHIFT)
             clear = (SEAT_MASK << sp) | (SEAT_MASK << st) | (np.int64(3) << ACT_SHIFT)
             rest = (k1 & ~clear) | (act << ACT_SHIFT)
+            # no score can finish the game: every variant takes the short way
+            safe = zp + MOST_POINTS < LAST + Z_OFF and zt + MOST_POINTS < LAST + Z_OFF
+            safe = safe and t != monks
             for v in range(VARIANTS):
-                if v < 2:
-                    et = sides[c, v]
-                    ep = sides[c, 1 - v]
-                else:
-                    ep = RAISE_LUCK if v < 4 else RAISE_SHILLING
-                    et = RAISE_LUCK if v % 2 == 0 else RAISE_SHILLING
-                x = scores[lsp, ep]
-                y = scores[lst, et]
-                xp = (x >> 6) & 3
-                yp = (y >> 6) & 3
-                if zp + xp >= LAST + Z_OFF or zt + yp >= LAST + Z_OFF or t == monks:
-                    c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
-                else:
-                    c1 = rest | ((highp + (x & 63) + (xp << Z_SHIFT)) << sp)
-                    c1 |= (hight + (y & 63) + (yp << Z_SHIFT)) << st
+                x = after[lsp, c, v, 0]
+                y = after[lst, c, v, 1]
+                if safe or (
+                    zp + ((x >> 6) & 3) < LAST + Z_OFF
+                    and zt + ((y >> 6) & 3) < LAST + Z_OFF
+                    and t != monks
+                ):
+                    # bits 0-5 the seat's Luck and Shilling, 6-7 the points it scored
+                    c1 = rest | ((highp + (x & 255)) << sp) | ((hight + (y & 255)) << st)
                     c2 = k2c
                     leaf = over
+                else:
+                    ep = columns[c, v, 0]
+                    et = columns[c, v, 1]
+                    c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
                 _emit(kid, d, j, c1, c2, leaf, base + v, params, main, mask)
                 j += 1
     frame[d, F_N] = j
@@ -573,6 +593,8 @@ def search(
     cards,
     sides,
     scores,
+    columns,
+    after,
     max_steps,
     room,
     turn,
@@ -618,7 +640,7 @@ def search(
         n = frame[d, F_N]
         if n < 0:
             # a node just entered: list its children, value those that need no search
-            _open(frame, kid, d, params, remove, cards, sides, scores, main)
+            _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main)
             steps += frame[d, F_N]
             added_leaves, added_ends = _settle(frame, kid, d, main, leaves, ends, root_val, params)
             states += added_leaves

@@ -66,6 +66,8 @@ class Encoded(NamedTuple):
     cards: np.ndarray  # hand index -> its distinct cards in deck order, then -1
     sides: np.ndarray  # card, side -> the score table's column for that side's change
     scores: np.ndarray  # see kernel.score_entry
+    columns: np.ndarray  # card, variant, player/target -> score-table column
+    after: np.ndarray  # Luck/Shilling, card, variant, player/target -> score entry
 
 
 def encode(position: Position, rules: Rules) -> Encoded:
@@ -117,7 +119,10 @@ def encode(position: Position, rules: Rules) -> Encoded:
         [[k.effect(side.luck, side.shilling) for side in c.sides] for c in deck.characters],
         dtype=np.int16,
     )
-    return Encoded((k1, k2), params, remove, cards, sides, score_table(rules))
+    columns = np.array([k.variant_columns(tuple(row)) for row in sides.tolist()], dtype=np.int16)
+    scores = score_table(rules)
+    after = np.ascontiguousarray(scores[:, columns])
+    return Encoded((k1, k2), params, remove, cards, sides, scores, columns, after)
 
 
 @cache
@@ -262,7 +267,7 @@ def solve(
     kids = np.zeros((n, depth, n_moves * k.KID), dtype=np.int64)
     counters = np.zeros((n, k.NCOUNTERS), dtype=np.int64)
     root_vals = np.full((n, n_moves), -1, dtype=np.int64)
-    rules_in = (enc.params, enc.remove, enc.cards, enc.sides, enc.scores)
+    rules_in = enc[1:]
     pool = ThreadPoolExecutor(n) if n > 1 else None
     tables = Tables(FIRST_CAPACITY, max_table_bytes, pool, n)
     began_search = time.perf_counter()
