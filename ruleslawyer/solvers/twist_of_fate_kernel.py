@@ -182,13 +182,24 @@ def _store_release(typingctx, table, index, column, value):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def key_hash(k1, k2):
-    h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
+def hash_k2(k2):
+    """The second word's part of :func:`key_hash` (the same for all of a card's plays)."""
+    return np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def hash_with(k1, h2):
+    """:func:`key_hash` of ``k1`` and a second word whose :func:`hash_k2` is ``h2``."""
+    h = (np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ h2
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x94D049BB133111EB)
     h ^= h >> np.uint64(29)
     return np.int64(h >> np.uint64(1))
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def key_hash(k1, k2):
+    return hash_with(k1, hash_k2(k2))
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -212,6 +223,22 @@ def probe(table, k1, k2, h):
             return i
         if w == k1 and (_second(table, i) & KEY2_MASK) == k2:
             return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def find(table, k1, k2, h):
+    """The second word of the slot holding (k1, k2); 0 if the table has no such state."""
+    mask = table.shape[0] - 1
+    i = h & mask
+    while True:
+        w = table[i, 0]
+        if w == EMPTY_KEY:
+            return 0
+        if w == k1:
+            w2 = _second(table, i)
+            if (w2 & KEY2_MASK) == k2:
+                return w2
         i = (i + 1) & mask
 
 
@@ -391,12 +418,12 @@ def _combine(frame, d, val):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _emit(kid, d, j, c1, c2, leaf, m, params, main, mask):
-    """Write child ``j`` of the node at depth ``d``; prefetch its slot unless it is a leaf."""
+def _emit(kid, d, j, c1, c2, h, leaf, m, params, main, mask):
+    """Write child ``j`` of the node at depth ``d`` (``h`` its hash); prefetch its slot
+    unless it is a leaf."""
     b = j * KID
     kid[d, b] = c1
     kid[d, b + 1] = c2
-    h = key_hash(c1, c2)
     kid[d, b + 2] = h
     if leaf:
         kid[d, b + 3] = (m << 17) | LEAF_BIT | horizon_value(c1, c2, params)
@@ -443,6 +470,7 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
         if c < 0:
             break
         k2c = k2 + ((remove[hand, c] - hand) << (hb * p))
+        h2c = hash_k2(k2c)
         # the next player with a card in hand (p again if only p has any)
         act = p
         over = True
@@ -467,7 +495,8 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
                     else:
                         ep = RAISE_SHILLING
                     c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
-                    _emit(kid, d, j, c1, c2, leaf, base + v, params, main, mask)
+                    h = key_hash(c1, c2)
+                    _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, mask)
                     j += 1
                 continue
             st = SEAT_BITS * t
@@ -492,11 +521,13 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
                     c1 = rest | ((highp + (x & 255)) << sp) | ((hight + (y & 255)) << st)
                     c2 = k2c
                     leaf = over
+                    h = hash_with(c1, h2c)
                 else:
                     ep = columns[c, v, 0]
                     et = columns[c, v, 1]
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
-                _emit(kid, d, j, c1, c2, leaf, base + v, params, main, mask)
+                    h = key_hash(c1, c2)
+                _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, mask)
                 j += 1
     frame[d, F_N] = j
     frame[d, F_NEXT] = 0
@@ -545,8 +576,8 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
                 n_leaves += 1
                 n_ends += _insert_end(ends, k1 & endmask)
         else:
-            slot = probe(main, k1, k2, kid[d, b + 2])
-            if main[slot, 0] == EMPTY_KEY:
+            w2 = find(main, k1, k2, kid[d, b + 2])
+            if w2 == 0:
                 if keep != j:
                     c = keep * KID
                     kid[d, c] = k1
@@ -555,7 +586,7 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
                     kid[d, c + 3] = info
                 keep += 1
                 continue
-            val = _second(main, slot) >> VALUE_SHIFT
+            val = w2 >> VALUE_SHIFT
         vg = (val & 127) - Z_OFF
         if is_max:
             if vg > g:
@@ -660,14 +691,14 @@ def search(
             k2 = kid[d, b + 1]
             # not known when the node was entered; maybe since (a sibling's subtree or
             # another search thread)
-            slot = probe(main, k1, k2, kid[d, b + 2])
-            if main[slot, 0] == EMPTY_KEY:
+            w2 = find(main, k1, k2, kid[d, b + 2])
+            if w2 == 0:
                 d += 1
                 frame[d, F_K1] = k1
                 frame[d, F_K2] = k2
                 frame[d, F_N] = -1
                 continue
-            val = _second(main, slot) >> VALUE_SHIFT
+            val = w2 >> VALUE_SHIFT
             _combine(frame, d, val)
             if d == 0:
                 root_val[kid[d, b + 3] >> 17] = val
