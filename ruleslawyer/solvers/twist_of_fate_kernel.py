@@ -628,6 +628,7 @@ def search(
     after,
     max_steps,
     room,
+    stop,
     turn,
 ):
     """Run the depth-first search for up to ``max_steps`` moves; return a status.
@@ -637,6 +638,8 @@ def search(
     stop with nodes open: their children lists stay in ``kid`` and the search
     resumes where it was. ``room`` says how many more states, main-table, leaf-table
     and end-set entries this slice may add.
+
+    A slice also ends when ``stop[0, 0]`` is not 0, and sets it as it ends.
 
     Several searches (threads) may run at once over the same tables, each from the
     root with its own stack: a state's value depends only on the state, so whichever
@@ -654,7 +657,7 @@ def search(
     status = STATUS_SLICE
     steps = 0
     while True:
-        if steps >= max_steps:
+        if steps >= max_steps or _load(stop, np.int64(0), np.int64(0)) != 0:
             break
         if states >= room[0]:
             status = STATUS_BUDGET
@@ -723,6 +726,9 @@ def search(
         _combine(frame, d, val)
         if d == 0:
             root_val[kid[0, frame[0, F_CUR] * KID + 3] >> 17] = val
+    # the other searches end their slices too (a slice ends for all at about the
+    # same time, and a full table or the answer stops them all at once)
+    _store_release(stop, np.int64(0), np.int64(0), np.int64(1))
     counters[C_DEPTH] = d
     counters[C_STATES] += states
     counters[C_MAIN] += n_main

@@ -275,6 +275,7 @@ def solve(
     name = position.names[position.state.active]
     full = {k.STATUS_FULL_MAIN: "main", k.STATUS_FULL_LEAVES: "leaves", k.STATUS_FULL_ENDS: "ends"}
     done = -1
+    stop = np.zeros((1, 1), dtype=np.int64)  # set by the first search to end its slice
 
     def run(w: int, room: np.ndarray) -> int:
         return int(
@@ -289,6 +290,7 @@ def solve(
                 *rules_in,
                 SLICE,
                 room,
+                stop,
                 w / n,
             )
         )
@@ -305,7 +307,9 @@ def solve(
                     )
                 ),
             )
-            room = np.array([max(0, x // n) for x in spare], dtype=np.int64)
+            # each search's share, rounded up (a table's limit is below its size)
+            room = np.array([max(0, -(-x // n)) for x in spare], dtype=np.int64)
+            stop[0, 0] = 0
             workers = range(n)
             statuses = list(
                 pool.map(run, workers, [room] * n) if pool else map(run, workers, [room])
@@ -322,7 +326,9 @@ def solve(
                     if stats is not None:
                         stats["stopped"] = "memory"
                     return unfinished(name, states, time.perf_counter() - began)
-            if k.STATUS_BUDGET in statuses or budget.spent(states):
+            # one search's share of the state budget spent stops the others' slices
+            # too: the next slice shares out what is left
+            if budget.spent(states):
                 return unfinished(name, states, time.perf_counter() - began)
     finally:
         progress.close()
