@@ -65,10 +65,21 @@ MARK2_SHIFT = 46
 VALUE_SHIFT = 47
 KEY2_MASK = (1 << VALUE_SHIFT) - 1
 LOW, HIGH = -1000, 1000
+# A table of the states has a power of two of home slots and PAD slots after them: a
+# probe runs on into those and never wraps round, so a table can grow in place (see
+# spread). The last slot always stays empty.
+PAD = 1 << 12
+OVERFLOW = 2
 
-STATUS_DONE, STATUS_SLICE, STATUS_FULL_MAIN, STATUS_FULL_LEAVES, STATUS_FULL_ENDS, STATUS_BUDGET = (
-    range(6)
-)
+(
+    STATUS_DONE,
+    STATUS_SLICE,
+    STATUS_FULL_MAIN,
+    STATUS_FULL_LEAVES,
+    STATUS_FULL_ENDS,
+    STATUS_BUDGET,
+    STATUS_OVERFLOW,  # a run of full slots reached the end of a table (see insert)
+) = range(7)
 
 
 def effect(luck: int, shilling: int) -> int:
@@ -213,24 +224,33 @@ def _second(table, i):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def home_mask(table):
+    """A state's home slot is its hash and this (the table's rows less :data:`PAD`, less 1)."""
+    return table.shape[0] - PAD - 1
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def probe(table, k1, k2, h):
     """The slot holding (k1, k2), or the empty slot where it would go (``h`` its hash)."""
-    mask = table.shape[0] - 1
-    i = h & mask
+    return _probe_at(table, k1, k2, h & home_mask(table))
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _probe_at(table, k1, k2, i):
+    """:func:`probe` from slot ``i`` on."""
     while True:
         w = table[i, 0]
         if w == EMPTY_KEY:
             return i
         if w == k1 and (_second(table, i) & KEY2_MASK) == k2:
             return i
-        i = (i + 1) & mask
+        i += 1
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def find(table, k1, k2, h):
     """The second word of the slot holding (k1, k2); 0 if the table has no such state."""
-    mask = table.shape[0] - 1
-    i = h & mask
+    i = h & home_mask(table)
     while True:
         w = table[i, 0]
         if w == EMPTY_KEY:
@@ -239,23 +259,27 @@ def find(table, k1, k2, h):
             w2 = _second(table, i)
             if (w2 & KEY2_MASK) == k2:
                 return w2
-        i = (i + 1) & mask
+        i += 1
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def insert(table, k1, k2, word, h):
     """Put (k1, k2) in the table with second word ``word`` unless it is there already
-    (another search thread may be inserting at the same time); 1 if this call did."""
-    mask = table.shape[0] - 1
+    (another search thread may be inserting at the same time): 1 if this call did, 0
+    if it was there, :data:`OVERFLOW` if the run of full slots reached the end of the
+    table (the last slot stays empty, so that every probe ends)."""
+    last = table.shape[0] - 1
     i = probe(table, k1, k2, h)
     while True:
+        if i == last:
+            return OVERFLOW
         old = _cas(table, i, np.int64(0), np.int64(EMPTY_KEY), k1)
         if old == EMPTY_KEY:
             _store_release(table, i, np.int64(1), word)
             return 1
         if old == k1 and (_second(table, i) & KEY2_MASK) == k2:
             return 0
-        i = probe(table, k1, k2, (i + 1) & mask)
+        i = _probe_at(table, k1, k2, i + 1)
         if table[i, 0] != EMPTY_KEY:
             return 0
 
@@ -266,14 +290,53 @@ def lookup(table, k1, k2):
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
-def rehash(old, new, start, stop):
-    """Put the entries of ``old[start:stop]`` into ``new``; several threads may fill
-    ``new`` at once, each from its own part of ``old``."""
+def lift(table, cap, out):
+    """Before ``table`` (``cap`` home slots) grows in place: move the entries past its
+    home slots (where the larger table's home slots will be) to ``out``; how many."""
+    n = 0
+    for i in range(cap, cap + PAD):
+        if table[i, 0] != EMPTY_KEY:
+            out[n, 0] = table[i, 0]
+            out[n, 1] = table[i, 1]
+            table[i, 0] = EMPTY_KEY
+            table[i, 1] = EMPTY_KEY
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def spread(table, start, stop):
+    """Grow in place: ``table`` has twice the home slots it had, and the entries in
+    ``start..stop-1`` (old home slots; ``start`` is 0 or an empty slot, so no run of
+    full slots crosses it) move to where the larger table puts them. Each is taken
+    out and put back: in the lower half it lands at or before its old slot (earlier
+    slots are done), in the upper half after the entries already there. Several
+    threads may spread parts of one table at once. Returns the entries that found no
+    room (see :func:`insert`)."""
+    lost = 0
     for i in range(start, stop):
-        k1 = old[i, 0]
-        if k1 != EMPTY_KEY:
-            k2 = old[i, 1] & KEY2_MASK
-            insert(new, k1, k2, old[i, 1], key_hash(k1, k2))
+        k1 = table[i, 0]
+        if k1 == EMPTY_KEY:
+            continue
+        w2 = table[i, 1]
+        table[i, 0] = EMPTY_KEY
+        table[i, 1] = EMPTY_KEY
+        k2 = w2 & KEY2_MASK
+        if insert(table, k1, k2, w2, key_hash(k1, k2)) == OVERFLOW:
+            lost += 1
+    return lost
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def drop(table, entries, n):
+    """Put back the ``n`` entries that :func:`lift` took out; the entries that found no room."""
+    lost = 0
+    for i in range(n):
+        k1 = entries[i, 0]
+        k2 = entries[i, 1] & KEY2_MASK
+        if insert(table, k1, k2, entries[i, 1], key_hash(k1, k2)) == OVERFLOW:
+            lost += 1
+    return lost
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -457,7 +520,7 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
     if targets == 0 and (k1 >> (SEAT_BITS * p + COUNT_SHIFT)) & 7 < LIMIT:
         targets = 1 << p
     self_variants = 4 if params[P_SFD] == 1 else 2
-    mask = main.shape[0] - 1
+    mask = home_mask(main)
     sp = SEAT_BITS * p
     fp = (k1 >> sp) & SEAT_MASK
     lsp = fp & 63
@@ -565,6 +628,7 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     keep = 0
     n_leaves = 0
     n_ends = 0
+    overflow = False
     for j in range(n):
         b = j * KID
         k1 = kid[d, b]
@@ -572,9 +636,12 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
         info = kid[d, b + 3]
         if info & LEAF_BIT:
             val = info & 0xFFFF
-            if insert(leaves, k1, k2, k2, kid[d, b + 2]) == 1:
+            added = insert(leaves, k1, k2, k2, kid[d, b + 2])
+            if added == 1:
                 n_leaves += 1
                 n_ends += _insert_end(ends, k1 & endmask)
+            elif added == OVERFLOW:
+                overflow = True
         else:
             w2 = find(main, k1, k2, kid[d, b + 2])
             if w2 == 0:
@@ -607,7 +674,7 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     frame[d, F_GW] = gw
     frame[d, F_PW] = pw
     frame[d, F_N] = keep
-    return n_leaves, n_ends
+    return n_leaves, n_ends, overflow
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -676,10 +743,15 @@ def search(
             # a node just entered: list its children, value those that need no search
             _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main)
             steps += frame[d, F_N]
-            added_leaves, added_ends = _settle(frame, kid, d, main, leaves, ends, root_val, params)
+            added_leaves, added_ends, overflow = _settle(
+                frame, kid, d, main, leaves, ends, root_val, params
+            )
             states += added_leaves
             n_leaves += added_leaves
             n_ends += added_ends
+            if overflow:
+                status = STATUS_OVERFLOW
+                break
             continue
         j = frame[d, F_NEXT]
         if j < n:
@@ -715,7 +787,11 @@ def search(
         else:
             val = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
         expanded += 1
-        if insert(main, k1, k2, k2 | (val << VALUE_SHIFT), key_hash(k1, k2)) == 1:
+        added = insert(main, k1, k2, k2 | (val << VALUE_SHIFT), key_hash(k1, k2))
+        if added == OVERFLOW:
+            status = STATUS_OVERFLOW
+            break
+        if added == 1:
             states += 1
             n_main += 1
         if d == 0:

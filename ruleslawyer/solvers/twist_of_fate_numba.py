@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -166,36 +167,109 @@ def decode_move(m: int, position: Position) -> Move:
 
 def empty_table(shape: tuple[int, ...]) -> np.ndarray:
     """An int64 array of zeros (empty slots), on transparent huge pages where the
-    system allows.
-
-    The tables are probed at random: with 4 KiB pages nearly every probe of a large
-    table also misses the TLB; 2 MiB pages cut that cost (Linux ``madvise``). The
-    mapping must be private: Linux gives a shared anonymous mapping no huge pages.
-    Fresh anonymous memory is zeros already, so the table is not written here.
-    """
+    system allows (see :func:`_memory`)."""
     size = int(np.prod(shape)) * 8
-    if size < 1 << 22 or not hasattr(mmap, "MADV_HUGEPAGE"):
+    if size < 1 << 22:
         return np.zeros(shape, dtype=np.int64)
-    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    memory.madvise(mmap.MADV_HUGEPAGE)
-    return np.frombuffer(memory, dtype=np.int64).reshape(shape)
+    return np.frombuffer(_memory(size), dtype=np.int64).reshape(shape)
+
+
+def _memory(size: int) -> mmap.mmap:
+    """``size`` bytes of zeros, not yet backed by memory: the system backs each page
+    when it is first written (Linux ``MAP_NORESERVE``), so this may be far more than
+    is used. On transparent huge pages where the system allows: the tables are
+    probed at random, and with 4 KiB pages nearly every probe of a large table also
+    misses the TLB (Linux ``madvise``). The mapping must be private: Linux gives a
+    shared anonymous mapping no huge pages."""
+    if not hasattr(mmap, "MAP_PRIVATE"):  # Windows
+        return mmap.mmap(-1, size)
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+    if sys.platform == "linux":
+        flags |= getattr(mmap, "MAP_NORESERVE", 0x4000)  # Python names it from 3.13
+    memory = mmap.mmap(-1, size, flags=flags)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        memory.madvise(mmap.MADV_HUGEPAGE)
+    return memory
+
+
+class StateTable:
+    """A table of states (see the kernel's ``PAD``): a power of two of home slots
+    and the pad, in a mapping of ``max_bytes`` so that it grows in place.
+
+    Growing needs no second table: the new upper half is fresh memory, and the
+    entries move within the one mapping, from several threads at once.
+    """
+
+    def __init__(self, capacity: int, max_bytes: int) -> None:
+        from ruleslawyer.solvers import twist_of_fate_kernel as k
+
+        rows = max(capacity, max_bytes // 16 - k.PAD) + k.PAD
+        self.memory = _memory(rows * 16)
+        self.rows = rows
+        self.array = self._view(capacity)
+
+    def _view(self, capacity: int) -> np.ndarray:
+        from ruleslawyer.solvers import twist_of_fate_kernel as k
+
+        count = 2 * (capacity + k.PAD)
+        return np.frombuffer(self.memory, dtype=np.int64, count=count).reshape(-1, 2)
+
+    @property
+    def capacity(self) -> int:
+        from ruleslawyer.solvers import twist_of_fate_kernel as k
+
+        return self.array.shape[0] - k.PAD
+
+    def grow(self, pool: ThreadPoolExecutor | None, parts: int) -> bool:
+        """Double the home slots in place; False if an entry found no room (see the
+        kernel's ``insert``: a run of full slots as long as the pad)."""
+        from ruleslawyer.solvers import twist_of_fate_kernel as k
+
+        cap = self.capacity
+        lifted = np.zeros((k.PAD, 2), dtype=np.int64)
+        n = k.lift(self.array, cap, lifted)
+        self.array = table = self._view(2 * cap)
+        # parts that start at empty slots, so that no run of full slots crosses two
+        cuts = [0]
+        for w in range(1, parts):
+            i = cap * w // parts
+            while i < cap and table[i, 0] != k.EMPTY_KEY:
+                i += 1
+            cuts.append(max(i, cuts[-1]))
+        cuts.append(cap)
+        starts, stops = cuts[:-1], cuts[1:]
+        if pool is None or parts == 1:
+            lost = k.spread(table, 0, cap)
+        else:
+            lost = sum(pool.map(k.spread, [table] * parts, starts, stops))
+        return lost + k.drop(table, lifted, n) == 0
 
 
 class Tables:
     """The transposition table (internal nodes), the leaf table and the end-state set.
 
     Each grows by doubling when its load passes :data:`LOAD` (the end-state set
-    one half); the first two refuse to grow past ``max_bytes`` in all.
+    one half), but not past ``max_bytes`` for all of them together.
     """
 
     def __init__(
         self, capacity: int, max_bytes: int, pool: ThreadPoolExecutor | None = None, parts: int = 1
     ) -> None:
         self.max_bytes = max_bytes
-        self.pool, self.parts = pool, parts  # threads that copy a table as it grows
-        self.main = empty_table((capacity, 2))
-        self.leaves = empty_table((capacity, 2))
+        self.pool, self.parts = pool, parts  # threads that move entries as a table grows
+        self.states = {
+            "main": StateTable(capacity, max_bytes),
+            "leaves": StateTable(capacity, max_bytes),
+        }
         self.ends = empty_table((capacity,))
+
+    @property
+    def main(self) -> np.ndarray:
+        return self.states["main"].array
+
+    @property
+    def leaves(self) -> np.ndarray:
+        return self.states["leaves"].array
 
     @property
     def nbytes(self) -> int:
@@ -203,8 +277,8 @@ class Tables:
 
     def limits(self) -> tuple[int, int, int]:
         return (
-            int(LOAD * self.main.shape[0]),
-            int(LOAD * self.leaves.shape[0]),
+            int(LOAD * self.states["main"].capacity),
+            int(LOAD * self.states["leaves"].capacity),
             int(0.5 * self.ends.shape[0]),
         )
 
@@ -212,21 +286,24 @@ class Tables:
         """Double one table; False when that would pass the memory limit."""
         from ruleslawyer.solvers import twist_of_fate_kernel as k
 
-        old = getattr(self, which)
-        if self.nbytes + 2 * old.nbytes > self.max_bytes:
+        if which != "ends":
+            table = self.states[which]
+            if self.nbytes + table.capacity * 16 > self.max_bytes:
+                return False
+            return table.grow(self.pool, self.parts)
+        old = self.ends
+        if self.nbytes + old.nbytes > self.max_bytes:
             return False
-        shape = (2 * old.shape[0], *old.shape[1:])
-        new = empty_table(shape)
-        rehash = k.rehash_ends if which == "ends" else k.rehash
+        new = empty_table((2 * old.shape[0],))
         if self.pool is None:
-            rehash(old, new, 0, old.shape[0])
+            k.rehash_ends(old, new, 0, old.shape[0])
         else:
-            # one part of the old table per thread: the new table's pages are first
+            # one part of the old set per thread: the new set's pages are first
             # touched here, and that costs as much as the copying
             parts = self.parts
             cuts = [old.shape[0] * w // parts for w in range(parts + 1)]
-            list(self.pool.map(rehash, [old] * parts, [new] * parts, cuts[:-1], cuts[1:]))
-        setattr(self, which, new)
+            list(self.pool.map(k.rehash_ends, [old] * parts, [new] * parts, cuts[:-1], cuts[1:]))
+        self.ends = new
         return True
 
 
@@ -316,10 +393,14 @@ def solve(
             )
             if stats is not None and "first_slice_seconds" not in stats:
                 stats["first_slice_seconds"] = time.perf_counter() - began_search
+            states = int(counters[:, k.C_STATES].sum())
+            if k.STATUS_OVERFLOW in statuses:  # a state not stored: no exact count
+                if stats is not None:
+                    stats["stopped"] = "overflow"
+                return unfinished(name, states, time.perf_counter() - began)
             if k.STATUS_DONE in statuses:
                 done = statuses.index(k.STATUS_DONE)
                 break
-            states = int(counters[:, k.C_STATES].sum())
             progress.update(states)
             for which in sorted({full[s] for s in statuses if s in full}):
                 if not tables.grow(which):

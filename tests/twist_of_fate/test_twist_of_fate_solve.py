@@ -114,7 +114,8 @@ def test_threads_share_the_tables_without_changing_the_answer(
 
 
 def test_cli_memory_cap_stops_with_finished_false() -> None:
-    # 20 MiB: the first tables take 10 MiB; doubling the main table would need 26.
+    # 20 MiB: the first tables take 10 MiB; the main table grows in place by 4 MiB,
+    # then would by 8 MiB more, past 20.
     path = ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-9.toml"
     args = ["twist-of-fate", "solve", str(path), "--format", "json", "--max-memory", "0.02"]
     result = CliRunner().invoke(cli, args)

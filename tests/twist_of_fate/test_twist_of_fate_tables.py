@@ -1,0 +1,65 @@
+"""The Numba solver's state tables: growing in place keeps every entry findable."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.solvers import twist_of_fate_kernel as k
+from ruleslawyer.solvers.twist_of_fate_numba import StateTable
+
+FIRST = 1 << 10
+
+
+def _key(x: int) -> tuple[int, int]:
+    # real keys carry their marker bits, so that neither word is ever 0
+    return k.MARK1 | (x & ((1 << 45) - 1)), (1 << k.MARK2_SHIFT) | (x >> 45)
+
+
+@cache
+def _clumped() -> tuple[tuple[int, int], ...]:
+    """Keys whose home slots are the last 16 of the first table: one long run of full
+    slots into the pad, which splits between both ends of the grown table."""
+    out = []
+    x = 0
+    while len(out) < 600:
+        k1, k2 = _key(x)
+        if k.key_hash(k1, k2) % FIRST >= FIRST - 16:
+            out.append((k1, k2))
+        x += 1
+    return tuple(out)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3])
+@given(
+    st.sets(st.integers(0, (1 << 50) - 1), max_size=700),
+    st.sets(st.integers(0, 599), max_size=600),
+)
+@settings(max_examples=30, deadline=None)
+def test_growing_in_place_keeps_every_entry(parts: int, xs: set[int], clumped: set[int]) -> None:
+    table = StateTable(FIRST, 1 << 24)
+    keys = sorted({_key(x) for x in xs} | {_clumped()[i] for i in clumped})
+    for n, (k1, k2) in enumerate(keys):
+        assert k.insert(table.array, k1, k2, k2 | (n << k.VALUE_SHIFT), k.key_hash(k1, k2)) == 1
+    with ThreadPoolExecutor(parts) as pool:
+        for _ in range(3):
+            assert table.grow(pool, parts)
+            arr = table.array
+            assert int((arr[:, 0] != k.EMPTY_KEY).sum()) == len(keys)
+            assert arr[-1, 0] == k.EMPTY_KEY
+            for n, (k1, k2) in enumerate(keys):
+                assert k.find(arr, k1, k2, k.key_hash(k1, k2)) >> k.VALUE_SHIFT == n
+            k1, k2 = _key(1 << 50)
+            assert k.find(arr, k1, k2, k.key_hash(k1, k2)) == 0
+    assert table.capacity == FIRST << 3
+
+
+def test_a_table_reserves_its_largest_size_but_uses_only_its_first_rows() -> None:
+    table = StateTable(FIRST, 1 << 30)
+    assert table.array.shape == (FIRST + k.PAD, 2)
+    assert not np.any(table.array)
