@@ -481,22 +481,23 @@ def _combine(frame, d, val):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _emit(kid, d, j, c1, c2, h, leaf, m, params, main, mask):
+def _emit(kid, d, j, c1, c2, h, leaf, m, params, main, leaves):
     """Write child ``j`` of the node at depth ``d`` (``h`` its hash); prefetch its slot
-    unless it is a leaf."""
+    (in the leaf table if it is a horizon state)."""
     b = j * KID
     kid[d, b] = c1
     kid[d, b + 1] = c2
     kid[d, b + 2] = h
     if leaf:
         kid[d, b + 3] = (m << 17) | LEAF_BIT | horizon_value(c1, c2, params)
+        _prefetch(leaves, h & home_mask(leaves))
     else:
         kid[d, b + 3] = m << 17
-        _prefetch(main, h & mask)
+        _prefetch(main, h & home_mask(main))
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main):
+def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main, leaves):
     """List the node's children in move order, and prefetch their table slots.
 
     A play on another seat that brings nobody to the last Sanctuary card and is not
@@ -520,7 +521,6 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
     if targets == 0 and (k1 >> (SEAT_BITS * p + COUNT_SHIFT)) & 7 < LIMIT:
         targets = 1 << p
     self_variants = 4 if params[P_SFD] == 1 else 2
-    mask = home_mask(main)
     sp = SEAT_BITS * p
     fp = (k1 >> sp) & SEAT_MASK
     lsp = fp & 63
@@ -559,7 +559,7 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
                         ep = RAISE_SHILLING
                     c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
                     h = key_hash(c1, c2)
-                    _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, mask)
+                    _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, leaves)
                     j += 1
                 continue
             st = SEAT_BITS * t
@@ -590,7 +590,7 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
                     et = columns[c, v, 1]
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
                     h = key_hash(c1, c2)
-                _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, mask)
+                _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, leaves)
                 j += 1
     frame[d, F_N] = j
     frame[d, F_NEXT] = 0
@@ -741,7 +741,7 @@ def search(
         n = frame[d, F_N]
         if n < 0:
             # a node just entered: list its children, value those that need no search
-            _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main)
+            _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main, leaves)
             steps += frame[d, F_N]
             added_leaves, added_ends, overflow = _settle(
                 frame, kid, d, main, leaves, ends, root_val, params
