@@ -39,7 +39,8 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 SLICE = 1 << 20
 FIRST_CAPACITY = 1 << 18
 MAX_TABLE_BYTES = 5 << 30  # every table together, old and new while one grows
-LOAD = 0.7
+LOAD = 0.5  # a table doubles past this load while the memory limit allows...
+FULL_LOAD = 0.8  # ...and is filled up to this when it does not
 MAX_THREADS = 4
 DOUBLE_THRESHOLD = {"two-points": 0, "one-point-reset-both": 1, "one-point-reset-one": 2}
 
@@ -248,8 +249,9 @@ class StateTable:
 class Tables:
     """The transposition table (internal nodes), the leaf table and the end-state set.
 
-    Each grows by doubling when its load passes :data:`LOAD` (the end-state set
-    one half), but not past ``max_bytes`` for all of them together.
+    Each doubles when its load passes :data:`LOAD` while all of them together stay
+    within ``max_bytes``: a sparse table is probed faster, and each doubling moves
+    fewer entries. A table that cannot double is filled up to :data:`FULL_LOAD`.
     """
 
     def __init__(
@@ -275,25 +277,29 @@ class Tables:
     def nbytes(self) -> int:
         return self.main.nbytes + self.leaves.nbytes + self.ends.nbytes
 
+    def _slots(self, which: str) -> int:
+        return self.ends.shape[0] if which == "ends" else self.states[which].capacity
+
+    def can_grow(self, which: str) -> bool:
+        """Whether doubling the table stays within the memory limit."""
+        added = self.ends.nbytes if which == "ends" else self.states[which].capacity * 16
+        return self.nbytes + added <= self.max_bytes
+
     def limits(self) -> tuple[int, int, int]:
-        return (
-            int(LOAD * self.states["main"].capacity),
-            int(LOAD * self.states["leaves"].capacity),
-            int(0.5 * self.ends.shape[0]),
+        """How many entries main, leaves and ends may hold before they must grow."""
+        main, leaves, ends = (
+            int((LOAD if self.can_grow(which) else FULL_LOAD) * self._slots(which))
+            for which in ("main", "leaves", "ends")
         )
+        return main, leaves, ends
 
     def grow(self, which: str) -> bool:
-        """Double one table; False when that would pass the memory limit."""
+        """Double one table (it :meth:`can_grow`); False if an entry found no room."""
         from ruleslawyer.solvers import twist_of_fate_kernel as k
 
         if which != "ends":
-            table = self.states[which]
-            if self.nbytes + table.capacity * 16 > self.max_bytes:
-                return False
-            return table.grow(self.pool, self.parts)
+            return self.states[which].grow(self.pool, self.parts)
         old = self.ends
-        if self.nbytes + old.nbytes > self.max_bytes:
-            return False
         new = empty_table((2 * old.shape[0],))
         if self.pool is None:
             k.rehash_ends(old, new, 0, old.shape[0])
@@ -402,10 +408,17 @@ def solve(
                 done = statuses.index(k.STATUS_DONE)
                 break
             progress.update(states)
+            limits = dict(zip(("main", "leaves", "ends"), tables.limits(), strict=True))
+            counts = {"main": k.C_MAIN, "leaves": k.C_LEAVES, "ends": k.C_ENDS}
             for which in sorted({full[s] for s in statuses if s in full}):
-                if not tables.grow(which):
+                if counters[:, counts[which]].sum() < limits[which]:
+                    continue  # one search's share spent, not the table's room
+                stopped = "memory" if not tables.can_grow(which) else None
+                if stopped is None and not tables.grow(which):
+                    stopped = "overflow"
+                if stopped is not None:
                     if stats is not None:
-                        stats["stopped"] = "memory"
+                        stats["stopped"] = stopped
                     return unfinished(name, states, time.perf_counter() - began)
             # one search's share of the state budget spent stops the others' slices
             # too: the next slice shares out what is left

@@ -1,19 +1,26 @@
-"""The Numba solver's state tables: growing in place keeps every entry findable."""
+"""The Numba solver's tables: growing in place keeps every entry findable, and
+tables grow early while memory allows."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ruleslawyer.models.twist_of_fate import Rules
+from ruleslawyer.models.twist_of_fate_files import load_position
 from ruleslawyer.solvers import twist_of_fate_kernel as k
-from ruleslawyer.solvers.twist_of_fate_numba import StateTable
+from ruleslawyer.solvers import twist_of_fate_numba
+from ruleslawyer.solvers.twist_of_fate_numba import StateTable, Tables
 
 FIRST = 1 << 10
+POSITIONS = Path(__file__).resolve().parents[2] / "ruleslawyer" / "data" / "positions"
 
 
 def _key(x: int) -> tuple[int, int]:
@@ -63,3 +70,26 @@ def test_a_table_reserves_its_largest_size_but_uses_only_its_first_rows() -> Non
     table = StateTable(FIRST, 1 << 30)
     assert table.array.shape == (FIRST + k.PAD, 2)
     assert not np.any(table.array)
+
+
+def test_tables_double_at_half_load_and_fill_further_only_when_they_cannot() -> None:
+    roomy = Tables(FIRST, 1 << 30)
+    assert roomy.limits() == (FIRST // 2, FIRST // 2, FIRST // 2)
+    tight = Tables(FIRST, roomy.nbytes)  # no room to double anything
+    assert not tight.can_grow("main") and not tight.can_grow("ends")
+    assert tight.limits() == (int(0.8 * FIRST),) * 3
+
+
+def test_a_search_out_of_memory_fills_its_tables_before_it_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(twist_of_fate_numba, "FIRST_CAPACITY", 1 << 17)
+    position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
+    stats: dict[str, Any] = {}
+    first = Tables(1 << 17, 1 << 40).nbytes
+    result = twist_of_fate_numba.solve(
+        position, Rules(), max_table_bytes=first, threads=1, stats=stats
+    )
+    # 121,821 internal states: more than the table takes at 0.8 load
+    assert not result.finished and stats["stopped"] == "memory"
+    assert stats["main"] == int(0.8 * (1 << 17))
