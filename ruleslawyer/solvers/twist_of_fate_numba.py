@@ -205,7 +205,14 @@ class StateTable:
         from ruleslawyer.solvers import twist_of_fate_kernel as k
 
         rows = max(capacity, max_bytes // 16 - k.PAD) + k.PAD
-        self.memory = _memory(rows * 16)
+        while True:
+            try:
+                self.memory = _memory(rows * 16)
+                break
+            except OSError:  # a system that counts untouched memory (strict overcommit)
+                if rows <= capacity + k.PAD:
+                    raise
+                rows = max(capacity + k.PAD, rows // 2)
         self.rows = rows
         self.array = self._view(capacity)
 
@@ -220,6 +227,10 @@ class StateTable:
         from ruleslawyer.solvers import twist_of_fate_kernel as k
 
         return self.array.shape[0] - k.PAD
+
+    def can_double(self) -> bool:
+        """Whether the mapping has room for twice the home slots."""
+        return self.array.shape[0] + self.capacity <= self.rows
 
     def grow(self, pool: ThreadPoolExecutor | None, parts: int) -> bool:
         """Double the home slots in place; False if an entry found no room (see the
@@ -282,8 +293,10 @@ class Tables:
 
     def can_grow(self, which: str) -> bool:
         """Whether doubling the table stays within the memory limit."""
-        added = self.ends.nbytes if which == "ends" else self.states[which].capacity * 16
-        return self.nbytes + added <= self.max_bytes
+        if which == "ends":
+            return self.nbytes + self.ends.nbytes <= self.max_bytes
+        table = self.states[which]
+        return table.can_double() and self.nbytes + table.capacity * 16 <= self.max_bytes
 
     def limits(self) -> tuple[int, int, int]:
         """How many entries main, leaves and ends may hold before they must grow."""

@@ -93,3 +93,25 @@ def test_a_search_out_of_memory_fills_its_tables_before_it_stops(
     # 121,821 internal states: more than the table takes at 0.8 load
     assert not result.finished and stats["stopped"] == "memory"
     assert stats["main"] == int(0.8 * (1 << 17))
+
+
+def test_a_system_that_refuses_a_large_reservation_gets_a_smaller_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # strict overcommit refuses mappings beyond the commit limit, touched or not
+    real = twist_of_fate_numba._memory
+    limit = 16 * (4 * FIRST + k.PAD)
+
+    def strict(size: int) -> Any:
+        if size > limit:
+            raise OSError(12, "Cannot allocate memory")
+        return real(size)
+
+    monkeypatch.setattr(twist_of_fate_numba, "_memory", strict)
+    table = StateTable(FIRST, 1 << 30)
+    assert table.rows * 16 <= limit
+    tables = Tables(FIRST, 1 << 30)
+    assert tables.can_grow("main")
+    assert tables.grow("main") and tables.can_grow("main")
+    assert tables.grow("main") and not tables.can_grow("main")
+    assert tables.limits()[0] == int(0.8 * 4 * FIRST)
