@@ -2,15 +2,16 @@
 
 A game may have a module ``ruleslawyer/reports/pictures/<module>.py`` (named
 like its checks module) defining ``pictures(source, result)`` that returns
-``[(name, caption, svg_text), ...]``; they are written to
-``<dir>/<game>/<name>.svg`` and shown in the report.
+``[(name, caption, svg_text), ...]`` or ``[(name, caption, svg_text,
+finding_id), ...]``; they are written to ``<dir>/<game>/<name>.svg`` and shown
+beside the finding they draw (those without a finding id after the summary
+table). The HTML page inlines them, so it is one self-contained file.
 """
 
 from __future__ import annotations
 
-import html
 import importlib
-from typing import Any
+from typing import Any, NamedTuple
 
 from ruleslawyer import games
 from ruleslawyer.checking import GameResult
@@ -18,10 +19,17 @@ from ruleslawyer.findings import Kind
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.reports.markdown import game_report
 
-Pictures = list[tuple[str, str, str]]
+
+class Figure(NamedTuple):
+    """One picture of a report: its file name (no suffix), caption, SVG, and finding."""
+
+    name: str
+    caption: str
+    svg: str
+    finding: str | None = None
 
 
-def pictures(source: GameSource, result: GameResult) -> Pictures:
+def pictures(source: GameSource, result: GameResult) -> list[Figure]:
     module = games.get(source.game).checks.rsplit(".", 1)[-1]
     try:
         drawer: Any = importlib.import_module(f"ruleslawyer.reports.pictures.{module}")
@@ -29,39 +37,21 @@ def pictures(source: GameSource, result: GameResult) -> Pictures:
         if exc.name != f"ruleslawyer.reports.pictures.{module}":
             raise
         return []
-    return list(drawer.pictures(source, result))
+    return [Figure(*picture) for picture in drawer.pictures(source, result)]
 
 
 def report_files(
     source: GameSource, result: GameResult, fail_on: frozenset[Kind], fmt: str = "markdown"
 ) -> dict[str, str]:
     """Relative path -> content, for one game's report."""
-    pics = pictures(source, result)
-    out = {f"{result.game}/{name}.svg": svg for name, _, svg in pics}
-    text = game_report(result, fail_on)
-    if pics:
-        text += "\n## Pictures\n\n" + "".join(
-            f"![{caption}]({result.game}/{name}.svg)\n\n{caption}\n\n" for name, caption, _ in pics
-        )
-        text = text.rstrip() + "\n"
+    figures = pictures(source, result)
+    svgs = {f"{result.game}/{fig.name}.svg": fig.svg for fig in figures}
+    images: dict[str | None, list[tuple[str, str]]] = {}
+    for fig in figures:
+        images.setdefault(fig.finding, []).append((f"{result.game}/{fig.name}.svg", fig.caption))
     if fmt == "html":
-        out[f"{result.game}.html"] = _html(result, text, pics)
-    else:
-        out[f"{result.game}.md"] = text
-    return out
+        from ruleslawyer.reports.html_page import page
 
-
-def _html(result: GameResult, markdown: str, pics: Pictures) -> str:
-    """One self-contained page: the report's text (pre-formatted Markdown) with inline SVG."""
-    body = markdown.split("\n## Pictures\n", 1)[0]
-    figures = "".join(
-        f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>\n"
-        for _, caption, svg in pics
-    )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(result.title)}: rulebook findings</title>"
-        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
-        "pre{white-space:pre-wrap}figure{margin:1em 0}</style></head><body>\n"
-        f"<pre>{html.escape(body)}</pre>\n{figures}</body></html>\n"
-    )
+        body = game_report(result, fail_on, images, header=False)
+        return {**svgs, f"{result.game}.html": page(result, body, svgs)}
+    return {**svgs, f"{result.game}.md": game_report(result, fail_on, images)}

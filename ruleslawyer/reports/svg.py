@@ -64,6 +64,33 @@ class Picture:
         return "\n".join([head, title, *self.parts, "</svg>"]) + "\n"
 
 
+_NARROW, _THIN, _WIDE = (
+    set("ijl.,:;|!'()[] "),
+    set("frt-/"),
+    {"m": 1.0, "w": 0.84, "M": 0.9, "W": 1.0},
+)
+
+
+def text_width(words: str, size: float, bold: bool = False) -> float:
+    """A generous estimate of the width of ``words`` in a sans-serif font (DejaVu Sans-like).
+
+    Layouts use it to keep labels apart; the browser test measures the real boxes.
+    """
+    em = 0.0
+    for ch in words:
+        if ch in _WIDE:
+            em += _WIDE[ch]
+        elif ch in _NARROW:
+            em += 0.34
+        elif ch in _THIN:
+            em += 0.44
+        elif ch.isupper():
+            em += 0.8
+        else:
+            em += 0.66
+    return em * size * (1.1 if bold else 1.0)
+
+
 def bar_chart(
     title: str, bars: Sequence[tuple[str, float]], *, width: float = 520, unit: str = ""
 ) -> str:

@@ -2,12 +2,15 @@
 
 Layout is deterministic: the exterior half on the left, the interior half on
 the right, each node in a column by its distance from its half's orifice and
-in a row by id. Edges show their pheromone dots at each exit.
+in a row by id. Columns are as wide as their widest label (node name, or the
+explorers drawn above a node), rows leave room for the pieces around a node,
+so no two labels collide (tests check the label boxes). Edges show their
+pheromone dots at each exit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -15,68 +18,125 @@ import networkx as nx
 from ruleslawyer.checking import GameResult
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Board, parse_board
-from ruleslawyer.reports.svg import Picture
+from ruleslawyer.reports.svg import Picture, text_width
 
-PANEL_W, PANEL_H = 600.0, 360.0
 FILL = {"exterior": "#f2e3c6", "interior": "#f4c9d0"}
+NAME_SIZE, PIECE_SIZE = 10, 9  # font sizes: node names; explorer names
+ROW = 84.0  # vertical pitch: explorers above a node, its name below
+BODY = 56.0  # a node with its trap (left) and bloodsuckers (right)
+GAP = 16.0  # between the widest labels of neighbouring columns
+TOP, BOTTOM, SIDE = 58.0, 40.0, 12.0
+LEGEND = (
+    "exterior | interior;  • pheromone dots at an exit;  dashed: face-down",
+    "black: bloodsuckers;  blue: explorers;  red square: trap (caught)",
+)
+LEGEND_SIZE = 10
 
 
-def layout(board: Board) -> dict[str, tuple[float, float]]:
-    """Node -> (x, y) inside a PANEL_W x PANEL_H panel."""
+def explorer_label(names: Sequence[str]) -> str:
+    return " ".join(sorted(names))
+
+
+def layout(
+    board: Board, above: Mapping[str, str] | None = None, min_width: float = 0.0
+) -> tuple[dict[str, tuple[float, float]], float, float]:
+    """Node -> (x, y) in a panel, and the panel's width and height.
+
+    ``above`` maps a node to the widest text drawn over it in any panel (explorers),
+    so columns make room for it too; the panel is at least ``min_width`` wide (its title).
+    """
+    above = above or {}
     g = nx.Graph()
     g.add_nodes_from(board.node_ids)
     g.add_edges_from((e.a, e.b) for e in board.edges)
-    places: dict[str, tuple[float, float]] = {}
-    for side, x_orifice, step in (("exterior", 0.40, -0.12), ("interior", 0.60, 0.12)):
+    halves: list[list[list[str]]] = []
+    for side in ("exterior", "interior"):
         members = [n.id for n in board.nodes if n.side == side]
-        half = g.subgraph(members)
         roots = [n.id for n in board.nodes if n.side == side and n.orifice] or members[:1]
-        depth = nx.multi_source_dijkstra_path_length(half, roots) if roots else {}
+        depth = nx.multi_source_dijkstra_path_length(g.subgraph(members), roots) if roots else {}
         far = max(depth.values(), default=0) + 1
         columns: dict[int, list[str]] = {}
         for node in sorted(members):
             columns.setdefault(int(depth.get(node, far)), []).append(node)
-        for col, nodes in columns.items():
-            for row, node in enumerate(nodes):
-                x = x_orifice + step * col
-                y = (row + 1) / (len(nodes) + 1)
-                places[node] = (20 + x * (PANEL_W - 40), 40 + y * (PANEL_H - 70))
-    return places
+        ordered = [columns[c] for c in sorted(columns)]
+        # The exterior's orifice column is its rightmost, the interior's its leftmost.
+        halves.append(ordered[::-1] if side == "exterior" else ordered)
+    rows = max((len(col) for half in halves for col in half), default=1)
+    places: dict[str, tuple[float, float]] = {}
+    x = SIDE
+    for half in halves:
+        for col in half:
+            width = max(
+                BODY,
+                *(text_width(node, NAME_SIZE) for node in col),
+                *(text_width(above.get(node, ""), PIECE_SIZE) for node in col),
+            )
+            for row, node in enumerate(col):
+                offset = (rows - len(col)) * ROW / 2
+                places[node] = (x + width / 2, TOP + offset + row * ROW)
+            x += width + GAP
+        x += GAP  # the two halves apart
+    width = x - 2 * GAP + SIDE
+    if width < min_width:  # centre the board in a wider panel
+        places = {n: (px + (min_width - width) / 2, py) for n, (px, py) in places.items()}
+        width = min_width
+    return places, width, TOP + (rows - 1) * ROW + BOTTOM
+
+
+def _label(pic: Picture, x: float, y: float, words: str, size: int, **attrs: object) -> None:
+    """Text with a white halo, so edges drawn under it do not hide it."""
+    pic.text(
+        x,
+        y,
+        words,
+        font_size=size,
+        text_anchor="middle",
+        stroke="#fff",
+        stroke_width=3,
+        paint_order="stroke",
+        **attrs,
+    )
 
 
 def _panel(
     pic: Picture,
     board: Board,
     places: Mapping[str, tuple[float, float]],
-    dx: float,
+    box: tuple[float, float, float],
     title: str,
     state: Mapping[str, Any],
 ) -> None:
-    pic.rect(dx + 2, 2, PANEL_W - 4, PANEL_H - 4, fill="none", stroke="#999")
-    pic.text(dx + 10, 20, title, font_weight="bold")
-    pic.line(
-        dx + PANEL_W / 2, 28, dx + PANEL_W / 2, PANEL_H - 10, stroke="#bbb", stroke_dasharray="4 4"
-    )
+    dy, width, height = box
+    places = {node: (x, y + dy) for node, (x, y) in places.items()}
+    pic.rect(2, dy + 2, width - 4, height - 4, fill="none", stroke="#999")
+    pic.text(10, dy + 20, title, font_weight="bold")
+    exterior = [x for n in board.nodes if n.side == "exterior" for x, _ in [places[n.id]]]
+    interior = [x for n in board.nodes if n.side == "interior" for x, _ in [places[n.id]]]
+    if exterior and interior:  # the line between the halves
+        middle = (max(exterior) + min(interior)) / 2
+        pic.line(middle, dy + 28, middle, dy + height - 8, stroke="#bbb", stroke_dasharray="4 4")
     for edge in board.edges:
         (x1, y1), (x2, y2) = places[edge.a], places[edge.b]
-        pic.line(dx + x1, y1, dx + x2, y2, stroke="#555", stroke_width=2)
-        for (xa, ya), (xb, yb), dots in (
-            ((x1, y1), (x2, y2), edge.dots[0]),
-            ((x2, y2), (x1, y1), edge.dots[1]),
-        ):
-            if dots:
+        pic.line(x1, y1, x2, y2, stroke="#555", stroke_width=2)
+        length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        for (xa, ya), sign, dots in (((x1, y1), 1, edge.dots[0]), ((x2, y2), -1, edge.dots[1])):
+            if dots:  # just past the node's circle, a little off the line
                 pic.text(
-                    dx + xa + (xb - xa) * 0.3,
-                    ya + (yb - ya) * 0.3 - 3,
+                    xa + sign * ux * 26 - uy * 6,
+                    ya + sign * uy * 26 + ux * 6 + 4,
                     "•" * dots,
                     fill="#b03060",
                     font_size=11,
+                    text_anchor="middle",
                 )
     nests = {node: letter for letter, node in state.get("nests", {}).items()}
     traps = {t["node"]: t["caught"] for t in state.get("traps", [])}
+    explorers: dict[str, list[str]] = {}
+    for name, node in state.get("explorers", {}).items():
+        explorers.setdefault(node, []).append(name)
     for node in board.nodes:
         x, y = places[node.id]
-        x += dx
         if node.scarab:
             pic.rect(x - 16, y - 12, 32, 24, fill="#9fc5e8", stroke="#333")
         else:
@@ -88,44 +148,56 @@ def _panel(
                 stroke="#333",
                 stroke_dasharray=None if node.revealed else "3 3",
             )
-        pic.text(x, y + 28, node.id, font_size=9, text_anchor="middle")
+        _label(pic, x, y + 30, node.id, NAME_SIZE, class_="node-name")
         if node.id in nests:
-            pic.text(x - 4, y + 4, nests[node.id], font_weight="bold")
+            pic.text(x, y + 5, nests[node.id], font_weight="bold", text_anchor="middle")
         if node.id in traps:
-            pic.rect(x + 10, y - 22, 12, 12, fill="#fff", stroke="#c00")
-            pic.text(x + 13, y - 12, str(traps[node.id]), font_size=9, fill="#c00")
-    for i, (name, node) in enumerate(sorted(state.get("explorers", {}).items())):
-        x, y = places[node]
-        pic.circle(dx + x - 14 + 9 * i, y - 18, 5, fill="#1f77b4")
-        pic.text(dx + x - 18 + 9 * i, y - 25, name[:3], font_size=8, fill="#1f77b4")
-    for node, count in sorted(state.get("bloodsuckers", {}).items()):
-        x, y = places[node]
-        pic.circle(dx + x + 14, y + 12, 6, fill="#111")
-        pic.text(dx + x + 11, y + 16, str(count), font_size=9, fill="#fff")
+            pic.rect(x - 28, y - 6, 12, 12, fill="#fff", stroke="#c00")
+            pic.text(
+                x - 22, y + 4, str(traps[node.id]), font_size=9, fill="#c00", text_anchor="middle"
+            )
+        if node.id in explorers:
+            names = sorted(explorers[node.id])
+            for i in range(len(names)):
+                pic.circle(x + (i - (len(names) - 1) / 2) * 11, y - 21, 4, fill="#1f77b4")
+            _label(pic, x, y - 29, explorer_label(names), PIECE_SIZE, fill="#1f77b4")
+        count = state.get("bloodsuckers", {}).get(node.id)
+        if count:
+            pic.circle(x + 22, y, 7, fill="#111")
+            pic.text(x + 22, y + 3.5, str(count), font_size=9, fill="#fff", text_anchor="middle")
 
 
 def board_picture(board: Board, title: str, panels: list[tuple[str, Mapping[str, Any]]]) -> str:
-    places = layout(board)
-    pic = Picture(PANEL_W * len(panels), PANEL_H + 20, title)
+    above: dict[str, str] = {}
+    for _, state in panels:
+        here: dict[str, list[str]] = {}
+        for name, node in state.get("explorers", {}).items():
+            here.setdefault(node, []).append(name)
+        for node, names in here.items():
+            label = explorer_label(names)
+            if len(label) > len(above.get(node, "")):
+                above[node] = label
+    titles = [text_width(caption, 12, bold=True) + 20 for caption, _ in panels]
+    legend = max(text_width(line, LEGEND_SIZE) for line in LEGEND) + 16
+    places, width, height = layout(board, above, max([*titles, legend]))
+    # Panels one under another, so a page as wide as one board shows each at full size.
+    pic = Picture(width, height * len(panels) + 36, title)
     for i, (caption, state) in enumerate(panels):
-        _panel(pic, board, places, i * PANEL_W, caption, state)
-    pic.text(
-        8,
-        PANEL_H + 14,
-        "exterior | interior;  • pheromone dots at an exit;  "
-        "black: bloodsuckers;  blue: explorers;  red square: trap (caught);  dashed: face-down",
-        font_size=10,
-    )
+        _panel(pic, board, places, (i * height, width, height), caption, state)
+    bottom = height * len(panels)
+    for i, line in enumerate(LEGEND):
+        pic.text(8, bottom + 14 + 15 * i, line, font_size=LEGEND_SIZE)
     return pic.render()
 
 
-def pictures(source: GameSource, result: GameResult) -> list[tuple[str, str, str]]:
+def pictures(source: GameSource, result: GameResult) -> list[tuple[str, str, str, str | None]]:
     board = parse_board(source.document, source.display)
-    out = [
+    out: list[tuple[str, str, str, str | None]] = [
         (
             "board",
             f"The board of {result.source}",
             board_picture(board, board.name, [("board", {})]),
+            None,
         )
     ]
     for f in result.findings:
@@ -149,7 +221,7 @@ def pictures(source: GameSource, result: GameResult) -> list[tuple[str, str, str
         name = f.id.split("/", 1)[1]
         caption = (
             f"{f.id}: {f.witness.description}. "
-            "Left: the position; then the end of the step under each reading."
+            "Top: the position; then the end of the step under each reading."
         )
-        out.append((name, caption, board_picture(board, f.id, panels)))
+        out.append((name, caption, board_picture(board, f.id, panels), f.id))
     return out

@@ -1,0 +1,98 @@
+"""One game's report as a self-contained HTML page.
+
+The report's Markdown is rendered by markdown-it-py (CommonMark with tables);
+headings get the anchors the summary table links to, and a paragraph that is
+only a picture becomes a ``<figure>`` with the SVG inline, so the page loads
+nothing from outside. The page itself is a Jinja2 template
+(``templates/page.html``) that puts the provenance warning at the top.
+Imported only by ``ruleslawyer report --format html``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
+
+import jinja2
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markupsafe import Markup
+
+from ruleslawyer.checking import GameResult
+from ruleslawyer.reports.markdown import anchor, generated_note
+
+
+def _heading_anchors(state: StateCore) -> None:
+    """Give every heading the id the report's links use (a repeated one gets -2, -3, ...)."""
+    seen: dict[str, int] = {}
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        slug = anchor(tokens[i + 1].content)
+        seen[slug] = seen.get(slug, 0) + 1
+        token.attrSet("id", slug if seen[slug] == 1 else f"{slug}-{seen[slug]}")
+
+
+def _figures(svgs: Mapping[str, str]) -> Callable[[StateCore], None]:
+    """A core rule turning a paragraph that is one known picture into an inline-SVG figure."""
+
+    def rule(state: StateCore) -> None:
+        tokens: list[Token] = []
+        old = state.tokens
+        i = 0
+        while i < len(old):
+            image = _lone_image(old, i)
+            if image is not None and image.attrGet("src") in svgs:
+                svg = svgs[str(image.attrGet("src"))]
+                figure = Token("html_block", "", 0)
+                figure.content = (
+                    f'<figure class="picture">{svg.strip()}'
+                    f"<figcaption>{escape(image.content)}</figcaption></figure>\n"
+                )
+                tokens.append(figure)
+                i += 3
+                if i + 2 < len(old) and _is_caption(old, i, image.content):
+                    i += 3  # the caption paragraph is now the figure's caption
+                continue
+            tokens.append(old[i])
+            i += 1
+        state.tokens = tokens
+
+    return rule
+
+
+def _lone_image(tokens: Sequence[Token], i: int) -> Token | None:
+    if i + 2 >= len(tokens) or tokens[i].type != "paragraph_open":
+        return None
+    children = tokens[i + 1].children or []
+    if tokens[i + 1].type == "inline" and len(children) == 1 and children[0].type == "image":
+        return children[0]
+    return None
+
+
+def _is_caption(tokens: Sequence[Token], i: int, caption: str) -> bool:
+    """The paragraph at ``i`` is ``*caption*`` (the Markdown report's caption line)."""
+    return tokens[i].type == "paragraph_open" and tokens[i + 1].content == f"*{caption}*"
+
+
+def markdown_to_html(text: str, svgs: Mapping[str, str]) -> str:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.core.ruler.push("heading_anchors", _heading_anchors)
+    md.core.ruler.push("figures", _figures(svgs))
+    return md.render(text)
+
+
+def page(result: GameResult, body_markdown: str, svgs: Mapping[str, str]) -> str:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("ruleslawyer.reports", "templates"),
+        autoescape=True,
+        keep_trailing_newline=True,
+    )
+    note = MarkdownIt("commonmark").renderInline(generated_note(result))
+    return env.get_template("page.html").render(
+        result=result,
+        note=Markup(note),
+        body=Markup(markdown_to_html(body_markdown, svgs)),
+    )
