@@ -160,7 +160,15 @@ def _panel(
             names = sorted(explorers[node.id])
             for i in range(len(names)):
                 pic.circle(x + (i - (len(names) - 1) / 2) * 11, y - 21, 4, fill="#1f77b4")
-            _label(pic, x, y - 29, explorer_label(names), PIECE_SIZE, fill="#1f77b4")
+            _label(
+                pic,
+                x,
+                y - 29,
+                explorer_label(names),
+                PIECE_SIZE,
+                fill="#1f77b4",
+                class_="explorers",
+            )
         count = state.get("bloodsuckers", {}).get(node.id)
         if count:
             pic.circle(x + 22, y, 7, fill="#111")

@@ -106,7 +106,7 @@ def stacks_picture(answer: Mapping[str, Any], title: str) -> str:
     player_w = 3 * cell_w + gap
     height = 70 + depth * cell_h + 46
     width = max(20 + player_w * len(players), text_width(title, 12, bold=True) + 20)
-    pic = Picture(width, height + 30 * len(players), title)
+    pic = Picture(width, height + 18 * len(players) + 6, title)
     pic.text(10, 20, title, font_weight="bold")
     for i, (name, p) in enumerate(players.items()):
         x0 = 10 + i * player_w
