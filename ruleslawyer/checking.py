@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ruleslawyer import games
@@ -42,6 +42,10 @@ class GameResult:
     def failing(self, fail_on: frozenset[Kind]) -> list[Finding]:
         return [f for f in self.findings if f.fails(effective_fail_on(fail_on))]
 
+    def unfinished(self) -> list[Finding]:
+        """Findings whose search ran out of budget: incomplete answers."""
+        return [f for f in self.findings if not f.finished]
+
 
 def effective_fail_on(fail_on: frozenset[Kind]) -> frozenset[Kind]:
     """``--fail-on`` plus ``data-error``: a broken game file always fails its check."""
@@ -78,20 +82,32 @@ def load_all(targets: Iterable[str]) -> list[GameSource]:
 
 
 def check_sources(
-    sources: Sequence[GameSource], cli_rulings: Mapping[str, str], budget: Budget
+    sources: Sequence[GameSource],
+    cli_rulings: Mapping[str, str],
+    budget: Budget,
+    progress: Callable[[str], None] | None = None,
 ) -> list[GameResult]:
+    """Check each source; ``progress`` is told which game starts (for a terminal's stderr)."""
     known = {p.id for s in sources for p in games.get(s.game).rule_points()}
     for point_id in cli_rulings:
         if point_id not in known:
             raise InputError("--ruling", "", point_id, "a rule point id of a checked game")
-    return [check_source(s, cli_rulings, budget) for s in sources]
+    results = []
+    for i, s in enumerate(sources, start=1):
+        if progress is not None:
+            progress(f"checking {s.game} ({s.display}), {i} of {len(sources)} ...")
+        results.append(check_source(s, cli_rulings, budget))
+    return results
 
 
 def check_all(
-    targets: Iterable[str], cli_rulings: Mapping[str, str], budget: Budget
+    targets: Iterable[str],
+    cli_rulings: Mapping[str, str],
+    budget: Budget,
+    progress: Callable[[str], None] | None = None,
 ) -> list[GameResult]:
     """Check each target (all built-in games when none)."""
-    return check_sources(load_all(targets), cli_rulings, budget)
+    return check_sources(load_all(targets), cli_rulings, budget, progress)
 
 
 def _for_game(cli_rulings: Mapping[str, str], game: str) -> dict[str, str]:

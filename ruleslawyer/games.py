@@ -13,7 +13,7 @@ A game module answers a small contract:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,8 +96,25 @@ def get(game_id: str) -> GameInfo:
         return GAMES[game_id]
     except KeyError:
         raise UnknownGameError(
-            game_id, "", game_id, f"a game id ({', '.join(GAMES)}) or a game file path"
+            game_id,
+            "",
+            game_id,
+            f"a game id ({', '.join(GAMES)}) or a game file path{suggestion(game_id, GAMES)}",
         ) from None
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The one of ``choices`` that ``word`` is most likely a typo of, if any is close."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def suggestion(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``choices``, or nothing."""
+    close = closest(word, choices)
+    return f"; did you mean '{close}'?" if close else ""
 
 
 def load_source(target: str) -> Any:
@@ -132,10 +149,15 @@ def load_source(target: str) -> Any:
 
 def identify(document: Mapping[str, Any], source: str) -> str:
     """Which game a parsed file belongs to: its ``game`` key, else its marker keys."""
+    from ruleslawyer.inputfiles import reject_input_file
+
+    reject_input_file(document, source)
     declared = document.get("game")
     if declared is not None:
         if declared not in GAMES:
-            raise UnknownGameError(source, "game", declared, f"one of {', '.join(GAMES)}")
+            raise UnknownGameError(
+                source, "game", declared, f"one of {', '.join(GAMES)}{suggestion(declared, GAMES)}"
+            )
         return str(declared)
     matches = [g.id for g in GAMES.values() if g.marker_keys <= document.keys()]
     if len(matches) == 1:

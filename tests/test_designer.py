@@ -144,7 +144,8 @@ def test_explain_prints_sentences_readings_ruling_and_witness(repo: Path) -> Non
     assert "supply [default, your ruling]" in out
     assert "Where the readings part:" in out and "removed-from-play: {" in out
     unknown = run("explain", "kaelyfos/nonsense")
-    assert unknown.exit_code == 2 and "expected a rule point of kaelyfos" in unknown.stderr
+    assert unknown.exit_code == 2
+    assert "expected a rule point id (`ruleslawyer explain --list`)" in unknown.stderr
 
 
 def test_diff_replays_witness_positions_on_both_boards(repo: Path) -> None:

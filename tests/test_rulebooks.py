@@ -35,7 +35,7 @@ def test_shipped_rulebooks_match_the_seeds() -> None:
 
     seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
     if not seeds.is_dir():
-        pytest.skip("no ../shared/seeds beside this checkout")
+        pytest.skip("the publishers' original rulebook texts are not beside this checkout")
     for info in GAMES.values():
         shipped = rulebooks.text(info.rulebook)
         assert shipped == (seeds / info.rulebook).read_text("utf-8"), info.rulebook

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,8 @@ import click
 from ruleslawyer.errors import RulesLawyerError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_UNFINISHED = 3  # a search ran out of its budget and nothing else failed (README: Exit codes)
 
 
 def one_line_errors(func: F) -> F:
@@ -73,15 +76,30 @@ max_seconds_option = click.option(
 )
 
 
-def emit(text: str, output: Path | None) -> None:
-    """Write ``text`` to ``output`` or stdout (colour kept only on a TTY)."""
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(click.unstyle(text), "utf-8")
-        except OSError as exc:
-            from ruleslawyer.errors import InputError
+def colour_allowed() -> bool:
+    """False where the user asked for no colour (``NO_COLOR``, https://no-color.org)."""
+    return not os.environ.get("NO_COLOR")
 
-            raise InputError(str(output), "", exc.strerror or str(exc), "a writable path") from None
+
+def emit(text: str, output: Path | None, note: str = "") -> None:
+    """Write ``text`` to ``output`` (saying so on stderr, with ``note``) or to stdout.
+
+    Colour is kept only on a TTY and only without ``NO_COLOR``; files never get it.
+    """
+    if output is None:
+        click.echo(text if colour_allowed() else click.unstyle(text), nl=False)
+        return
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(click.unstyle(text), "utf-8")
+    except OSError as exc:
+        from ruleslawyer.errors import InputError
+
+        raise InputError(str(output), "", exc.strerror or str(exc), "a writable path") from None
+    click.echo(f"wrote {output}{note}", err=True)
+
+
+def progress(message: str) -> None:
+    """A line of progress on stderr, only when stderr is a terminal (never in pipes or CI logs)."""
+    if sys.stderr.isatty():
+        click.echo(message if colour_allowed() else click.unstyle(message), err=True)

@@ -12,6 +12,7 @@ from ruleslawyer.cli.common import (
     format_option,
     one_line_errors,
     output_option,
+    progress,
     ruling_option,
 )
 
@@ -31,6 +32,10 @@ def deduce(log_file: Path, fmt: str, output: Path | None, rulings: tuple[str, ..
     """Where each townsfolk can be now, with exact world counts, and each elder's best run.
 
     Only the ruling on cunning-folk/elder-face-up-picks changes the result.
+
+    \b
+    LOG.toml: `setup`, `players`, `perspective`, then one [[event]] per thing that player saw
+    (peek, claim, swap, reveal, ...). Examples: examples/cunning-folk/*.toml.
     """
     from ruleslawyer.findings import parse_ruling_options, reading_in_force, resolve_rulings
     from ruleslawyer.gamefiles import read_toml
@@ -43,6 +48,7 @@ def deduce(log_file: Path, fmt: str, output: Path | None, rulings: tuple[str, ..
     _, document = read_toml(log_file, display=str(log_file))
     log = parse_log(document, str(log_file))
     picks = reading_in_force(POINTS["cunning-folk/elder-face-up-picks"], chosen)
+    progress(f"counting the worlds that fit {log_file} ...")
     result = run(log, face_down_only=picks == "face-down-only")
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
     emit(text, output)

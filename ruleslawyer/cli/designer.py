@@ -7,12 +7,14 @@ from pathlib import Path
 import click
 
 from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
     emit,
     fail_on_option,
     format_option,
     max_seconds_option,
     one_line_errors,
     output_option,
+    progress,
     ruling_option,
 )
 
@@ -32,16 +34,21 @@ from ruleslawyer.cli.common import (
 def baseline(
     targets: tuple[str, ...], output: Path, rulings: tuple[str, ...], max_seconds: float | None
 ) -> None:
-    """Record today's findings so `check --baseline FILE` fails only on new ones."""
+    """Record today's findings so `check --baseline FILE` fails only on new ones.
+
+    \b
+    FILE: a game file (TOML), as for `ruleslawyer check`; writes JSON fingerprints.
+    Example: examples/designer-repo/ (board.toml and its ruleslawyer-baseline.json).
+    """
     from ruleslawyer import baseline as baselines
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_all
     from ruleslawyer.findings import parse_ruling_options
 
-    results = check_all(targets, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
-    emit(baselines.render(results), output)
+    budget = Budget(max_seconds=max_seconds)
+    results = check_all(targets, parse_ruling_options(rulings), budget, progress)
     count = sum(len(r.findings) for r in results)
-    click.echo(f"wrote {output}: {count} finding(s)", err=True)
+    emit(baselines.render(results), output, note=f": {count} finding(s)")
 
 
 @click.command()
@@ -62,12 +69,18 @@ def diff(
     rulings: tuple[str, ...],
     max_seconds: float | None,
 ) -> None:
-    """Show what changes from game file OLD to NEW: findings, witnesses, rulings, solver answers."""
+    """Show what changes from game file OLD to NEW: findings, witnesses, rulings, solver answers.
+
+    \b
+    OLD, NEW: two versions of a game file (TOML) of the same game.
+    Example: examples/designer-repo/board.toml and a copy you edit.
+    """
     from ruleslawyer.budget import Budget
     from ruleslawyer.diffing import diff_files, render
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
 
     kinds = parse_kinds(fail_on)
+    progress(f"checking {old} and {new} ...")
     result = diff_files(old, new, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
     emit(render(result, kinds, fmt), output)
     if result.failing(kinds):
@@ -75,7 +88,8 @@ def diff(
 
 
 @click.command()
-@click.argument("point_id", metavar="ID")
+@click.argument("point_id", metavar="ID", required=False)
+@click.option("--list", "list_points", is_flag=True, help="List every rule point id and exit.")
 @click.option(
     "--game-file",
     "game_file",
@@ -87,9 +101,18 @@ def diff(
 @max_seconds_option
 @one_line_errors
 def explain(
-    point_id: str, game_file: str | None, rulings: tuple[str, ...], max_seconds: float | None
+    point_id: str | None,
+    list_points: bool,
+    game_file: str | None,
+    rulings: tuple[str, ...],
+    max_seconds: float | None,
 ) -> None:
-    """Explain a rule point: its sentences, readings, ruling and the witness where readings part."""
+    """Explain a rule point: its sentences, readings, ruling and the witness where readings part.
+
+    \b
+    ID: a rule point id such as kaelyfos/attack-removal (`ruleslawyer explain --list`).
+    FILE: a game file (TOML), as for `ruleslawyer check`; e.g. examples/designer-repo/board.toml.
+    """
     from ruleslawyer import games
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_source
@@ -97,16 +120,32 @@ def explain(
     from ruleslawyer.explaining import explain as words
     from ruleslawyer.findings import parse_ruling_options
 
+    if list_points:
+        for info in games.GAMES.values():
+            for p in info.rule_points():
+                click.echo(f"{p.id:<48} {p.kind.value:<15} {p.title}")
+        return
+    expected = "a rule point id (`ruleslawyer explain --list`)"
+    if point_id is None:
+        raise InputError("ID", "", None, expected)
     game = point_id.split("/", 1)[0]
+    if game not in games.GAMES:
+        raise InputError("ID", "", point_id, expected + games.suggestion(game, games.GAMES))
     source = games.load_source(game_file or game)
     info = games.get(source.game)
-    if source.game != game or point_id not in {p.id for p in info.rule_points()}:
-        known = ", ".join(p.id for p in info.rule_points())
-        raise InputError("ID", "", point_id, f"a rule point of {source.game} ({known})")
+    ids = [p.id for p in info.rule_points()]
+    if source.game != game or point_id not in ids:
+        names = {i.split("/", 1)[1]: i for i in ids}  # compare the names, not the game prefix
+        close = games.closest(point_id.split("/", 1)[-1], names)
+        hint = f"; did you mean '{names[close]}'?" if close else ""
+        raise InputError("ID", "", point_id, expected + hint)
+    progress(f"checking {source.display} ...")
     result = check_source(source, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
     finding = next(f for f in result.findings if f.id == point_id)
     point = next(p for p in info.rule_points() if p.id == point_id)
     click.echo(words(point, finding, result), nl=False)
+    if not finding.finished:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 COMMANDS = (baseline, diff, explain)

@@ -32,6 +32,10 @@ def step(position_file: Path, rulings: tuple[str, ...], fmt: str, output: Path |
     Prints the result under the readings in force, every open rule point whose other
     reading would change it, and the choices (the crew's, and ties the rules leave open).
     Rulings come from the board file, then the position file, then --ruling.
+
+    \b
+    POSITION.toml: `board` (built-in id or a path), `nests`, `supply`, `explorers`,
+    `bloodsuckers`, `traps`, the `[card]` to resolve. Examples: examples/kaelyfos/*.toml.
     """
     from ruleslawyer.cli.kaelyfos_text import render
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings

@@ -9,12 +9,14 @@ import click
 
 from ruleslawyer import __version__
 from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
     emit,
     fail_on_option,
     format_option,
     max_seconds_option,
     one_line_errors,
     output_option,
+    progress,
     ruling_option,
 )
 from ruleslawyer.games import GAMES
@@ -38,6 +40,16 @@ class GameGroups(click.Group):
             return None
         return importlib.import_module(info.cli).group
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            from ruleslawyer.games import suggestion
+
+            ctx.fail(f"No such command '{name}'{suggestion(name, self.list_commands(ctx))}")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
         for name in self.list_commands(ctx):
@@ -56,7 +68,8 @@ def cli() -> None:
     """Model tabletop games formally and find the holes in their rulebooks.
 
     Exit codes: 0 success (for check: nothing at or above --fail-on),
-    1 findings at or above --fail-on, 2 bad input or usage.
+    1 findings at or above --fail-on, 2 bad input or usage,
+    3 a search did not finish within its budget (and nothing else failed).
     """
 
 
@@ -90,7 +103,12 @@ def check(
     baseline: Path | None,
     max_seconds: float | None,
 ) -> None:
-    """Run every rule check on built-in games or game files (all built-in games by default)."""
+    """Run every rule check on built-in games or game files (all built-in games by default).
+
+    \b
+    FILE: a game file (TOML): a board, deck or compositions, `provenance`, `[rulings]`.
+    Examples: ruleslawyer/data/*.toml (built in), examples/kaelyfos/tiny-board.toml.
+    """
     from ruleslawyer import baseline as baselines
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_all
@@ -99,12 +117,15 @@ def check(
 
     kinds = parse_kinds(fail_on)
     accepted = baselines.load(baseline) if baseline is not None else None
-    results = check_all(targets, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    budget = Budget(max_seconds=max_seconds)
+    results = check_all(targets, parse_ruling_options(rulings), budget, progress)
     if accepted is not None:
         results = baselines.apply(results, accepted)
     emit(renderer(fmt)(results, kinds), output)
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
+    if any(r.unfinished() for r in results):
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 @cli.command()
@@ -130,7 +151,12 @@ def report(
     rulings: tuple[str, ...],
     max_seconds: float | None,
 ) -> None:
-    """Write a report with pictures per game (all built-in games by default)."""
+    """Write a report with pictures per game (all built-in games by default).
+
+    \b
+    FILE: a game file (TOML), as for `ruleslawyer check`.
+    Examples: ruleslawyer/data/*.toml (the built-in games), examples/designer-repo/board.toml.
+    """
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
@@ -138,11 +164,12 @@ def report(
 
     kinds = parse_kinds(fail_on)
     sources = load_all(targets)
-    results = check_sources(sources, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    budget = Budget(max_seconds=max_seconds)
+    results = check_sources(sources, parse_ruling_options(rulings), budget, progress)
     for source, result in zip(sources, results, strict=True):
+        progress(f"drawing the pictures of {result.game} ...")
         for name, text in report_files(source, result, kinds, fmt).items():
             emit(text, directory / name)
-            click.echo(f"wrote {directory / name}", err=True)
 
 
 from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)

@@ -8,11 +8,13 @@ from pathlib import Path
 import click
 
 from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
     emit,
     format_option,
     max_seconds_option,
     one_line_errors,
     output_option,
+    progress,
     ruling_option,
 )
 
@@ -74,6 +76,10 @@ def solve(
     Reports the Sanctuary the player to move can guarantee (paranoid minimax),
     the best move, the highest reachable, whether a win is guaranteed or possible,
     and how many distinct end states there are.
+
+    \b
+    POSITION.toml: `deck`, `active`, one [[player]] each (`luck`, `shilling`, `sanctuary`,
+    `hand`, `in_front`). Example: examples/twist-of-fate/brownlow.toml.
     """
     from ruleslawyer.budget import Budget
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
@@ -90,6 +96,7 @@ def solve(
     rules = Rules.from_rulings(merged)
     pos = position_from_document(doc, str(position), relative_to=position.parent, rules=rules)
     budget = Budget(max_seconds=max_seconds, max_states=max_states)
+    progress(f"searching every line of play from {position} ({solver} solver) ...")
     if solver == "numba":
         from ruleslawyer.solvers.twist_of_fate_numba import solve as fast
 
@@ -103,3 +110,5 @@ def solve(
         emit(json.dumps(result.to_json(), indent=2) + "\n", output)
     else:
         emit(render_text(result), output)
+    if not result.finished:
+        raise SystemExit(EXIT_UNFINISHED)

@@ -27,6 +27,10 @@ def stacks(log: Path, fmt: str, output: Path | None) -> None:
     Per unrevealed slot: how many consistent arrangements put each Sighting kind
     there; per player: hidden Real Deals and final Myth bounds; the possible winners.
     A record no arrangement fits exits 2 naming the first impossible reveal.
+
+    \b
+    LOG: `perspective`, `rounds_played`, [[player]] (`name`, `cryptid`, `myth`), [[reveal]],
+    [[known]]. Example: examples/twisted-cryptids/six-player-end.toml (`simulate` writes one).
     """
     from ruleslawyer.solvers.cryptid_record import load_record
     from ruleslawyer.solvers.cryptid_stacks import analyse

@@ -43,7 +43,7 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
             out.append(f"{mark} {label} {f.id}: {f.title}")
             out.append(
                 f"       {status_phrase(f) if f.readings else f.status}"
-                f"{'' if f.finished else '; search unfinished'}"
+                f"{'' if f.finished else '; the search did not finish within its budget'}"
             )
             out.append(f"       {f.message}")
             if f.location is not None:
@@ -65,4 +65,10 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
         f"{total_failing} finding(s) at or above --fail-on "
         f"({', '.join(sorted(k.value for k in failing_kinds))})"
     )
+    unfinished = sum(len(r.unfinished()) for r in results)
+    if unfinished:
+        out.append(
+            f"{unfinished} search(es) did not finish within their budget: those findings are "
+            "incomplete, not a clean bill (exit 3 when nothing else fails)"
+        )
     return "\n".join(out) + "\n"

@@ -80,10 +80,19 @@ def render_text(result: SolveResult) -> str:
             value = ", ".join(f"{k}={_show(v)}" for k, v in value.items())
         if name == "seconds":
             value = f"{value:.3f}"
-        lines.append(f"{name}: {value}")
+        lines.append(f"{name}: {_word(value)}")
     done = "yes" if result.finished else "no (budget spent: no exact answer, values withheld)"
     lines.append(f"finished: {done}")
     return "\n".join(lines) + "\n"
+
+
+def _word(value: Any) -> str:
+    """A value in words: yes/no for a flag; "unknown" where an unfinished search withheld it."""
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _show(value: Any) -> str:
