@@ -1,0 +1,168 @@
+"""What people expect of a command line: NO_COLOR, help that names file formats, words
+instead of Python values, a documented exit code for unfinished searches, suggestions
+for typos, what was written, and progress only on a terminal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer import games
+from ruleslawyer.cli import common
+from ruleslawyer.cli.main import cli
+from ruleslawyer.explaining import explain
+from ruleslawyer.findings import DEFAULT_FAIL_ON
+from ruleslawyer.reports import renderer
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = str(ROOT / "examples/kaelyfos/tiny-board.toml")
+REPR = re.compile(r"\b(None|True|False)\b")
+
+
+def run(*args: str, **kwargs) -> object:
+    return CliRunner().invoke(cli, list(args), **kwargs)
+
+
+def test_no_color_is_honoured() -> None:
+    coloured = run("check", TINY, "--fail-on", "none", color=True)
+    assert "\x1b[" in coloured.output  # a terminal gets colour ...
+    plain = run("check", TINY, "--fail-on", "none", color=True, env={"NO_COLOR": "1"})
+    assert "\x1b[" not in plain.output  # ... NO_COLOR the same words without it
+    assert plain.output == re.sub(r"\x1b\[[0-9;]*m", "", coloured.output)
+
+
+COMMANDS_READING_FILES = (
+    ["check"],
+    ["report"],
+    ["baseline"],
+    ["diff"],
+    ["explain"],
+    ["kaelyfos", "step"],
+    ["cunning-folk", "deduce"],
+    ["twist-of-fate", "solve"],
+    ["twisted-cryptids", "stacks"],
+)
+
+
+@pytest.mark.parametrize("command", COMMANDS_READING_FILES, ids=" ".join)
+def test_help_names_the_file_format_and_an_example(command: list[str]) -> None:
+    out = run(*command, "--help").output
+    lines = [line.strip() for line in out.splitlines()]
+    # Two lines: what the file holds (NAME: ... TOML or its keys), then where examples are.
+    names = re.compile(r"^(FILE|LOG|LOG\.toml|POSITION\.toml|OLD, NEW|ID): ")
+    start = next(i for i, line in enumerate(lines) if names.match(line))
+    block = " ".join(lines[start : start + 2])
+    assert "examples/" in block, out
+    for path in re.findall(r"examples/[\w./*-]+", block):
+        assert list(ROOT.glob(path.rstrip(".").split(" ")[0])), path  # the examples exist
+
+
+def test_game_typos_get_did_you_mean() -> None:
+    check = run("check", "kaelyfs")
+    assert check.exit_code == 2 and "did you mean 'kaelyfos'?" in check.stderr
+    group = run("twistd-cryptids", "stacks")
+    assert group.exit_code == 2 and "did you mean 'twisted-cryptids'?" in group.output
+    far = run("check", "chess")
+    assert far.exit_code == 2 and "did you mean" not in far.stderr
+
+
+def test_explain_bad_id_points_to_list() -> None:
+    for bad in ("chess", "kaelyfos/nonsense", "kaelyfos/atack-removal"):
+        done = run("explain", bad)
+        assert done.exit_code == 2
+        assert "expected a rule point id (`ruleslawyer explain --list`)" in done.stderr
+        assert done.stderr.count("\n") == 1
+    assert (
+        "did you mean 'kaelyfos/attack-removal'?" in run("explain", "kaelyfos/atack-removal").stderr
+    )
+    listed = run("explain", "--list")
+    assert listed.exit_code == 0
+    ids = [line.split()[0] for line in listed.output.splitlines()]
+    assert ids == [p.id for info in games.GAMES.values() for p in info.rule_points()]
+
+
+@pytest.mark.parametrize(
+    ("path", "command"),
+    [
+        ("examples/kaelyfos/pheromone-tie.toml", "ruleslawyer kaelyfos step"),
+        ("examples/cunning-folk/table-talk.toml", "ruleslawyer cunning-folk deduce"),
+        ("examples/twist-of-fate/brownlow.toml", "ruleslawyer twist-of-fate solve"),
+        ("examples/twisted-cryptids/six-player-end.toml", "ruleslawyer twisted-cryptids stacks"),
+    ],
+)
+def test_check_on_an_input_file_names_its_command(path: str, command: str) -> None:
+    done = run("check", str(ROOT / path))
+    assert done.exit_code == 2 and done.stderr.count("\n") == 1
+    assert f"read this one with `{command} {ROOT / path}`" in done.stderr
+
+
+def test_every_written_file_is_named_on_stderr(tmp_path: Path) -> None:
+    out = tmp_path / "sub" / "out.json"
+    done = run("check", TINY, "--format", "json", "-o", str(out), "--fail-on", "none")
+    assert done.exit_code == 0 and done.stdout == ""
+    assert done.stderr == f"wrote {out}\n" and out.is_file()
+    base = tmp_path / "base.json"
+    done = run("baseline", TINY, "-o", str(base))
+    assert done.stderr.startswith(f"wrote {base}: ") and base.is_file()
+    record = tmp_path / "game.toml"
+    done = run("twisted-cryptids", "simulate", "--players", "3", "--rounds", "1", "-o", str(record))
+    assert done.exit_code == 0 and done.stderr == f"wrote {record}\n"
+
+
+def test_unfinished_search_says_so_and_exits_3() -> None:
+    done = run("check", "twisted-cryptids", "--fail-on", "none", "--max-seconds", "0.000001")
+    assert done.exit_code == 3, done.output
+    assert "did not finish within their budget" in done.stdout
+    assert "the search did not finish within its budget" in done.stdout
+
+
+def test_progress_only_on_a_terminal(monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    common.progress("checking x ...")
+    assert capsys.readouterr().err == ""
+
+    class Terminal:
+        text = ""
+
+        def isatty(self) -> bool:
+            return True
+
+        def write(self, s: str) -> int:
+            Terminal.text += s
+            return len(s)
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr("sys.stderr", Terminal())
+    common.progress("checking x ...")
+    assert Terminal.text == "checking x ...\n"
+
+
+def _without_quotes(text: str) -> str:
+    return re.sub(r"“[^”]*”", "", text)  # rulebook sentences are quoted as written
+
+
+def test_text_output_has_no_python_values(builtin_results) -> None:
+    results = list(builtin_results.values())
+    texts = [renderer("text")(results, DEFAULT_FAIL_ON)]
+    for result in results:
+        info = games.get(result.game)
+        points = {p.id: p for p in info.rule_points()}
+        texts += [explain(points[f.id], f, result) for f in result.findings if f.id in points]
+    for args in (
+        ["kaelyfos", "step", "examples/kaelyfos/pheromone-tie.toml"],
+        ["kaelyfos", "step", "examples/kaelyfos/swarm.toml"],
+        ["cunning-folk", "deduce", "examples/cunning-folk/table-talk.toml"],
+        ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml"],
+        ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml", "--max-states", "2"],
+        ["twisted-cryptids", "stacks", "examples/twisted-cryptids/six-player-end.toml"],
+    ):
+        done = run(*args[:2], str(ROOT / args[2]), *args[3:])
+        assert done.exit_code in (0, 3), done.output
+        texts.append(done.stdout)
+    for text in texts:
+        assert not REPR.findall(_without_quotes(text)), REPR.findall(_without_quotes(text))
