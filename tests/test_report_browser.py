@@ -92,9 +92,10 @@ PROBE = """
 RAW_MARKDOWN = re.compile(r"\*\*|\]\(|```|^\s*#{1,6} |^\s*\|.*\|\s*$|^\s*> |\|---", re.M)
 
 
-def chromium(*args: str, profile: Path) -> str:
+def chromium(*args: str, profile: Path, height: int = 900) -> str:
+    """Run headless Chromium with a fresh profile and a window ``WIDTH`` px wide."""
     done = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--window-size={WIDTH},900", *args],
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--window-size={WIDTH},{height}", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -132,7 +133,8 @@ def test_page_in_chromium(pages: dict[str, Path], game: str, tmp_path: Path) -> 
     shots = Path(tempfile.gettempdir()) / "ruleslawyer-browser"
     shots.mkdir(exist_ok=True)
     shot = shots / f"{game}.png"
-    chromium(f"--screenshot={shot}", pages[game].as_uri(), profile=tmp_path / "profile-shot")
+    shot_profile = tmp_path / "profile-shot"
+    chromium(f"--screenshot={shot}", pages[game].as_uri(), profile=shot_profile, height=2400)
     assert shot.stat().st_size > 10_000
     print(f"screenshot of the {game} report page: {shot}")
 

@@ -63,7 +63,7 @@ def test_page_warns_first_and_inlines_pictures_beside_findings(sample_result) ->
     sample = doc.index('<h2 id="kaelyfossample">')
     assert sample < doc.index("<title>witness</title>") < doc.index("<h2", sample + 1)
     figure = re.search(r'<figure class="picture"><svg.*?</figure>', doc, re.S)
-    assert figure and "<figcaption>The board</figcaption>" in figure.group(0)
+    assert figure and "<figcaption><em>The board</em></figcaption>" in figure.group(0)
     assert "*The board*" not in doc  # the Markdown caption became the figure's
     assert doc.count("Provenance: assumed.") == 1
 
@@ -84,3 +84,13 @@ def test_cli_html_page_has_figures(tmp_path) -> None:
     deadlock = doc.index('<h2 id="twisted-cryptidsrelocation-deadlock">')
     assert deadlock < doc.index("finds no Site</title>") < doc.index("<h2", deadlock + 1)
     assert (tmp_path / "twisted-cryptids" / "stacks.svg").is_file()
+
+
+def test_captions_with_markdown_characters_stay_literal(sample_result: GameResult) -> None:
+    caption = "ann's [spot] *moved* to <swamp> #2 | x_y"
+    images = {None: [("kaelyfos/board.svg", caption)]}
+    text = game_report(sample_result, DEFAULT_FAIL_ON, images, header=False)
+    doc = page(sample_result, text, SVGS)
+    shown = "ann's [spot] *moved* to &lt;swamp&gt; #2 | x_y"
+    assert f"<figcaption><em>{shown}</em></figcaption>" in doc
+    assert doc.count("*moved*") == 1  # the caption is not repeated beside the figure

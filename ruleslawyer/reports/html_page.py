@@ -46,15 +46,14 @@ def _figures(svgs: Mapping[str, str]) -> Callable[[StateCore], None]:
             image = _lone_image(old, i)
             if image is not None and image.attrGet("src") in svgs:
                 svg = svgs[str(image.attrGet("src"))]
-                figure = Token("html_block", "", 0)
-                figure.content = (
-                    f'<figure class="picture">{svg.strip()}'
-                    f"<figcaption>{escape(image.content)}</figcaption></figure>\n"
-                )
-                tokens.append(figure)
                 i += 3
-                if i + 2 < len(old) and _is_caption(old, i, image.content):
-                    i += 3  # the caption paragraph is now the figure's caption
+                tokens.append(_html(f'<figure class="picture">{svg.strip()}<figcaption>'))
+                if _is_caption(old, i):  # the next paragraph becomes the figure's caption
+                    tokens.append(old[i + 1])
+                    i += 3
+                else:
+                    tokens.append(_html(escape(image.content)))
+                tokens.append(_html("</figcaption></figure>\n"))
                 continue
             tokens.append(old[i])
             i += 1
@@ -72,9 +71,18 @@ def _lone_image(tokens: Sequence[Token], i: int) -> Token | None:
     return None
 
 
-def _is_caption(tokens: Sequence[Token], i: int, caption: str) -> bool:
-    """The paragraph at ``i`` is ``*caption*`` (the Markdown report's caption line)."""
-    return tokens[i].type == "paragraph_open" and tokens[i + 1].content == f"*{caption}*"
+def _is_caption(tokens: Sequence[Token], i: int) -> bool:
+    """The paragraph at ``i`` is all in italics: the Markdown report's caption line."""
+    if i + 2 >= len(tokens) or tokens[i].type != "paragraph_open":
+        return False
+    children = tokens[i + 1].children or []
+    return len(children) >= 2 and children[0].type == "em_open" and children[-1].type == "em_close"
+
+
+def _html(content: str) -> Token:
+    token = Token("html_block", "", 0)
+    token.content = content
+    return token
 
 
 def markdown_to_html(text: str, svgs: Mapping[str, str]) -> str:

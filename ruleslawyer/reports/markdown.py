@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from ruleslawyer import rulebooks
@@ -69,12 +70,13 @@ def _images(images: Sequence[tuple[str, str]]) -> list[str]:
     """Each picture in a paragraph of its own, its caption in the next."""
     lines: list[str] = []
     for path, caption in images:
-        lines += [f"![{_alt(caption)}]({path})", "", f"*{caption}*", ""]
+        lines += [f"![{_plain(caption)}]({path})", "", f"*{_plain(caption)}*", ""]
     return lines
 
 
-def _alt(caption: str) -> str:
-    return caption.replace("[", "(").replace("]", ")").replace("\n", " ")
+def _plain(caption: str) -> str:
+    """A caption as literal Markdown text: its special characters escaped, on one line."""
+    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(caption.split()))
 
 
 def anchor(finding_id: str) -> str:

@@ -196,8 +196,9 @@ def pictures(source: GameSource, result: GameResult) -> list[tuple[str, str, str
     if found is not None:
         answer, title = found
         caption = (
-            f"The `stacks` answer on a simulated game ({title.split(': ', 1)[1]}): which hidden "
-            "Sighting can lie in each slot, by share of the consistent arrangements."
+            f"What twisted-cryptids stacks answers on a simulated game "
+            f"({title.split(': ', 1)[1]}): which hidden Sighting can lie in each slot, "
+            "by share of the consistent arrangements."
         )
         out.append(("stacks", caption, stacks_picture(answer, title), None))
     return out
