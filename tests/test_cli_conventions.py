@@ -166,3 +166,21 @@ def test_text_output_has_no_python_values(builtin_results) -> None:
         texts.append(done.stdout)
     for text in texts:
         assert not REPR.findall(_without_quotes(text)), REPR.findall(_without_quotes(text))
+
+
+def test_the_page_libraries_load_only_for_an_html_report() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from ruleslawyer.cli.main import cli\n"
+        "for args in (['--help'], ['report', '--help'], ['explain', '--list']):\n"
+        "    try:\n"
+        "        cli(args, prog_name='ruleslawyer')\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(m for m in ('jinja2', 'markdown_it') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith("[]"), out.stdout[-200:]
