@@ -13,7 +13,7 @@ compile time cold (fresh cache directory) and warm (same directory again); and
 the peak resident memory of each run (each solve runs in its own process). The
 Numba solver's rows for 3p-6 and 3p-9 are the median of ``--repeat`` runs (timings
 on a shared machine vary by tens of per cent), and every run's time is listed. It
-may use 7 GiB of tables here (the issue allows 8 GB); the CLI's default is 5 GiB.
+may use 7 GiB of tables here (the target allows 8 GB); the CLI's default is 5 GiB.
 """
 
 from __future__ import annotations

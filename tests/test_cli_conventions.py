@@ -184,3 +184,26 @@ def test_the_page_libraries_load_only_for_an_html_report() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip().endswith("[]"), out.stdout[-200:]
+
+
+PROCESS = re.compile(
+    r"\bissue [0-9]+|\bthe issue\b|shared/seeds|\bintegrator\b|\bengineers?\b", re.IGNORECASE
+)
+
+
+def test_nothing_user_facing_mentions_the_project_process() -> None:
+    # What a user reads: the READMEs, examples, committed reports, the package's own text
+    # (help, messages) and the reasons tests give for skipping.
+    files = [ROOT / "README.md", *ROOT.glob("benchmarks/*"), *ROOT.glob("examples/**/*")]
+    files += [*ROOT.glob("reports/**/*"), *ROOT.glob("ruleslawyer/**/*.py")]
+    files += list(ROOT.glob("ruleslawyer/data/*.toml"))
+    found = [
+        f"{p.relative_to(ROOT)}: {m.group(0)}"
+        for p in files
+        if p.is_file() and p.suffix in {".md", ".py", ".toml", ".json", ".yaml", ".yml", ".svg"}
+        for m in PROCESS.finditer(p.read_text("utf-8"))
+    ]
+    for p in ROOT.glob("tests/**/*.py"):
+        for reason in re.findall(r"skip(?:if)?\((?:[^()]|\([^()]*\))*\)", p.read_text("utf-8")):
+            found += [f"{p.relative_to(ROOT)}: {m.group(0)}" for m in PROCESS.finditer(reason)]
+    assert found == []
