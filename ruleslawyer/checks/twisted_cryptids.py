@@ -15,6 +15,7 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks import twisted_cryptids_searches as searches
+from ruleslawyer.checks.twisted_cryptids_searches import with_ruling
 from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models import twisted_cryptids as rp
@@ -53,9 +54,11 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     ]
     small = rulings.get(rp.SMALL_GAME_CAP.id, rp.SMALL_GAME_CAP.default or "no-cap")
     playable = not problems
-    findings.append(_relocation(game, rulings, small, playable, budget))
+    relocation, deadlock = _relocation(game, rulings, small, playable, budget)
+    findings.append(relocation)
     findings.append(_small_game_cap(rulings))
     findings.append(_optional_move(game, rulings, small, playable))
+    findings.append(_night_limits(relocation, deadlock, rulings))
     findings.append(_searched(searches.myth_floor, rp.MYTH_FLOOR, game, rulings, budget, playable))
     findings.append(_no_spot_encounter(game, rulings, small, budget))
     findings.append(_setup_stall(rulings, small, budget))
@@ -87,53 +90,120 @@ SKIP = "Not searched: the game file has data errors (see above), so games cannot
 
 def _relocation(
     game: Game, rulings: Mapping[str, str], small: str, playable: bool, budget: Budget
-) -> Finding:
+) -> tuple[Finding, Witness | None]:
+    """The deadlock under each reading of ``night-placement-limits`` in play (the ruled one,
+    or both when the point is open): only a cap on the Night placement can block every Site."""
     from ruleslawyer.solvers.cryptid_placement import relocation_anywhere
 
-    per_count: dict[str, str] = {}
+    limits = rp.NIGHT_PLACEMENT_LIMITS
+    ruled = rulings.get(limits.id)
+    per_reading: dict[str, dict[str, str]] = {}
     witness = None
     finished = True
-    for n in COUNTS:
-        cap = player_cap(n, small)
-        if budget.spent():
-            per_count[str(n)] = BUDGET
-            finished = False
-            continue
-        if relocation_anywhere(n, cap) is None:
-            per_count[str(n)] = "unreachable (Z3: no capped board leaves a returned spot no Site)"
-            continue
-        found = (
-            _deadlock_witness(game, n, rulings) if playable and n <= len(game.cryptids) else None
+    for reading in limits.reading_names:
+        per_count = per_reading.setdefault(reading, {})
+        for n in COUNTS:
+            cap = player_cap(n, small) if reading == "constrained" else None
+            if budget.spent():
+                per_count[str(n)] = BUDGET
+                finished = False
+                continue
+            if relocation_anywhere(n, cap) is None:
+                per_count[str(n)] = (
+                    "unreachable (Z3: no board leaves a returned spot no Site)"
+                    if cap is None
+                    else "unreachable (Z3: no capped board leaves a returned spot no Site)"
+                )
+                continue
+            found = (
+                _deadlock_witness(game, n, {**rulings, limits.id: reading})
+                if playable and n <= len(game.cryptids)
+                else None
+            )
+            if found is None:
+                per_count[str(n)] = "possible on some board; not replayed from a legal setup"
+                finished = False
+                continue
+            per_count[str(n)] = "reachable in round 1 from a legal setup"
+            if witness is None or n == 4:
+                witness = found
+    holds = {
+        r: [n for n, v in counts.items() if v.startswith("reachable")]
+        for r, counts in per_reading.items()
+    }
+    reachable = {r: ns for r, ns in holds.items() if ns}
+    in_force = (ruled,) if ruled else limits.reading_names
+    if any(r in reachable for r in in_force):
+        where = "; ".join(
+            f"under {limits.id}={r}: with {', '.join(ns)} players" for r, ns in reachable.items()
         )
-        if found is None:
-            per_count[str(n)] = "possible on some board; not replayed from a legal setup"
-            finished = False
-            continue
-        per_count[str(n)] = "reachable in round 1 from a legal setup"
-        if witness is None or n == 4:
-            witness = found
-    reachable = [n for n, v in per_count.items() if v.startswith("reachable")]
-    if reachable:
+        spared = [r for r in limits.reading_names if r not in reachable]
         message = (
-            f"With {', '.join(reachable)} players a Hiding Spot returned at Dusk can find no Site: "
-            "every Site but the Encounter Site holds one of the player's spots or is at the cap. "
-            "The rulebook says nothing of what happens then (the model leaves the spot on its "
-            "Stack to try again next Night)."
+            f"A Hiding Spot returned at Dusk can find no Site ({where}): every Site but the "
+            "Encounter Site holds one of the player's spots or is at the cap. The rulebook says "
+            "nothing of what happens then (the model leaves the spot on its Stack to try again "
+            "next Night)."
         )
+        if spared:
+            message += (
+                f" Under {', '.join(spared)} it cannot happen: without the cap only the Encounter "
+                "Site and the player's own two other spots are barred, 3 of the 6 Sites."
+            )
     elif finished:
-        message = "No player count reaches a relocation with no legal Site."
+        message = (
+            f"No player count reaches a relocation with no legal Site under {limits.id}="
+            f"{'/'.join(in_force)}"
+            + (
+                f" (under {', '.join(reachable)} it is reachable; see {limits.id})."
+                if reachable
+                else "."
+            )
+        )
     else:
         message = "Not decided for every player count: " + "; ".join(
-            f"{n}: {v}" for n, v in per_count.items()
+            f"{r} {n}: {v}" for r, counts in per_reading.items() for n, v in counts.items()
         )
+    return (
+        point_finding(
+            rp.RELOCATION_DEADLOCK,
+            rulings=rulings,
+            parted=any(r in reachable for r in in_force),
+            finished=finished or bool(reachable),
+            message=message,
+            witness=witness if any(r in reachable for r in in_force) else None,
+            extra={
+                "holds_under": {limits.id: sorted(reachable)},
+                "per_reading": per_reading,
+            },
+        ),
+        witness,
+    )
+
+
+def _night_limits(
+    relocation: Finding, witness: Witness | None, rulings: Mapping[str, str]
+) -> Finding:
+    """The readings of ``night-placement-limits`` part where the deadlock's witness leaves a
+    returned spot no Site under the cap and some Site without it."""
+    free: list[str] = witness.results["free"]["legal Sites"] if witness is not None else []
+    parted = bool(free)
+    if parted:
+        message = (
+            "The cap decides where a returned Hiding Spot may go at Night: in the witness the "
+            "spot has no legal Site when the cap binds (the relocation-deadlock gap) and "
+            f"{len(free)} Sites ({', '.join(free)}) when it does not."
+        )
+    elif relocation.finished:
+        message = "No returned Hiding Spot found whose legal Sites depend on the cap."
+    else:
+        message = "Not decided: " + relocation.message
     return point_finding(
-        rp.RELOCATION_DEADLOCK,
+        rp.NIGHT_PLACEMENT_LIMITS,
         rulings=rulings,
-        parted=bool(reachable),
-        finished=finished or bool(reachable),
+        parted=parted,
+        finished=relocation.finished,
         message=message,
-        witness=witness,
-        extra={"per_player_count": per_count},
+        witness=witness if parted else None,
     )
 
 
@@ -180,6 +250,8 @@ def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness
     if state.encounters != ((1, board.site),) or legal_moves(state) != (Stuck(),):
         return None
     names = state.players
+    free = with_ruling(state, rp.NIGHT_PLACEMENT_LIMITS.id, "free")
+    free_sites = [game.sites[m.site].name for m in legal_moves(free) if isinstance(m, Place)]
     return Witness(
         description=(
             f"{n} players, round 1: after a legal setup, {names[0]} alone at the Encounter Site "
@@ -198,8 +270,11 @@ def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness
             "returning": names[0],
         },
         results={
-            "legal Sites": [],
-            "model": "the spot stays on its Stack (Stuck) until a later Night",
+            "constrained": {
+                "legal Sites": [],
+                "model": "the spot stays on its Stack (Stuck) until a later Night",
+            },
+            "free": {"legal Sites": free_sites},
         },
         moves=tuple(moves),
     )

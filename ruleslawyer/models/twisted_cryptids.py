@@ -100,6 +100,25 @@ OPTIONAL_MOVE_CONSTRAINTS = RulePoint(
     ),
     default="constrained",
 )
+NIGHT_PLACEMENT_LIMITS = RulePoint(
+    id=f"{GAME}/night-placement-limits",
+    title="Do the setup placement limits bind the Hiding Spot placed at Night?",
+    kind=Kind.AMBIGUITY,
+    sentences=(RELOCATE, OWN_SITE, CAPS),
+    readings=(
+        Reading(
+            "constrained",
+            "the returned Hiding Spot goes to a Site other than the Encounter Site that also "
+            "respects the cap, as a setup placement does",
+        ),
+        Reading(
+            "free",
+            "the cap is a setup rule: the Night sentence asks only for a Site other than the "
+            "Encounter Site (never one with another of your spots, which Dusk could not resolve)",
+        ),
+    ),
+    default="constrained",
+)
 MYTH_FLOOR = RulePoint(
     id=f"{GAME}/myth-floor",
     title="A Sighting can lose more Myth than the Cryptid has",
@@ -184,6 +203,7 @@ RULE_POINTS: tuple[RulePoint, ...] = (
     RELOCATION_DEADLOCK,
     SMALL_GAME_CAP,
     OPTIONAL_MOVE_CONSTRAINTS,
+    NIGHT_PLACEMENT_LIMITS,
     MYTH_FLOOR,
     NO_HIDING_SPOT_ENCOUNTER,
     SETUP_STALL,

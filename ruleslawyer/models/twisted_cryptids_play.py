@@ -20,7 +20,8 @@ Effects take their Sites from the move (``targets``): ``attract`` and
 Encounter Site, so only its ``move`` needs one target (where to).
 
 When a Hiding Spot returned at Dusk has no legal Site (the rulebook's gap,
-``twisted-cryptids/relocation-deadlock``) the only move is :class:`Stuck`:
+``twisted-cryptids/relocation-deadlock``, reachable only when the cap binds the
+Night placement: ``night-placement-limits=constrained``) the only move is :class:`Stuck`:
 the token stays on its Stack and the player tries again next Night.
 """
 
@@ -217,9 +218,12 @@ def cap_of(state: State) -> int | None:
     return player_cap(state.n, state.reading(rp.SMALL_GAME_CAP.id))
 
 
-def legal_sites(state: State, player: int, *, away_from: int | None = None) -> tuple[int, ...]:
-    """Sites where ``player`` may place a Hiding Spot: own-Site rule, cap, not ``away_from``."""
-    cap = cap_of(state)
+def legal_sites(
+    state: State, player: int, *, away_from: int | None = None, capped: bool = True
+) -> tuple[int, ...]:
+    """Sites where ``player`` may place a Hiding Spot: own-Site rule, the cap (when
+    ``capped``), not ``away_from``."""
+    cap = cap_of(state) if capped else None
     return tuple(
         s
         for s in range(len(state.sites))
@@ -447,7 +451,8 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
         return (Stay(), *_optional_moves(state, player))
     if phase == "night-place":
         token = state.returned[player][0]
-        sites = legal_sites(state, player, away_from=state.encounter)
+        capped = state.reading(rp.NIGHT_PLACEMENT_LIMITS.id) == "constrained"
+        sites = legal_sites(state, player, away_from=state.encounter, capped=capped)
         return tuple(Place(s, token) for s in sites) or (Stuck(),)
     if phase == "refill":
         hand = state.hands[player]
@@ -459,16 +464,13 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
 
 
 def _optional_moves(state: State, player: int) -> tuple[Move, ...]:
-    constrained = state.reading(rp.OPTIONAL_MOVE_CONSTRAINTS.id) == "constrained"
+    # the cap binds a move only under "constrained"; two own spots on a Site never (Dusk
+    # needs one)
+    capped = state.reading(rp.OPTIONAL_MOVE_CONSTRAINTS.id) == "constrained"
     out = []
     for token, site in enumerate(state.spots[player]):
-        if site < 0:
-            continue
-        if constrained:
-            targets = legal_sites(state, player)
-        else:  # the cap does not bind a move; two own spots on a Site never (Dusk needs one)
-            targets = tuple(s for s in range(len(state.sites)) if s not in state.spots[player])
-        out += [Move(token, s) for s in targets]
+        if site >= 0:
+            out += [Move(token, s) for s in legal_sites(state, player, capped=capped)]
     return tuple(out)
 
 

@@ -36,9 +36,13 @@ def test_one_finding_per_rule_point(findings):
 def test_relocation_deadlock_reported_for_four_players_with_a_witness(findings):
     f = findings["twisted-cryptids/relocation-deadlock"]
     assert f.kind == Kind.GAP and f.finished
-    per = f.extra["per_player_count"]
+    per = f.extra["per_reading"]["constrained"]
     assert per["2"].startswith("unreachable") and per["3"].startswith("unreachable")
     assert all(per[n].startswith("reachable") for n in ("4", "5", "6"))
+    # without the cap at Night, never: only the Encounter Site and two own Sites are barred
+    assert all(v.startswith("unreachable") for v in f.extra["per_reading"]["free"].values())
+    assert f.extra["holds_under"] == {"twisted-cryptids/night-placement-limits": ["constrained"]}
+    assert "night-placement-limits=constrained" in f.message
     w = f.witness
     assert w.position["players"] == 4 and w.position["cap"] == 3
     spots = w.position["hiding_spots"]
@@ -153,3 +157,18 @@ def test_no_clean_bill_when_the_budget_is_gone():
     by_id = {f.id: f for f in out}
     assert not by_id["twisted-cryptids/relocation-deadlock"].finished
     assert not by_id["twisted-cryptids/setup-stall"].finished
+
+
+def test_relocation_deadlock_is_info_when_the_night_placement_is_ruled_free():
+    limits = "twisted-cryptids/night-placement-limits"
+    out = {
+        f.id: f
+        for f in check(load_source("twisted-cryptids"), {limits: "free"}, Budget(max_seconds=60))
+    }
+    dead = out["twisted-cryptids/relocation-deadlock"]
+    assert dead.kind == Kind.INFO and dead.finished and dead.witness is None
+    assert "under constrained it is reachable" in dead.message
+    point = out[limits]
+    assert point.status == "resolved" and point.kind == Kind.AMBIGUITY
+    results = point.witness.results
+    assert results["constrained"]["legal Sites"] == [] and results["free"]["legal Sites"]

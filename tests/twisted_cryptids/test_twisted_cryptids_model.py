@@ -215,3 +215,27 @@ def test_stuck_is_the_only_move_when_no_site_is_legal():
     assert legal_moves(state) == (Stuck(),)
     after = step(state, Stuck())
     assert after.stuck == ((1, 0),) and after.spots[0][0] == ON_STACK
+
+
+def test_night_placement_limits_readings_by_hand():
+    # 4 players, cap 3. ann's spot 1 returned from the Encounter at campground (0); her
+    # other spots are on lake (1) and trailhead (3); bob, cat and dan fill ridge, observatory
+    # and swamp (2, 4, 5) to the cap. "place that Hiding Spot on a different Site than the
+    # Site at which the Encounter occurred": under "constrained" the setup cap also binds,
+    # and no Site is left (the relocation-deadlock gap); under "free" only the Encounter
+    # Site and her own Sites are barred: ridge, observatory and swamp.
+    state = new_game(GAME, ("a", "b", "c", "d"), ("bigfoot", "mothman", "jackalope", "cryptid-5"))
+    night = replace(
+        state,
+        phase="night-place",
+        round=1,
+        turn=0,
+        spots=((ON_STACK, 1, 3), (2, 4, 5), (2, 4, 5), (2, 4, 5)),
+        encounter=0,
+        returned=((0,), (), (), ()),
+    )
+    assert legal_moves(night) == (Stuck(),)
+    free = replace(night, rulings=(("twisted-cryptids/night-placement-limits", "free"),))
+    assert legal_moves(free) == (Place(2, 0), Place(4, 0), Place(5, 0))
+    after = step(free, Place(4, 0))
+    assert after.spots[0] == (4, 1, 3) and after.site_players(4) == 4
