@@ -25,6 +25,7 @@ from ruleslawyer.models.twisted_cryptids_play import (
     myth_change,
     scored_humans,
     tie_break_humans,
+    winners,
 )
 
 # A test sees (before, move, after) and returns None or a hit:
@@ -47,19 +48,16 @@ def searched(
     """Play seeded games (under ``play_under`` rulings, default ``rulings``) until ``test`` hits."""
     from ruleslawyer.solvers.cryptid_simulate import first_hit
 
-    hit, seed, played, finished = first_hit(
-        game,
-        players,
-        test,
-        rulings=play_under if play_under is not None else rulings,
-        seeds=range(seeds),
-        budget=budget,
+    under = dict(play_under if play_under is not None else rulings)
+    hit, seed, played, finished, index = first_hit(
+        game, players, test, rulings=under, seeds=range(seeds), budget=budget
     )
     witness = None
     if hit is not None:
+        replay = {"players": players, "seed": seed, "moves_before": index, "rulings": under}
         witness = Witness(
             description=f"{players} players, seed {seed}: " + hit["description"],
-            position=hit["position"],
+            position={**hit["position"], "replay": replay},
             results=hit["results"],
         )
     return point_finding(
@@ -164,33 +162,49 @@ def encounter_scope(game: Game, rulings: Mapping[str, str], budget: Budget) -> F
     )
 
 
+def end_of_game(state: State) -> dict[str, Any]:
+    """What the end of ``state``'s game comes to under its rulings: final scores, the
+    tie-break tally of the tied players (when there is a tie) and the winners."""
+    scores = final_scores(state)
+    names = state.players
+    tied = [p for p in range(state.n) if scores[p] == max(scores)]
+    out: dict[str, Any] = {"final_scores": dict(zip(names, scores, strict=True))}
+    if len(tied) > 1:
+        out["tally"] = {names[p]: tie_break_humans(state, p) for p in tied}
+    out["winners"] = [names[p] for p in winners(state)]
+    return out
+
+
 def tie_break(game: Game, rulings: Mapping[str, str], budget: Budget) -> Finding:
     point = rp.TIE_BREAK_COUNT
 
     def parts(before: State, move: GameMove, after: State) -> dict[str, Any] | None:
         if after.phase != "over" or before.phase == "over":
             return None
-        scores = final_scores(after)
-        tied = [p for p in range(after.n) if scores[p] == max(scores)]
-        if len(tied) < 2:
-            return None
-        outcome = {}
-        for reading in (r.name for r in point.readings):
-            st = with_ruling(after, point.id, reading)
-            tally = {after.players[p]: tie_break_humans(st, p) for p in tied}
-            top = max(tally.values())
-            outcome[reading] = {
-                "tally": tally,
-                "winners": [k for k, v in tally.items() if v == top],
-            }
+        outcome = {r: end_of_game(with_ruling(after, point.id, r)) for r in point.reading_names}
         if len({str(o["winners"]) for o in outcome.values()}) < 2:
             return None
+        names = [s.name for s in game.sites]
+
+        def where(spots: tuple[tuple[int, ...], ...]) -> dict[str, list[str]]:
+            return {
+                after.players[p]: [names[s] for s in spots[p] if s >= 0] for p in range(after.n)
+            }
+
         return {
             "description": (
-                "a tie on Myth decided differently by the Hiding Spots before and after the "
-                "fifth Night."
+                "the winner depends on whether the end counts the Hiding Spots before or "
+                "after the fifth Night's moves (tie-break tally and Hidden Traits alike)."
             ),
-            "position": {"final_myth": dict(zip(after.players, scores, strict=True))},
+            "position": {
+                "myth": dict(zip(after.players, after.myth, strict=True)),
+                "hidden_traits": {
+                    after.players[p]: game.traits[after.traits[p]].name for p in range(after.n)
+                },
+                "hiding_spots_before_final_night": where(after.snapshot),
+                "hiding_spots_after_final_night": where(after.spots),
+                "humans": {names[s]: sum(h) for s, h in enumerate(after.sites)},
+            },
             "results": outcome,
         }
 
@@ -203,8 +217,9 @@ def tie_break(game: Game, rulings: Mapping[str, str], budget: Budget) -> Finding
         test=parts,
         seeds=400,
         message=(
-            "The fifth Night still moves Hiding Spots, and the tie-break counts Humans at them: "
-            "a tied game's winner depends on whether those moves count."
+            "The fifth Night still moves Hiding Spots, and the end counts them (the tie-break "
+            "tally of Humans at them, Hidden Traits about Hiding Spots or Humans): the winner "
+            "depends on whether those moves count."
         ),
     )
 

@@ -162,19 +162,21 @@ ENCOUNTER_SCOPE = RulePoint(
 )
 TIE_BREAK_COUNT = RulePoint(
     id=f"{GAME}/tie-break-count",
-    title="Which Hiding Spots the tie-break counts: after or before the fifth Night",
+    title="Which Hiding Spots the end of the game counts: after or before the fifth Night",
     kind=Kind.AMBIGUITY,
     sentences=(TIE_BREAK, FIFTH_ROUND),
     readings=(
         Reading(
             "after-final-night",
-            "count the Sites where your Hiding Spots stand when the game ends, after the fifth "
+            "the end (the tie-break tally and the Hidden Traits that count Hiding Spots or the "
+            "Humans at them) counts the Sites where your Hiding Spots stand after the fifth "
             "Night's moves and placements",
         ),
         Reading(
             "before-final-night",
-            "count the Sites where your Hiding Spots stood at the start of the fifth Night, "
-            "before any Hiding Spot moved",
+            "the end counts the Sites where your Hiding Spots stood at the start of the fifth "
+            "Night, before any Hiding Spot moved: for the tie-break tally and the Hidden Traits "
+            "alike",
         ),
     ),
     default="after-final-night",

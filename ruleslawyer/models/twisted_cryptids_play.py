@@ -727,13 +727,22 @@ def unrevealed(state: State, player: int) -> tuple[int, ...]:
     return tuple(s for stack in state.stacks[player] for s in stack)
 
 
+def end_spots(state: State, player: int) -> tuple[int, ...]:
+    """The Hiding Spots the end of the game counts (the tie-break and the Hidden Traits),
+    under ``tie-break-count``: where they stand after the fifth Night, or where they stood
+    when it began (Humans do not move at Night, so the Sites' Humans are the same)."""
+    if state.reading(rp.TIE_BREAK_COUNT.id) == "before-final-night" and state.snapshot:
+        return state.snapshot[player]
+    return state.spots[player]
+
+
 def trait_amount(state: State, player: int, *, spots: tuple[int, ...] | None = None) -> int:
     """How far ``player`` got on their Hidden Trait's objective."""
     g = state.game
     trait = g.traits[state.traits[player]]
     what, _, arg = trait.objective.partition(":")
     sightings = g.cryptids[state.cryptids[player]].sightings
-    own = spots if spots is not None else state.spots[player]
+    own = spots if spots is not None else end_spots(state, player)
     if what == "revealed":
         return sum(1 for _, s, _ in state.revealed[player] if sightings[s].kind == arg)
     if what == "hidden":
@@ -760,9 +769,7 @@ def final_scores(state: State) -> tuple[int, ...]:
 
 def tie_break_humans(state: State, player: int) -> int:
     """Humans on the Sites where ``player`` has Hiding Spots, under ``tie-break-count``."""
-    reading = state.reading(rp.TIE_BREAK_COUNT.id)
-    spots = state.snapshot if reading == "before-final-night" and state.snapshot else state.spots
-    return sum(state.humans_at(s) for s in spots[player] if s >= 0)
+    return sum(state.humans_at(s) for s in end_spots(state, player) if s >= 0)
 
 
 def winners(state: State) -> tuple[int, ...]:

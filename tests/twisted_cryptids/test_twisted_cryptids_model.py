@@ -239,3 +239,17 @@ def test_night_placement_limits_readings_by_hand():
     assert legal_moves(free) == (Place(2, 0), Place(4, 0), Place(5, 0))
     after = step(free, Place(4, 0))
     assert after.spots[0] == (4, 1, 3) and after.site_players(4) == 4
+
+
+def test_before_final_night_counts_the_same_spots_for_traits_and_tie_break():
+    # The tie of test_tie_break_by_hand (28 each), but bob's third spot came back at the
+    # fifth Dusk and was placed on the swamp that Night: at the start of the fifth Night his
+    # spots were trailhead and observatory only. "before-final-night" counts the end from
+    # those spots for everything the end counts: bob's territorial trait sees 2 spots
+    # (bonus 2, not 5), so bob has 9 + 14 + 2 = 25 and ann wins 28 to 25 outright. Counting
+    # the old spots for the tally alone (today's main) left 28-28 and a tally of 8-8.
+    tied = replace(end_state(), myth=(17, 9), snapshot=((0, 1, BOXED), (3, 4, ON_STACK)))
+    assert final_scores(tied) == (28, 28) and winners(tied) == (1,)
+    before = replace(tied, rulings=(("twisted-cryptids/tie-break-count", "before-final-night"),))
+    assert final_scores(before) == (28, 25)
+    assert winners(before) == (0,)
