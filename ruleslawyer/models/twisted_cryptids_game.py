@@ -30,6 +30,18 @@ SIGHTINGS_PER_CRYPTID = 9
 STACKS = 3
 STACK_DEPTH = 3
 
+# Limits a game file must keep (enforced at load, one line and exit 2 beyond them), chosen
+# so that every search over an accepted file finishes or says finished: false in its budget.
+MAX_HUMANS = 1_000  # Humans of one kind on a Site or in a Rest Area (the box has 36 in all)
+MAX_MYTH = 1_000_000  # any Myth amount: start, per Human, bonuses, Real Deal bonus
+MAX_ROUNDS = 20
+MAX_HAND = 10  # the refill offers every subset of the hand to discard: 2^10 moves
+MAX_CARDS = 1_000  # copies of one Action or Event card (the box has 82 and 18)
+MAX_EFFECTS = 4  # operations in one effect list
+MAX_TARGET_CHOICES = 5_400  # ways to pick the Sites of one card's effects (30 * 30 * 6)
+MAX_BONUS_ROWS = 20
+MAX_LIST = 100  # Sites, Sightings (entries and copies), Cryptids: beyond 6 / 9 a data error
+
 
 @dataclass(frozen=True)
 class Effect:
@@ -123,62 +135,69 @@ def _schema() -> dict[str, Any]:
 
     from ruleslawyer.schema import StrictModel as Strict
 
+    Myth = Annotated[int, Field(ge=-MAX_MYTH, le=MAX_MYTH)]
+    Count = Annotated[int, Field(ge=0, le=MAX_HUMANS)]
+
     class EffectDoc(Strict):
         op: Literal["attract", "extract", "move"]
         human: Human
-        count: int = Field(ge=1)
+        count: int = Field(ge=1, le=MAX_HUMANS)
+
+    Effects = Annotated[list[EffectDoc], Field(max_length=MAX_EFFECTS)]
 
     class HumansDoc(Strict):
-        hikers: int = Field(default=0, ge=0)
-        hunters: int = Field(default=0, ge=0)
-        researchers: int = Field(default=0, ge=0)
+        hikers: Count = 0
+        hunters: Count = 0
+        researchers: Count = 0
 
     class MythDoc(Strict):
-        hikers: int = 0
-        hunters: int = 0
-        researchers: int = 0
+        hikers: Myth = 0
+        hunters: Myth = 0
+        researchers: Myth = 0
 
     class SightingDoc(Strict):
         kind: str = Field(min_length=1)
-        count: int = Field(default=1, ge=1)
+        count: int = Field(default=1, ge=1, le=MAX_LIST)
         myth: MythDoc = MythDoc()
-        effect: list[EffectDoc] = Field(default_factory=list)
+        effect: Effects = Field(default_factory=list)
 
     class SiteDoc(Strict):
         name: str = Field(min_length=1)
-        symbols: list[Human]
+        symbols: list[Human] = Field(max_length=len(HUMANS))
         humans: HumansDoc = HumansDoc()
 
     class CryptidDoc(Strict):
         name: str = Field(min_length=1)
-        power: list[EffectDoc] = Field(default_factory=list)
-        sighting: list[SightingDoc] | None = None
+        power: Effects = Field(default_factory=list)
+        sighting: list[SightingDoc] | None = Field(default=None, max_length=MAX_LIST)
 
     class CardDoc(Strict):
         name: str = Field(min_length=1)
-        count: int = Field(default=1, ge=1)
-        effect: list[EffectDoc] = Field(default_factory=list)
+        count: int = Field(default=1, ge=1, le=MAX_CARDS)
+        effect: Effects = Field(default_factory=list)
 
     class TraitDoc(Strict):
         name: str = Field(min_length=1)
         objective: str = Field(pattern=r"^(revealed:[\w-]+|hidden:[\w-]+|humans:\w+|spots)$")
-        bonus: list[Annotated[list[int], Field(min_length=2, max_length=2)]]
+        bonus: list[Annotated[list[Myth], Field(min_length=2, max_length=2)]] = Field(
+            max_length=MAX_BONUS_ROWS
+        )
 
     class GameDoc(Strict):
         game: Literal["twisted-cryptids"] = "twisted-cryptids"
         provenance: Literal["printed", "assumed", "placeholder"] = "placeholder"
-        start_myth: int = 5
-        rounds: int = Field(default=5, ge=1)
-        hand_size: int = Field(default=5, ge=0)
-        real_deal_bonus: int = 7
+        start_myth: Myth = 5
+        rounds: int = Field(default=5, ge=1, le=MAX_ROUNDS)
+        hand_size: int = Field(default=5, ge=0, le=MAX_HAND)
+        real_deal_bonus: Myth = 7
         real_deal: str = "real-deal"
         rest_area: HumansDoc = HumansDoc()
-        site: list[SiteDoc]
-        sighting: list[SightingDoc] = Field(default_factory=list)
-        cryptid: list[CryptidDoc]
-        action: list[CardDoc] = Field(default_factory=list)
-        event: list[CardDoc] = Field(default_factory=list)
-        trait: list[TraitDoc] = Field(default_factory=list)
+        site: list[SiteDoc] = Field(max_length=MAX_LIST)
+        sighting: list[SightingDoc] = Field(default_factory=list, max_length=MAX_LIST)
+        cryptid: list[CryptidDoc] = Field(max_length=MAX_LIST)
+        action: list[CardDoc] = Field(default_factory=list, max_length=MAX_CARDS)
+        event: list[CardDoc] = Field(default_factory=list, max_length=MAX_CARDS)
+        trait: list[TraitDoc] = Field(default_factory=list, max_length=MAX_CARDS)
         rulings: dict[str, str] = Field(default_factory=dict)
 
     return {"GameDoc": GameDoc}
@@ -202,8 +221,47 @@ def _cards(docs: list[Any]) -> tuple[Card, ...]:
     return tuple(Card(d.name, _effects(d.effect)) for d in docs for _ in range(d.count))
 
 
+def target_count(effects: tuple[Effect, ...], sites: int, *, at_encounter: bool = False) -> int:
+    """In how many ways the Sites of ``effects`` can be chosen (a Sighting's effect starts at
+    the Encounter Site: only a move's destination is chosen)."""
+    out = 1
+    for e in effects:
+        if e.op == "move":
+            out *= sites - 1 if at_encounter else sites * (sites - 1)
+        elif not at_encounter:
+            out *= sites
+    return out
+
+
+def _bound_targets(game: Game, display: str) -> None:
+    """Every card, Power and Sighting offers at most MAX_TARGET_CHOICES choices of Sites."""
+    from ruleslawyer.errors import InputError
+
+    n = len(game.sites)
+    places: list[tuple[str, str, tuple[Effect, ...], bool]] = []
+    places += [(f"cryptid[{i}].power", c.name, c.power, False) for i, c in enumerate(game.cryptids)]
+    places += [("sighting", s.kind, s.effect, True) for c in game.cryptids for s in c.sightings]
+    places += [("action", c.name, c.effect, False) for c in game.actions]
+    places += [("event", c.name, c.effect, False) for c in game.events]
+    for place, name, effects, at in places:
+        ways = target_count(effects, n, at_encounter=at)
+        if ways > MAX_TARGET_CHOICES:
+            raise InputError(
+                display,
+                place,
+                f"{name} with {len(effects)} effects and {ways} ways to choose their Sites",
+                f"at most {MAX_TARGET_CHOICES} ways (e.g. two moves and one attract)",
+            )
+
+
 def parse_game(document: Mapping[str, Any], display: str) -> Game:
     """Validate a parsed game file (InputError on bad types or unknown keys) and build the Game."""
+    game = _build_game(document, display)
+    _bound_targets(game, display)
+    return game
+
+
+def _build_game(document: Mapping[str, Any], display: str) -> Game:
     from ruleslawyer.gamefiles import validate
 
     doc = validate(_schema()["GameDoc"], document, display)
@@ -256,7 +314,10 @@ def structural_problems(game: Game, document: Mapping[str, Any]) -> list[tuple[s
     for i, site in enumerate(game.sites):
         if len(site.symbols) != 2 or len(set(site.symbols)) != 2:
             problems.append(
-                (f"site[{i}].symbols", f"found {list(site.symbols)}, expected two distinct kinds")
+                (
+                    f"site[{i}].symbols",
+                    f"found {[HUMANS[h] for h in site.symbols]}, expected two distinct kinds",
+                )
             )
         for h, n in enumerate(site.humans):
             if n and h not in site.symbols:
