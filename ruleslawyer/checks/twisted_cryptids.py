@@ -33,10 +33,14 @@ from ruleslawyer.models.twisted_cryptids_play import (
     describe,
     legal_moves,
     player_cap,
+    player_counts,
     step,
 )
 
-COUNTS = (2, 3, 4, 5, 6)
+
+def _counts(rulings: Mapping[str, str]) -> tuple[int, ...]:
+    """The player counts to ask about: those the ``player-count`` reading in force allows."""
+    return player_counts(rulings.get(rp.PLAYER_COUNT.id, rp.PLAYER_COUNT.default or ""))
 
 
 def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
@@ -66,8 +70,15 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         (searches.encounter_scope, rp.ENCOUNTER_SCOPE),
         (searches.tie_break, rp.TIE_BREAK_COUNT),
         (searches.reveal_order, rp.DUSK_REVEAL_ORDER),
+        (searches.night_order, rp.NIGHT_ORDER),
+        (searches.event_chooser, rp.EVENT_CHOOSER),
     ):
         findings.append(_searched(search, point, game, rulings, budget, playable))
+    findings.append(_player_count(game, rulings, playable))
+    findings.append(_sinkhole(rulings))
+    findings.append(
+        _searched(searches.boxed_spot_move, rp.BOXED_SPOT_MOVE, game, rulings, budget, playable)
+    )
     return findings
 
 
@@ -102,7 +113,7 @@ def _relocation(
     finished = True
     for reading in limits.reading_names:
         per_count = per_reading.setdefault(reading, {})
-        for n in COUNTS:
+        for n in _counts(rulings):
             cap = player_cap(n, small) if reading == "constrained" else None
             if budget.spent():
                 per_count[str(n)] = BUDGET
@@ -394,7 +405,7 @@ def _no_spot_encounter(
         can_stick = relocation_anywhere(n, player_cap(n, small)) is not None
         return empty_board_at_dusk(n, game.rounds, can_stick)
 
-    found, skipped = _per_count(budget, question)
+    found, skipped = _per_count(budget, question, rulings)
     reachable = {n: w for n, w in found.items() if w is not None}
     if skipped and not reachable:
         return _skipped(rp.NO_HIDING_SPOT_ENCOUNTER, rulings, _budget_message(skipped))
@@ -405,7 +416,8 @@ def _no_spot_encounter(
             parted=False,
             kind=Kind.DEAD_RULE,
             message=(
-                f"Proved unreachable for 2-6 players over {game.rounds} rounds (Z3, unsat): a "
+                f"Proved unreachable for {_span(rulings)} players over {game.rounds} rounds "
+                "(Z3, unsat): a "
                 "player reveals at most once a round, a Hiding Spot leaves for the box only when "
                 f"its Stack of 3 is empty, so every player keeps at least "
                 f"{3 - (game.rounds - 1) // 3} spots; a spot is off the board only when stuck "
@@ -427,11 +439,18 @@ def _no_spot_encounter(
     )
 
 
-def _per_count(budget: Budget, question: Any) -> tuple[dict[int, Any], list[int]]:
+def _span(rulings: Mapping[str, str]) -> str:
+    counts = _counts(rulings)
+    return f"{counts[0]}-{counts[-1]}"
+
+
+def _per_count(
+    budget: Budget, question: Any, rulings: Mapping[str, str]
+) -> tuple[dict[int, Any], list[int]]:
     """Ask ``question(n)`` for each player count while the budget lasts."""
     answers: dict[int, Any] = {}
     skipped: list[int] = []
-    for n in COUNTS:
+    for n in _counts(rulings):
         if budget.spent():
             skipped.append(n)
         else:
@@ -447,7 +466,7 @@ def _budget_message(skipped: list[int]) -> str:
 def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Finding:
     from ruleslawyer.solvers.cryptid_placement import setup_stall
 
-    stalls, skipped = _per_count(budget, lambda n: setup_stall(n, player_cap(n, small)))
+    stalls, skipped = _per_count(budget, lambda n: setup_stall(n, player_cap(n, small)), rulings)
     hit = next(((n, b) for n, b in stalls.items() if b is not None), None)
     if skipped and hit is None:
         return _skipped(rp.SETUP_STALL, rulings, _budget_message(skipped))
@@ -464,7 +483,8 @@ def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Find
         rulings=rulings,
         parted=hit is not None,
         message=(
-            "Setup placement always completes for 2-6 players (Z3, unsat at every moment of the "
+            f"Setup placement always completes for {_span(rulings)} players (Z3, unsat at every "
+            "moment of the "
             "three placement rounds): a player placing a third spot would need the 4 Sites "
             "without their spots all at the cap, more spots than the others hold."
             if hit is None
@@ -475,3 +495,69 @@ def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Find
 
 
 # --- play (seeded random games) ----------------------------------------------------------------
+
+
+def _player_count(game: Game, rulings: Mapping[str, str], playable: bool) -> Finding:
+    """Deal a 3-player game under each reading: legal, or not a player count."""
+    from ruleslawyer.errors import IllegalMove
+    from ruleslawyer.solvers.cryptid_simulate import deal
+
+    point = rp.PLAYER_COUNT
+    if not playable or len(game.cryptids) < 3:
+        return _skipped(point, rulings, SKIP)
+    results: dict[str, str] = {}
+    for reading in point.reading_names:
+        try:
+            state = deal(game, 3, 0, {**rulings, point.id: reading})
+        except IllegalMove:
+            results[reading] = "not a legal player count: no game"
+        else:
+            results[reading] = (
+                f"a legal game: setup offers {len(legal_moves(state))} placements to "
+                f"{state.players[state.first]}, and no cap is printed for it "
+                f"({rp.SMALL_GAME_CAP.id})"
+            )
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=len(set(results.values())) > 1,
+        message=(
+            "No sentence gives the number of players. The caps speak of 4, 5 and 6 players and "
+            "the box holds 6 Cryptids; whether 2 or 3 players may play is open, and with it "
+            f"whether {rp.SMALL_GAME_CAP.id} arises at all."
+        ),
+        witness=Witness("3 players sit down to play", {"players": 3}, results),
+    )
+
+
+def _sinkhole(rulings: Mapping[str, str]) -> Finding:
+    """Every line of the rulebook that mentions the Sinkhole: a rule, or only the list."""
+    from ruleslawyer import rulebooks
+
+    lines = [
+        (i, text.strip())
+        for i, text in enumerate(rulebooks.text(rp.RULEBOOK).splitlines(), start=1)
+        if "sinkhole" in text.lower()
+    ]
+    listed = [i for i, text in lines if text.lstrip("• ").lower() == "1 sinkhole token"]
+    rules = [i for i, _ in lines if i not in listed]
+    parted = bool(listed) and not rules
+    return point_finding(
+        rp.SINKHOLE_TOKEN,
+        rulings=rulings,
+        parted=parted,
+        message=(
+            f"The Sinkhole token is named once, in the component list (line {listed[0]}), and "
+            "in no rule: setup never places it and no phase uses it. The model leaves it in "
+            "the box."
+            if parted
+            else f"The rulebook mentions the Sinkhole on lines {[i for i, _ in lines]}."
+        ),
+        witness=Witness(
+            "the rulebook's mentions of the Sinkhole token",
+            {"component_list_lines": listed, "rule_lines": rules},
+            {"model": "the token stays in the box (no rule to apply)"},
+        )
+        if parted
+        else None,
+    )

@@ -16,14 +16,27 @@ from ruleslawyer.findings import Finding, RulePoint, Witness, point_finding
 from ruleslawyer.models import twisted_cryptids as rp
 from ruleslawyer.models.twisted_cryptids_game import HUMANS, Game
 from ruleslawyer.models.twisted_cryptids_play import (
+    NIGHT_STEPS,
     GameMove,
+    Move,
+    Place,
+    Refill,
     Reveal,
     State,
+    Stay,
     apply_myth,
+    boxed_this_dusk,
+    describe,
     encounter_candidates,
     final_scores,
+    legal_moves,
+    legal_sites,
+    may_move,
     myth_change,
+    night_enter,
+    player_counts,
     scored_humans,
+    step,
     tie_break_humans,
     winners,
 )
@@ -49,6 +62,8 @@ def searched(
     from ruleslawyer.solvers.cryptid_simulate import first_hit
 
     under = dict(play_under if play_under is not None else rulings)
+    allowed = player_counts(under.get(rp.PLAYER_COUNT.id, rp.PLAYER_COUNT.default or ""))
+    players = next(n for n in allowed if n >= players)
     hit, seed, played, finished, index = first_hit(
         game, players, test, rulings=under, seeds=range(seeds), budget=budget
     )
@@ -269,5 +284,193 @@ def reveal_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Find
             "A Sighting's effect changes the Humans at the Encounter Site before the next player "
             "reveals, so the Myth a reveal scores depends on seat order (and on the First "
             "Player, who picked the Site among ties)."
+        ),
+    )
+
+
+def night_race(state: State, first: int, second: int, site: int) -> dict[str, Any]:
+    """Play the Night of ``state`` until the claim on ``site`` is settled: ``first`` (earlier
+    in player order) places a returned Hiding Spot there, ``second`` moves a spot there;
+    everyone else stays, places elsewhere when they can and keeps their hand."""
+    names = [s.name for s in state.game.sites]
+    moves: list[str] = []
+    while state.phase in NIGHT_STEPS:
+        p = state.actor()
+        legal = legal_moves(state)
+        wanted = [
+            m
+            for m in legal
+            if p in (first, second) and isinstance(m, (Place, Move)) and m.site == site
+        ]
+        if wanted:
+            move: GameMove = wanted[0]
+        elif isinstance(legal[0], (Stay, Refill)):
+            move = legal[0]
+        else:
+            move = next((m for m in legal if getattr(m, "site", None) != site), legal[0])
+        moves.append(describe(state, move))
+        state = step(state, move)
+        holders = [q for q in (first, second) if site in state.spots[q]]
+        if holders:
+            return {"moves": moves, names[site]: state.players[holders[0]]}
+    return {"moves": moves, names[site]: "neither"}
+
+
+def night_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Finding:
+    point = rp.NIGHT_ORDER
+    cap_point = rp.NIGHT_PLACEMENT_LIMITS
+
+    def parts(before: State, move: GameMove, after: State) -> dict[str, Any] | None:
+        if after.phase not in NIGHT_STEPS or before.phase in NIGHT_STEPS:
+            return None
+        start = replace(after, phase="night-move", turn=0)  # the Night before any skip
+        order = start.order()
+        for i, first in enumerate(order):
+            if not start.returned[first]:
+                continue
+            for second in order[i + 1 :]:
+                if start.returned[second]:
+                    continue
+                for site in legal_sites(
+                    start,
+                    first,
+                    away_from=start.encounter,
+                    capped=start.reading(cap_point.id) == "constrained",
+                ):
+                    results = {
+                        r: night_race(
+                            night_enter(with_ruling(start, point.id, r)), first, second, site
+                        )
+                        for r in point.reading_names
+                    }
+                    name = game.sites[site].name
+                    if len({res[name] for res in results.values()}) > 1:
+                        return {
+                            "description": (
+                                f"Night of round {after.round}: {after.players[first]} must "
+                                f"place a returned Hiding Spot and {after.players[second]} "
+                                f"may move one; {name} has room for only one of them."
+                            ),
+                            "position": {
+                                "round": after.round,
+                                "hiding_spots": {
+                                    after.players[p]: [
+                                        game.sites[s].name for s in after.spots[p] if s >= 0
+                                    ]
+                                    for p in range(after.n)
+                                },
+                                "encounter": game.sites[after.encounter or 0].name,
+                                "places": after.players[first],
+                                "may_move": after.players[second],
+                                "site": name,
+                            },
+                            "results": results,
+                        }
+        return None
+
+    return searched(
+        point,
+        game,
+        rulings,
+        budget,
+        players=4,
+        test=parts,
+        message=(
+            "With a cap, who gets the last room on a Site depends on the Night's order: a "
+            "later player's optional move comes before an earlier player's placement only when "
+            "each step is taken by every player in turn."
+        ),
+    )
+
+
+def event_chooser(game: Game, rulings: Mapping[str, str], budget: Budget) -> Finding:
+    point = rp.EVENT_CHOOSER
+
+    def parts(before: State, move: GameMove, after: State) -> dict[str, Any] | None:
+        if before.phase != "dawn" or before.dawn_step != 0 or before.n < 2:
+            return None
+        event = game.events[before.event_deck[0]]
+        if sum(1 for e in event.effect) < 2:
+            return None
+        results = {
+            r: [
+                before.players[replace(with_ruling(before, point.id, r), dawn_step=k).actor() or 0]
+                for k in range(len(event.effect))
+            ]
+            for r in point.reading_names
+        }
+        return {
+            "description": (
+                f"Dawn of round {before.round}: the First Player "
+                f"{before.players[before.first]} flips {event.name}, with "
+                f"{len(event.effect)} effects whose Sites someone must choose."
+            ),
+            "position": {
+                "round": before.round,
+                "event": event.name,
+                "effects": [f"{e.op} {e.count} {HUMANS[e.human]}" for e in event.effect],
+                "first_player": before.players[before.first],
+            },
+            "results": {r: {"chosen by": v} for r, v in results.items()},
+        }
+
+    return searched(
+        point,
+        game,
+        rulings,
+        budget,
+        players=4,
+        test=parts,
+        message=(
+            "An Event with several effects: the rulebook says the First Player resolves them "
+            "but not who chooses their Sites; the choosers differ between the readings."
+        ),
+    )
+
+
+def boxed_spot_move(game: Game, rulings: Mapping[str, str], budget: Budget) -> Finding:
+    point = rp.BOXED_SPOT_MOVE
+
+    def parts(before: State, move: GameMove, after: State) -> dict[str, Any] | None:
+        p = after.actor()
+        if after.phase != "night-move" or p is None or not boxed_this_dusk(after, p):
+            return None
+        results = {}
+        for r in point.reading_names:
+            st = with_ruling(after, point.id, r)
+            results[r] = {
+                "optional move": may_move(st, p),
+                "Sites to move to": sorted(
+                    {game.sites[m.site].name for m in legal_moves(st) if isinstance(m, Move)}
+                )
+                if may_move(st, p)
+                else [],
+            }
+        stack = next(s for s, _, rnd in after.revealed[p][::-1] if rnd == after.round)
+        return {
+            "description": (
+                f"Night of round {after.round}: {after.players[p]} revealed the last Sighting of "
+                f"Stack {stack + 1} at Dusk; its Hiding Spot went to the box."
+            ),
+            "position": {
+                "round": after.round,
+                "player": after.players[p],
+                "boxed_stack": stack + 1,
+                "hiding_spots": [game.sites[s].name for s in after.spots[p] if s >= 0],
+            },
+            "results": results,
+        }
+
+    return searched(
+        point,
+        game,
+        rulings,
+        budget,
+        players=4,
+        test=parts,
+        play_under={**rulings, point.id: "may-move"},  # a skipped move step shows nothing
+        message=(
+            "A player whose Hiding Spot went to the box at Dusk has no token on a Stack, so the "
+            "text offers the optional move; whether a player who revealed may move is open."
         ),
     )

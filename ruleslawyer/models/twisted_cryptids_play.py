@@ -6,13 +6,15 @@
 
 - ``setup``: three rounds of Hiding Spot placement, the First Player token
   passing after each round (own-Site rule, player-count cap);
-- ``dawn``: the First Player flips and resolves an Event;
+- ``dawn``: the First Player flips an Event; its effects are resolved one move each, top
+  to bottom, by the First Player (or by players in turn: ``event-chooser``);
 - ``day``: three turns each (an Action card, the Cryptid Power once a round, or pass);
 - ``dusk``: the Encounter Site (``choose`` when Sites tie, the First Player
   choosing), then ``reveal`` in player order;
-- ``night``: per player, the optional move (``move``), the placement of a
-  Hiding Spot returned at Dusk away from the Encounter Site (``place``), the
-  refill (``refill``; none in the last round);
+- ``night``: the optional move (``move``), the placement of a Hiding Spot
+  returned at Dusk away from the Encounter Site (``place``), the refill
+  (``refill``; none in the last round): per player, or each step by every
+  player in turn (``night-order``);
 - ``over``: :func:`final_scores` and :func:`winners`.
 
 Effects take their Sites from the move (``targets``): ``attract`` and
@@ -58,7 +60,7 @@ class Place:
 
 @dataclass(frozen=True)
 class Resolve:
-    """The First Player resolves the flipped Event with these target Sites."""
+    """Resolve the flipped Event's next effect with these target Sites."""
 
     targets: tuple[int, ...] = ()
 
@@ -165,6 +167,7 @@ class State:
     seed: int
     shuffles: int
     stuck: tuple[tuple[int, int], ...]  # (round, player) each time the relocation deadlocked
+    dawn_step: int = 0  # the flipped Event's next effect to resolve
 
     @property
     def n(self) -> int:
@@ -182,6 +185,8 @@ class State:
         """The player who moves next, or None when the game is over."""
         if self.phase == "over":
             return None
+        if self.phase == "dawn" and self.reading(rp.EVENT_CHOOSER.id) == "player-order":
+            return self.order()[self.dawn_step % self.n]
         if self.phase in ("dawn", "choose"):
             return self.first
         if self.phase == "setup":
@@ -212,6 +217,11 @@ def player_cap(n: int, small_game_reading: str = "no-cap") -> int | None:
     if n == 4:
         return 3
     return 3 if small_game_reading == "cap-3" else None
+
+
+def player_counts(reading: str = "two-to-six") -> tuple[int, ...]:
+    """The player counts a game may have under ``player-count``."""
+    return (4, 5, 6) if reading == "four-to-six" else (2, 3, 4, 5, 6)
 
 
 def cap_of(state: State) -> int | None:
@@ -258,6 +268,12 @@ def new_game(
     ``stacks[p][j]`` lists Sighting ids (indices into the Cryptid's Sightings) top first.
     """
     n = len(players)
+    allowed = player_counts(dict(rulings or {}).get(rp.PLAYER_COUNT.id, "two-to-six"))
+    if n not in allowed:
+        raise IllegalMove(
+            f"{n} players is not a legal player count under {rp.PLAYER_COUNT.id}="
+            f"{dict(rulings or {}).get(rp.PLAYER_COUNT.id)} ({allowed[0]}-{allowed[-1]})"
+        )
     indices = tuple(game.cryptid(c) for c in cryptids)
     if stacks is None:
         stacks = tuple(_deal_stacks(_shuffled(tuple(range(9)), seed, 100 + p)) for p in range(n))
@@ -427,7 +443,7 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
             for s in legal_sites(state, player)
         )
     if phase == "dawn":
-        effects = g.events[state.event_deck[0]].effect if state.event_deck else ()
+        effects = g.events[state.event_deck[0]].effect[state.dawn_step :][:1]
         return tuple(Resolve(t) for t in target_choices(effects, nsites))
     if phase == "day":
         moves: list[GameMove] = [Pass()]
@@ -508,15 +524,19 @@ def step(state: State, move: GameMove) -> State:
     if phase == "dawn":
         assert isinstance(move, Resolve)
         event = state.event_deck[0]
-        sites, rest = apply_effects(state.sites, state.rest, g.events[event].effect, move.targets)
+        effects = g.events[event].effect
+        line = effects[state.dawn_step : state.dawn_step + 1]
+        sites, rest = apply_effects(state.sites, state.rest, line, move.targets)
+        state = replace(state, sites=sites, rest=rest, dawn_step=state.dawn_step + 1)
+        if state.dawn_step < len(effects):
+            return state
         return replace(
             state,
-            sites=sites,
-            rest=rest,
             event_deck=state.event_deck[1:],
             current_events=(*state.current_events, event),
             phase="day",
             turn=0,
+            dawn_step=0,
         )
     if phase == "day":
         state = _day_action(state, player, move)
@@ -532,25 +552,22 @@ def step(state: State, move: GameMove) -> State:
         return _reveal(state, player, move.targets)
     if phase == "night-move":
         if isinstance(move, Move):
-            state = replace(
-                state,
-                spots=_set(state.spots, player, _set(state.spots[player], move.token, move.site)),
-            )
-        return _night_next(state, "night-move")
+            state = _place(state, player, move.token, move.site)
+        return night_enter(_night_advance(state))
     if phase == "night-place":
         if isinstance(move, Stuck):
             state = replace(state, stuck=(*state.stuck, (state.round, player)))
-            return _night_next(state, "night-place")
+            return night_enter(_night_advance(state))
         assert isinstance(move, Place)
         state = _place(state, player, move.token, move.site)
         state = replace(state, returned=_set(state.returned, player, state.returned[player][1:]))
         if state.returned[player]:
             return state
-        return _night_next(state, "night-place")
+        return night_enter(_night_advance(state))
     if phase == "refill":
         assert isinstance(move, Refill)
         state = _refill(state, player, move.discard)
-        return _night_next(state, "refill")
+        return night_enter(_night_advance(state))
     raise AssertionError(phase)
 
 
@@ -653,22 +670,41 @@ def _reveal(state: State, player: int, targets: tuple[int, ...]) -> State:
 
 def _begin_night(state: State) -> State:
     snapshot = state.spots if state.round == state.game.rounds else state.snapshot
-    return _night_enter(replace(state, phase="night-move", turn=0, snapshot=snapshot))
+    return night_enter(replace(state, phase="night-move", turn=0, snapshot=snapshot))
 
 
-def _night_enter(state: State) -> State:
-    """Skip the sub-steps that have nothing to decide for the current player."""
-    while state.phase != "over":
+NIGHT_STEPS = ("night-move", "night-place", "refill")
+
+
+def may_move(state: State, player: int) -> bool:
+    """Whether ``player`` is offered the optional Night move: no Hiding Spot on a Stack, a
+    spot in The Wilderness with somewhere to go and, under ``boxed-spot-move=no-move``, no
+    spot sent to the box at this Dusk."""
+    if state.returned[player] or not _optional_moves(state, player):
+        return False
+    if state.reading(rp.BOXED_SPOT_MOVE.id) == "no-move":
+        return not boxed_this_dusk(state, player)
+    return True
+
+
+def boxed_this_dusk(state: State, player: int) -> bool:
+    """``player`` revealed the last Sighting of a Stack this round (its spot is in the box)."""
+    return any(
+        rnd == state.round and state.spots[player][stack] == BOXED
+        for stack, _, rnd in state.revealed[player]
+    )
+
+
+def night_enter(state: State) -> State:
+    """Skip the Night steps that have nothing to decide for the player whose step it is
+    (from ``state``, a Night step)."""
+    while state.phase in NIGHT_STEPS:
         player = state.order()[state.turn]
-        if state.phase == "night-move":
-            if not state.returned[player] and _optional_moves(state, player):
-                return state
-            state = replace(state, phase="night-place")
-        elif state.phase == "night-place":
-            if state.returned[player]:
-                return state
-            state = replace(state, phase="refill")
-        elif state.phase == "refill":
+        if state.phase == "night-move" and may_move(state, player):
+            return state
+        if state.phase == "night-place" and state.returned[player]:
+            return state
+        if state.phase == "refill":
             if state.round < state.game.rounds:
                 return state
             # the last round: no refill, discard the hand
@@ -677,23 +713,25 @@ def _night_enter(state: State) -> State:
                 discard=(*state.discard, *state.hands[player]),
                 hands=_set(state.hands, player, ()),
             )
-            state = _next_night_player(state)
-        else:
-            return state
+        state = _night_advance(state)
     return state
 
 
-def _night_next(state: State, finished: str) -> State:
-    following = {"night-move": "night-place", "night-place": "refill"}
-    if finished in following:
-        return _night_enter(replace(state, phase=following[finished]))
-    return _night_enter(_next_night_player(state))
-
-
-def _next_night_player(state: State) -> State:
+def _night_advance(state: State) -> State:
+    """The next (step, player) of the Night under ``night-order``; the next round after the
+    last one."""
+    step_index = NIGHT_STEPS.index(state.phase)
     turn = state.turn + 1
-    if turn < state.n:
-        return replace(state, phase="night-move", turn=turn)
+    if state.reading(rp.NIGHT_ORDER.id) == "each-step":
+        if turn < state.n:
+            return replace(state, turn=turn)
+        if step_index + 1 < len(NIGHT_STEPS):
+            return replace(state, phase=NIGHT_STEPS[step_index + 1], turn=0)
+    else:
+        if step_index + 1 < len(NIGHT_STEPS):
+            return replace(state, phase=NIGHT_STEPS[step_index + 1])
+        if turn < state.n:
+            return replace(state, phase=NIGHT_STEPS[0], turn=turn)
     state = replace(state, first=(state.first + 1) % state.n, turn=0)
     return _start_round(state, state.round + 1)
 
@@ -804,7 +842,9 @@ def describe(state: State, move: GameMove) -> str:
     if isinstance(move, Place):
         return f"{who} places Hiding Spot {move.token + 1} on {names[move.site]}"
     if isinstance(move, Resolve):
-        return f"{who} resolves Event {state.game.events[state.event_deck[0]].name}{on}"
+        event = state.game.events[state.event_deck[0]]
+        line = f" (effect {state.dawn_step + 1})" if len(event.effect) > 1 else ""
+        return f"{who} resolves Event {event.name}{line}{on}"
     if isinstance(move, Play):
         return f"{who} plays {state.game.actions[state.hands[player or 0][move.card]].name}{on}"
     if isinstance(move, Power):

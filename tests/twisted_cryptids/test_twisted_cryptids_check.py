@@ -74,6 +74,11 @@ def test_parted_points_have_witnesses(findings):
         "twisted-cryptids/encounter-site-scope",
         "twisted-cryptids/tie-break-count",
         "twisted-cryptids/dusk-reveal-order",
+        "twisted-cryptids/night-placement-limits",
+        "twisted-cryptids/night-order",
+        "twisted-cryptids/event-chooser",
+        "twisted-cryptids/player-count",
+        "twisted-cryptids/boxed-spot-move",
     ):
         f = findings[pid]
         assert f.kind in (Kind.AMBIGUITY, Kind.GAP)
@@ -172,3 +177,21 @@ def test_relocation_deadlock_is_info_when_the_night_placement_is_ruled_free():
     assert point.status == "resolved" and point.kind == Kind.AMBIGUITY
     results = point.witness.results
     assert results["constrained"]["legal Sites"] == [] and results["free"]["legal Sites"]
+
+
+def test_sinkhole_token_is_listed_and_never_used(findings):
+    # The rulebook's only mention: "• 1 Sinkhole token" in the component list (line 20).
+    f = findings["twisted-cryptids/sinkhole-token"]
+    assert f.kind == Kind.GAP and f.witness is not None
+    assert f.witness.position == {"component_list_lines": [20], "rule_lines": []}
+
+
+def test_player_count_ruling_limits_the_counts_asked():
+    ruled = {"twisted-cryptids/player-count": "four-to-six"}
+    out = {f.id: f for f in check(load_source("twisted-cryptids"), ruled, Budget(max_seconds=60))}
+    per = out["twisted-cryptids/relocation-deadlock"].extra["per_reading"]["constrained"]
+    assert sorted(per) == ["4", "5", "6"]
+    assert "4-6 players" in out["twisted-cryptids/setup-stall"].message
+    # the searches that play 2 or 3 players play 4 instead
+    scope = out["twisted-cryptids/encounter-site-scope"].witness
+    assert scope is None or scope.position["replay"]["players"] == 4

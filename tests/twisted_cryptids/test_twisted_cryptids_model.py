@@ -253,3 +253,101 @@ def test_before_final_night_counts_the_same_spots_for_traits_and_tie_break():
     before = replace(tied, rulings=(("twisted-cryptids/tie-break-count", "before-final-night"),))
     assert final_scores(before) == (28, 25)
     assert winners(before) == (0,)
+
+
+FOUR = ("a", "b", "c", "d"), ("bigfoot", "mothman", "jackalope", "cryptid-5")
+
+
+def night_start(rulings=()):
+    """4 players (cap 3), First Player a, the Encounter was at campground (0) where a alone
+    revealed: a's spot 1 is back on its Stack, her others on lake (1) and ridge (2). b and c
+    hold trailhead, observatory, swamp (3, 4, 5); d holds lake, ridge, observatory. So
+    trailhead and swamp have room for one more player, observatory is full (b, c, d)."""
+    state = new_game(GAME, *FOUR, seed=0)
+    return replace(
+        state,
+        rulings=tuple(rulings),
+        phase="night-move",
+        round=1,
+        turn=0,
+        spots=((ON_STACK, 1, 2), (3, 4, 5), (3, 4, 5), (1, 2, 4)),
+        encounter=0,
+        returned=((0,), (), (), ()),
+    )
+
+
+def test_night_order_readings_by_hand():
+    from ruleslawyer.models.twisted_cryptids_play import Move, Stay, night_enter
+
+    # "In player order, take the following steps": each-player: a (no optional move: her
+    # spot is on a Stack) places first, on trailhead or swamp (not campground, the
+    # Encounter; not lake or ridge, her own; not observatory, full).
+    each_player = night_enter(night_start())
+    assert each_player.phase == "night-place" and each_player.actor() == 0
+    assert legal_moves(each_player) == (Place(3, 0), Place(5, 0))
+    # a takes trailhead; later, d may not move there (3 players: the cap).
+    state = step(each_player, Place(3, 0))
+    while not (state.phase == "night-move" and state.actor() == 3):
+        state = step(state, Stay() if state.phase == "night-move" else legal_moves(state)[0])
+    assert Move(0, 3) not in legal_moves(state) and Move(0, 0) in legal_moves(state)
+    # each-step: every optional move first (b, c, d), then a's placement. d takes
+    # trailhead first, and a is left with swamp only.
+    state = night_enter(night_start((("twisted-cryptids/night-order", "each-step"),)))
+    assert state.phase == "night-move" and state.actor() == 1
+    state = step(step(state, Stay()), Stay())
+    assert state.actor() == 3
+    state = step(state, Move(0, 3))
+    assert state.phase == "night-place" and state.actor() == 0
+    assert legal_moves(state) == (Place(5, 0),)
+
+
+def test_boxed_spot_move_readings_by_hand():
+    from ruleslawyer.models.twisted_cryptids_play import Move, night_enter
+
+    # b revealed the last Sighting of Stack 1 at this Dusk (round 3): his spot 1 is in the
+    # box, none is on a Stack. "If you do not have a Hiding Spot token on one of your Stacks,
+    # you may move": may-move offers him the move; no-move skips it.
+    state = new_game(GAME, ("a", "b"), ("bigfoot", "mothman"), seed=0)
+    state = replace(
+        state,
+        phase="night-move",
+        round=3,
+        turn=0,
+        first=1,
+        spots=((0, 1, 2), (BOXED, 4, 5)),
+        stacks=(state.stacks[0], ((), *state.stacks[1][1:])),
+        revealed=((), ((0, 5, 1), (0, 0, 2), (0, 1, 3))),
+        encounter=3,
+    )
+    may = night_enter(state)
+    assert may.phase == "night-move" and may.actor() == 1
+    assert Move(1, 3) in legal_moves(may)
+    ruled = replace(state, rulings=(("twisted-cryptids/boxed-spot-move", "no-move"),))
+    no = night_enter(ruled)
+    assert no.phase == "refill" and no.actor() == 1
+
+
+def test_event_chooser_readings_by_hand():
+    # hunting-season: attract 2 hunters, then move 1 hiker. The effects are resolved top to
+    # bottom, one move each: first the attract's Site (6 choices), then the move's two Sites
+    # (6 * 5 = 30). first-player: the First Player (a) chooses both; player-order: a the
+    # first, b the second.
+    season = next(i for i, e in enumerate(GAME.events) if e.name == "hunting-season")
+    for reading, second in (("first-player", 0), ("player-order", 1)):
+        state = new_game(GAME, *FOUR, seed=0, rulings={"twisted-cryptids/event-chooser": reading})
+        state = replace(state, phase="dawn", round=1, event_deck=(season,))
+        assert state.actor() == 0 and len(legal_moves(state)) == 6
+        state = step(state, Resolve((0,)))
+        assert state.sites[0] == (2, 4, 0) and state.phase == "dawn"
+        assert state.actor() == second and len(legal_moves(state)) == 30
+        state = step(state, Resolve((0, 1)))
+        assert state.sites[0] == (1, 4, 0) and state.sites[1] == (3, 0, 2)
+        assert state.phase == "day" and state.current_events == (season,)
+
+
+def test_player_count_readings():
+    ruled = {"twisted-cryptids/player-count": "four-to-six"}
+    with pytest.raises(IllegalMove, match="3 players is not a legal player count"):
+        new_game(GAME, ("a", "b", "c"), ("bigfoot", "mothman", "jackalope"), rulings=ruled)
+    assert new_game(GAME, *FOUR, rulings=ruled).n == 4
+    assert new_game(GAME, ("a", "b", "c"), ("bigfoot", "mothman", "jackalope")).n == 3
