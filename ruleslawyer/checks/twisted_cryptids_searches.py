@@ -32,7 +32,6 @@ from ruleslawyer.models.twisted_cryptids_play import (
     legal_moves,
     legal_sites,
     may_move,
-    myth_change,
     night_enter,
     player_counts,
     scored_humans,
@@ -252,7 +251,7 @@ def reveal_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Find
         results = {}
         for reading in (r.name for r in point.readings):
             st = with_ruling(before, point.id, reading)
-            change = myth_change(sighting.myth, scored_humans(st))
+            change = sighting.myth_for(scored_humans(st))
             results[reading] = apply_myth(before.myth[p], change, st.reading(rp.MYTH_FLOOR.id))
         if len(set(results.values())) < 2:
             return None

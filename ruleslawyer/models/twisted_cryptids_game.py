@@ -10,7 +10,13 @@ a small language of three operations on Humans of one kind:
 - ``extract``: from a Site to the Rest Area;
 - ``move``: from one Site to another.
 
-Each resolves partially when the Humans are not there (the rulebook's Note).
+Each resolves partially when the Humans are not there (the rulebook's Note). A
+Sighting's effect acts at the Encounter Site unless it says otherwise: ``at =
+"chosen"`` lets the revealing player pick the Site (or a move's source), ``to =
+"encounter"`` sends a move to the Encounter Site. A Sighting's Myth is linear
+per Human (``myth``) plus ``[[sighting.myth_if]]`` terms that depend on the
+distribution of Humans at the Encounter Site (``at_least``/``at_most`` per kind,
+``most``: strictly more of that kind than of each other kind).
 Structural rules that TOML types cannot express (two distinct symbols per Site,
 nine Sightings per Cryptid, ...) are listed by :func:`structural_problems` so
 ``check`` can report them as ``data-error`` findings.
@@ -48,6 +54,27 @@ class Effect:
     op: str  # attract | extract | move
     human: int  # index into HUMANS
     count: int
+    at: str = "chosen"  # the Site (a move's source): chosen by the player, or the "encounter"
+    to: str = "chosen"  # a move's destination: chosen, or the "encounter" Site
+
+
+@dataclass(frozen=True)
+class MythIf:
+    """Myth gained (or lost) when the Humans at the Encounter Site meet every condition."""
+
+    myth: int
+    at_least: tuple[int, int, int] = (0, 0, 0)
+    at_most: tuple[int | None, int | None, int | None] = (None, None, None)
+    most: int | None = None  # strictly more of this kind than of each other kind
+
+    def holds(self, humans: tuple[int, int, int]) -> bool:
+        if any(h < low for h, low in zip(humans, self.at_least, strict=True)):
+            return False
+        if any(high is not None and h > high for h, high in zip(humans, self.at_most, strict=True)):
+            return False
+        if self.most is not None:
+            return all(humans[self.most] > humans[k] for k in range(3) if k != self.most)
+        return True
 
 
 @dataclass(frozen=True)
@@ -55,6 +82,12 @@ class Sighting:
     kind: str
     myth: tuple[int, int, int]  # Myth per Human of each kind at the Encounter Site
     effect: tuple[Effect, ...] = ()
+    myth_if: tuple[MythIf, ...] = ()
+
+    def myth_for(self, humans: tuple[int, int, int]) -> int:
+        """The Myth this Sighting gains (or loses) with ``humans`` at the Encounter Site."""
+        linear = sum(m * h for m, h in zip(self.myth, humans, strict=True))
+        return linear + sum(rule.myth for rule in self.myth_if if rule.holds(humans))
 
 
 @dataclass(frozen=True)
@@ -145,6 +178,21 @@ def _schema() -> dict[str, Any]:
 
     Effects = Annotated[list[EffectDoc], Field(max_length=MAX_EFFECTS)]
 
+    class SightingEffectDoc(EffectDoc):
+        at: Literal["encounter", "chosen"] = "encounter"
+        to: Literal["chosen", "encounter"] = "chosen"
+
+    class BoundsDoc(Strict):
+        hikers: Count | None = None
+        hunters: Count | None = None
+        researchers: Count | None = None
+
+    class MythIfDoc(Strict):
+        myth: Myth
+        at_least: BoundsDoc = BoundsDoc()
+        at_most: BoundsDoc = BoundsDoc()
+        most: Human | None = None
+
     class HumansDoc(Strict):
         hikers: Count = 0
         hunters: Count = 0
@@ -159,7 +207,10 @@ def _schema() -> dict[str, Any]:
         kind: str = Field(min_length=1)
         count: int = Field(default=1, ge=1, le=MAX_LIST)
         myth: MythDoc = MythDoc()
-        effect: Effects = Field(default_factory=list)
+        myth_if: list[MythIfDoc] = Field(default_factory=list, max_length=MAX_BONUS_ROWS)
+        effect: Annotated[list[SightingEffectDoc], Field(max_length=MAX_EFFECTS)] = Field(
+            default_factory=list
+        )
 
     class SiteDoc(Strict):
         name: str = Field(min_length=1)
@@ -204,7 +255,26 @@ def _schema() -> dict[str, Any]:
 
 
 def _effects(docs: list[Any]) -> tuple[Effect, ...]:
-    return tuple(Effect(d.op, HUMANS.index(d.human), d.count) for d in docs)
+    return tuple(
+        Effect(
+            d.op,
+            HUMANS.index(d.human),
+            d.count,
+            getattr(d, "at", "chosen"),
+            getattr(d, "to", "chosen") if d.op == "move" else "chosen",
+        )
+        for d in docs
+    )
+
+
+def _myth_if(doc: Any) -> MythIf:
+    low = tuple(v or 0 for v in _triple(doc.at_least))
+    return MythIf(
+        doc.myth,
+        low,  # type: ignore[arg-type]
+        _triple(doc.at_most),  # type: ignore[arg-type]
+        HUMANS.index(doc.most) if doc.most is not None else None,
+    )
 
 
 def _triple(doc: Any) -> tuple[int, int, int]:
@@ -213,7 +283,9 @@ def _triple(doc: Any) -> tuple[int, int, int]:
 
 def _sightings(docs: list[Any]) -> tuple[Sighting, ...]:
     return tuple(
-        Sighting(d.kind, _triple(d.myth), _effects(d.effect)) for d in docs for _ in range(d.count)
+        Sighting(d.kind, _triple(d.myth), _effects(d.effect), tuple(map(_myth_if, d.myth_if)))
+        for d in docs
+        for _ in range(d.count)
     )
 
 
@@ -221,15 +293,13 @@ def _cards(docs: list[Any]) -> tuple[Card, ...]:
     return tuple(Card(d.name, _effects(d.effect)) for d in docs for _ in range(d.count))
 
 
-def target_count(effects: tuple[Effect, ...], sites: int, *, at_encounter: bool = False) -> int:
-    """In how many ways the Sites of ``effects`` can be chosen (a Sighting's effect starts at
-    the Encounter Site: only a move's destination is chosen)."""
+def target_count(effects: tuple[Effect, ...], sites: int) -> int:
+    """In how many ways the Sites of ``effects`` can be chosen (a Site at the Encounter is
+    fixed; a move's two Sites differ)."""
     out = 1
     for e in effects:
-        if e.op == "move":
-            out *= sites - 1 if at_encounter else sites * (sites - 1)
-        elif not at_encounter:
-            out *= sites
+        chosen = (e.at == "chosen") + (e.op == "move" and e.to == "chosen")
+        out *= (1, sites - (e.op == "move"), sites * (sites - 1))[chosen]
     return out
 
 
@@ -238,13 +308,13 @@ def _bound_targets(game: Game, display: str) -> None:
     from ruleslawyer.errors import InputError
 
     n = len(game.sites)
-    places: list[tuple[str, str, tuple[Effect, ...], bool]] = []
-    places += [(f"cryptid[{i}].power", c.name, c.power, False) for i, c in enumerate(game.cryptids)]
-    places += [("sighting", s.kind, s.effect, True) for c in game.cryptids for s in c.sightings]
-    places += [("action", c.name, c.effect, False) for c in game.actions]
-    places += [("event", c.name, c.effect, False) for c in game.events]
-    for place, name, effects, at in places:
-        ways = target_count(effects, n, at_encounter=at)
+    places: list[tuple[str, str, tuple[Effect, ...]]] = []
+    places += [(f"cryptid[{i}].power", c.name, c.power) for i, c in enumerate(game.cryptids)]
+    places += [("sighting", s.kind, s.effect) for c in game.cryptids for s in c.sightings]
+    places += [("action", c.name, c.effect) for c in game.actions]
+    places += [("event", c.name, c.effect) for c in game.events]
+    for place, name, effects in places:
+        ways = target_count(effects, n)
         if ways > MAX_TARGET_CHOICES:
             raise InputError(
                 display,
@@ -327,6 +397,20 @@ def structural_problems(game: Game, document: Mapping[str, Any]) -> list[tuple[s
                         f"found {n} {HUMANS[h]} on a Site without that symbol, expected 0",
                     )
                 )
+    looping = {
+        s.kind
+        for c in game.cryptids
+        for s in c.sightings
+        if any(e.op == "move" and e.at == e.to == "encounter" for e in s.effect)
+    }
+    for kind in sorted(looping):
+        problems.append(
+            (
+                "sighting",
+                f"found a {kind} move from the Encounter Site to itself, expected a chosen Site "
+                "at one end",
+            )
+        )
     names = [s.name for s in game.sites]
     for i, name in enumerate(names):
         if names.index(name) != i:

@@ -19,7 +19,8 @@
 
 Effects take their Sites from the move (``targets``): ``attract`` and
 ``extract`` one Site, ``move`` two (from, to). A Sighting's effect acts on the
-Encounter Site, so only its ``move`` needs one target (where to).
+Encounter Site unless its game file entry lets the player choose (``at``/``to``):
+only the Sites left to the player are targets.
 
 When a Hiding Spot returned at Dusk has no legal Site (the rulebook's gap,
 ``twisted-cryptids/relocation-deadlock``, reachable only when the cap binds the
@@ -325,28 +326,27 @@ def _deal_stacks(order: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 # --- effects ----------------------------------------------------------------------------
 
 
-def effect_targets(effects: tuple[Effect, ...], *, at: int | None = None) -> int:
-    """How many target Sites resolving ``effects`` takes (``at``: fixed Encounter Site)."""
-    fixed = at is not None
-    return sum((1 if fixed else 2) if e.op == "move" else (0 if fixed else 1) for e in effects)
-
-
 def target_choices(
     effects: tuple[Effect, ...], sites: int, *, at: int | None = None
 ) -> tuple[tuple[int, ...], ...]:
-    """Every tuple of targets for ``effects``, in a fixed order (a move's Sites differ)."""
+    """Every tuple of targets for ``effects``, in a fixed order: one Site per Site the effect
+    leaves to the player (``at`` is the Encounter Site, for the effects fixed there); a
+    move's two Sites differ."""
     per_effect: list[list[tuple[int, ...]]] = []
     for e in effects:
-        if e.op == "move":
-            if at is None:
-                pairs = [(a, b) for a in range(sites) for b in range(sites) if a != b]
-            else:
-                pairs = [(b,) for b in range(sites) if b != at]
-            per_effect.append(pairs)
-        elif at is None:
-            per_effect.append([(s,) for s in range(sites)])
-        else:
-            per_effect.append([()])
+        src = [at] if e.at == "encounter" else list(range(sites))
+        if e.op != "move":
+            per_effect.append([() if e.at == "encounter" else (a,) for a in src])
+            continue
+        dst = [at] if e.to == "encounter" else list(range(sites))
+        per_effect.append(
+            [
+                (() if e.at == "encounter" else (a,)) + (() if e.to == "encounter" else (b,))
+                for a in src
+                for b in dst
+                if a != b
+            ]
+        )
     return tuple(
         tuple(x for part in combo for x in part) for combo in itertools.product(*per_effect)
     )
@@ -360,25 +360,33 @@ def apply_effects(
     *,
     at: int | None = None,
 ) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, int, int]]:
-    """Resolve ``effects`` in order, each as far as the Humans allow (partial resolution)."""
+    """Resolve ``effects`` in order, each as far as the Humans allow (partial resolution).
+    ``targets`` gives the chosen Sites in order; ``at`` is the Encounter Site."""
     board = [list(s) for s in sites]
     pool = list(rest)
     queue = list(targets)
+
+    def site(where: str) -> int:
+        if where == "encounter":
+            assert at is not None
+            return at
+        return queue.pop(0)
+
     for e in effects:
         h = e.human
         if e.op == "attract":
-            site = at if at is not None else queue.pop(0)
+            dst = site(e.at)
             k = min(e.count, pool[h])
             pool[h] -= k
-            board[site][h] += k
+            board[dst][h] += k
         elif e.op == "extract":
-            site = at if at is not None else queue.pop(0)
-            k = min(e.count, board[site][h])
-            board[site][h] -= k
+            src = site(e.at)
+            k = min(e.count, board[src][h])
+            board[src][h] -= k
             pool[h] += k
         else:
-            src = at if at is not None else queue.pop(0)
-            dst = queue.pop(0)
+            src = site(e.at)
+            dst = site(e.to)
             k = min(e.count, board[src][h])
             board[src][h] -= k
             board[dst][h] += k
@@ -404,10 +412,6 @@ def encounter_candidates(
     pool = occupied if reading == "among-hiding-spots" else range(len(sites))
     best = max(sum(sites[s]) for s in pool)
     return tuple(s for s in occupied if sum(sites[s]) == best)
-
-
-def myth_change(sighting_myth: tuple[int, int, int], humans: tuple[int, int, int]) -> int:
-    return sum(m * h for m, h in zip(sighting_myth, humans, strict=True))
 
 
 def scored_humans(state: State) -> tuple[int, int, int]:
@@ -643,7 +647,7 @@ def _reveal(state: State, player: int, targets: tuple[int, ...]) -> State:
     stack = state.stacks[player][token]
     sighting_id = stack[0]
     sighting = g.cryptids[state.cryptids[player]].sightings[sighting_id]
-    change = myth_change(sighting.myth, scored_humans(state))
+    change = sighting.myth_for(scored_humans(state))
     myth = apply_myth(state.myth[player], change, state.reading(rp.MYTH_FLOOR.id))
     sites, rest = apply_effects(state.sites, state.rest, sighting.effect, targets, at=site)
     remaining = stack[1:]

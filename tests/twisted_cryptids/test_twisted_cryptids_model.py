@@ -34,6 +34,7 @@ from ruleslawyer.models.twisted_cryptids_play import (
     new_game,
     player_cap,
     step,
+    target_choices,
     winners,
 )
 
@@ -351,3 +352,66 @@ def test_player_count_readings():
         new_game(GAME, ("a", "b", "c"), ("bigfoot", "mothman", "jackalope"), rulings=ruled)
     assert new_game(GAME, *FOUR, rulings=ruled).n == 4
     assert new_game(GAME, ("a", "b", "c"), ("bigfoot", "mothman", "jackalope")).n == 3
+
+
+def cards_with(old: str, new: str):
+    import tomllib
+
+    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.models.twisted_cryptids_game import parse_game
+
+    text = builtin_path("twisted-cryptids.toml").read_text()
+    assert old in text
+    return parse_game(tomllib.loads(text.replace(old, new, 1)), "cards.toml")
+
+
+def test_myth_depending_on_the_distribution_of_humans():
+    # "gaining (or losing) Myth depending on the distribution of Humans at the Site of the
+    # Encounter as specified on the Sighting card": a look-alike worth +3 when hikers
+    # outnumber each other kind and -4 when any hunter is there (no Myth per Human).
+    game = cards_with(
+        'kind = "look-alike"\ncount = 2\nmyth = { hikers = 1, hunters = -1 }',
+        'kind = "look-alike"\ncount = 2\n'
+        'myth_if = [{ most = "hikers", myth = 3 }, { at_least = { hunters = 1 }, myth = -4 }]',
+    )
+    look = game.cryptids[0].sightings[7]
+    assert look.kind == "look-alike" and look.myth == (0, 0, 0)
+    assert look.myth_for((3, 1, 0)) == 3 - 4  # hikers most, and a hunter
+    assert look.myth_for((2, 0, 1)) == 3
+    assert look.myth_for((1, 1, 1)) == -4  # a three-way tie: nobody has the most
+    assert look.myth_for((0, 0, 5)) == 0
+    # old files read as before: linear Myth, no conditional terms
+    assert GAME.cryptids[0].sightings[7].myth_for((3, 1, 0)) == 3 - 1
+
+
+def test_sighting_effects_beyond_the_encounter_site():
+    # A hoax that attracts a researcher to a Site the revealer picks, and a decoy that pulls
+    # a hunter from a chosen Site to the Encounter Site.
+    game = cards_with(
+        'effect = [{ op = "extract", human = "researchers", count = 1 }]',
+        'effect = [{ op = "attract", human = "researchers", count = 1, at = "chosen" }]',
+    )
+    hoax = game.cryptids[0].sightings[2]
+    assert [t for t in target_choices(hoax.effect, 6, at=2)] == [(s,) for s in range(6)]
+    sites = ((2, 2, 0), (2, 0, 2), (0, 2, 2), (2, 2, 0), (2, 0, 2), (0, 2, 2))
+    after, rest = apply_effects(sites, (4, 4, 4), hoax.effect, (0,), at=2)
+    assert after[0] == (2, 2, 1) and after[2] == (0, 2, 2) and rest == (4, 4, 3)
+    decoy_game = cards_with(
+        'effect = [{ op = "move", human = "hunters", count = 1 }]',
+        'effect = [{ op = "move", human = "hunters", count = 1, at = "chosen", to = "encounter" }]',
+    )
+    decoy = decoy_game.cryptids[0].sightings[5]
+    # from any Site but the Encounter Site (2), to the Encounter Site
+    assert target_choices(decoy.effect, 6, at=2) == ((0,), (1,), (3,), (4,), (5,))
+    after, _ = apply_effects(sites, (4, 4, 4), decoy.effect, (3,), at=2)
+    assert after[3] == (2, 1, 0) and after[2] == (0, 3, 2)
+    # the built-in decoy still moves from the Encounter Site to a chosen one
+    assert target_choices(GAME.cryptids[0].sightings[5].effect, 6, at=2) == (
+        (0,),
+        (1,),
+        (3,),
+        (4,),
+        (5,),
+    )
+    after, _ = apply_effects(sites, (4, 4, 4), GAME.cryptids[0].sightings[5].effect, (3,), at=2)
+    assert after[2] == (0, 1, 2) and after[3] == (2, 3, 0)
