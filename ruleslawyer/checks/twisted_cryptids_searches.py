@@ -288,9 +288,10 @@ def reveal_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Find
 
 
 def night_race(state: State, first: int, second: int, site: int) -> dict[str, Any]:
-    """Play the Night of ``state`` until the claim on ``site`` is settled: ``first`` (earlier
-    in player order) places a returned Hiding Spot there, ``second`` moves a spot there;
-    everyone else stays, places elsewhere when they can and keeps their hand."""
+    """Play the Night of ``state`` to its end, ``first`` (earlier in player order) placing a
+    returned Hiding Spot on ``site`` and ``second`` moving a spot there whenever that is
+    legal; everyone else stays, places elsewhere when they can and keeps their hand. Which
+    of the two hold ``site`` when the Night is over?"""
     names = [s.name for s in state.game.sites]
     moves: list[str] = []
     while state.phase in NIGHT_STEPS:
@@ -307,12 +308,11 @@ def night_race(state: State, first: int, second: int, site: int) -> dict[str, An
             move = legal[0]
         else:
             move = next((m for m in legal if getattr(m, "site", None) != site), legal[0])
-        moves.append(describe(state, move))
+        if not isinstance(move, Refill):
+            moves.append(describe(state, move))
         state = step(state, move)
-        holders = [q for q in (first, second) if site in state.spots[q]]
-        if holders:
-            return {"moves": moves, names[site]: state.players[holders[0]]}
-    return {"moves": moves, names[site]: "neither"}
+    holders = [state.players[q] for q in (first, second) if site in state.spots[q]]
+    return {"moves": moves, names[site]: holders}
 
 
 def night_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Finding:
@@ -330,12 +330,16 @@ def night_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Findi
             for second in order[i + 1 :]:
                 if start.returned[second]:
                     continue
+                capped = start.reading(rp.OPTIONAL_MOVE_CONSTRAINTS.id) == "constrained"
+                reachable = set(legal_sites(start, second, capped=capped))
                 for site in legal_sites(
                     start,
                     first,
                     away_from=start.encounter,
                     capped=start.reading(cap_point.id) == "constrained",
                 ):
+                    if site not in reachable:
+                        continue
                     results = {
                         r: night_race(
                             night_enter(with_ruling(start, point.id, r)), first, second, site
@@ -343,7 +347,7 @@ def night_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Findi
                         for r in point.reading_names
                     }
                     name = game.sites[site].name
-                    if len({res[name] for res in results.values()}) > 1:
+                    if len({str(res[name]) for res in results.values()}) > 1:
                         return {
                             "description": (
                                 f"Night of round {after.round}: {after.players[first]} must "
