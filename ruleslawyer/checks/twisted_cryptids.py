@@ -23,6 +23,7 @@ from ruleslawyer.models.twisted_cryptids_game import Game, load_game, structural
 from ruleslawyer.models.twisted_cryptids_play import (
     Choose,
     GameMove,
+    KeepTrait,
     Move,
     Pass,
     Place,
@@ -221,18 +222,21 @@ def _night_limits(
 def _round_one(
     game: Game, n: int, rulings: Mapping[str, str], spots: tuple[tuple[int, ...], ...] | None
 ) -> tuple[State, list[str]]:
-    """Deal seed 0, place the spots (round-robin, each player's k-th Site in placement
-    round k; the first legal ones when ``spots`` is None), resolve Dawn, pass the Day."""
+    """Deal seed 0, keep the first Hidden Trait dealt, place the spots (round-robin, each
+    player's k-th Site in placement round k; the first legal ones when ``spots`` is None),
+    resolve Dawn, pass the Day."""
     from ruleslawyer.solvers.cryptid_simulate import deal
 
     state = deal(game, n, 0, rulings)
     moves: list[str] = []
-    while state.phase in ("setup", "dawn", "day"):
+    while state.phase in ("traits", "setup", "dawn", "day"):
         player = state.actor()
         assert player is not None
-        if state.phase == "setup":
+        if state.phase == "traits":
+            move: GameMove = KeepTrait(0)
+        elif state.phase == "setup":
             k = sum(state.placed[player])
-            move: GameMove = legal_moves(state)[0] if spots is None else Place(spots[player][k], k)
+            move = legal_moves(state)[0] if spots is None else Place(spots[player][k], k)
         elif state.phase == "dawn":
             move = legal_moves(state)[0]
         else:

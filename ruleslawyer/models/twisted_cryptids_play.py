@@ -4,6 +4,7 @@
 ``legal_moves(state)`` lists the moves of the player to act in a fixed order;
 ``step(state, move)`` returns the next state. Phases, in the rulebook's order:
 
+- ``traits``: each player keeps one of the two Hidden Traits dealt to them;
 - ``setup``: three rounds of Hiding Spot placement, the First Player token
   passing after each round (own-Site rule, player-count cap);
 - ``dawn``: the First Player flips an Event; its effects are resolved one move each, top
@@ -49,6 +50,13 @@ BOXED = -2  # returned to the game box: its Stack is empty
 
 
 # --- moves ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KeepTrait:
+    """Keep the first (0) or the second (1) Hidden Trait dealt; the other goes to the box."""
+
+    card: int
 
 
 @dataclass(frozen=True)
@@ -126,7 +134,20 @@ class Refill:
     discard: tuple[int, ...] = ()
 
 
-GameMove = Place | Resolve | Play | Power | Pass | Choose | Reveal | Move | Stay | Stuck | Refill
+GameMove = (
+    KeepTrait
+    | Place
+    | Resolve
+    | Play
+    | Power
+    | Pass
+    | Choose
+    | Reveal
+    | Move
+    | Stay
+    | Stuck
+    | Refill
+)
 
 
 # --- state ------------------------------------------------------------------------------
@@ -140,7 +161,8 @@ class State:
     cryptids: tuple[int, ...]
     first: int
     round: int  # 1..rounds; 0 during setup
-    phase: str  # setup | dawn | day | choose | reveal | night-move | night-place | refill | over
+    # traits | setup | dawn | day | choose | reveal | night-move | night-place | refill | over
+    phase: str
     turn: int  # position in the current phase's sequence of turns
     sites: tuple[tuple[int, int, int], ...]
     rest: tuple[int, int, int]
@@ -190,7 +212,7 @@ class State:
             return self.order()[self.dawn_step % self.n]
         if self.phase in ("dawn", "choose"):
             return self.first
-        if self.phase == "setup":
+        if self.phase in ("traits", "setup"):
             return self.order()[self.turn % self.n]
         if self.phase == "day":
             return self.order()[self.turn % self.n]
@@ -264,7 +286,8 @@ def new_game(
     rulings: Mapping[str, str] | None = None,
 ) -> State:
     """Deal a game: shuffled decks, secret Stacks (random unless given), hands, and two Hidden
-    Traits each (the player keeps the first; the second is recorded as discarded).
+    Traits each ("Have each player choose one of them": the ``traits`` phase; until then
+    ``traits`` holds the first dealt and ``discarded_traits`` the second).
 
     ``stacks[p][j]`` lists Sighting ids (indices into the Cryptid's Sightings) top first.
     """
@@ -290,7 +313,7 @@ def new_game(
         cryptids=indices,
         first=first,
         round=0,
-        phase="setup",
+        phase="traits",
         turn=0,
         sites=tuple(s.humans for s in game.sites),
         rest=game.rest_area,
@@ -439,6 +462,15 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
     nsites = len(state.sites)
     if player is None:
         return ()
+    if phase == "traits":
+        return (
+            (KeepTrait(0),)
+            if state.discarded_traits[player] is None
+            else (
+                KeepTrait(0),
+                KeepTrait(1),
+            )
+        )
     if phase == "setup":
         return tuple(
             Place(s, t)
@@ -515,6 +547,19 @@ def step(state: State, move: GameMove) -> State:
     assert player is not None
     g = state.game
     phase = state.phase
+    if phase == "traits":
+        assert isinstance(move, KeepTrait)
+        if move.card == 1:
+            kept, other = state.discarded_traits[player], state.traits[player]
+            state = replace(
+                state,
+                traits=_set(state.traits, player, kept),
+                discarded_traits=_set(state.discarded_traits, player, other),
+            )
+        turn = state.turn + 1
+        return (
+            replace(state, turn=turn) if turn < state.n else replace(state, phase="setup", turn=0)
+        )
     if phase == "setup":
         assert isinstance(move, Place)
         state = _place(state, player, move.token, move.site)
@@ -843,6 +888,9 @@ def describe(state: State, move: GameMove) -> str:
     names = [s.name for s in state.game.sites]
     where = ", ".join(names[t] for t in getattr(move, "targets", ()))
     on = f" on {where}" if where else ""
+    if isinstance(move, KeepTrait):
+        kept = state.discarded_traits[player or 0] if move.card else state.traits[player or 0]
+        return f"{who} keeps Hidden Trait {state.game.traits[kept or 0].name}"
     if isinstance(move, Place):
         return f"{who} places Hiding Spot {move.token + 1} on {names[move.site]}"
     if isinstance(move, Resolve):

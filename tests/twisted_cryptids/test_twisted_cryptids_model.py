@@ -20,6 +20,7 @@ from ruleslawyer.models.twisted_cryptids_play import (
     BOXED,
     ON_STACK,
     Choose,
+    KeepTrait,
     Pass,
     Place,
     Resolve,
@@ -60,6 +61,8 @@ def two_player_dusk(rulings=None):
         rulings=rulings,
     )
     sites = {0: (2, 1, 0), 1: (2, 5, 4)}
+    assert state.phase == "traits"
+    state = step(step(state, KeepTrait(0)), KeepTrait(0))
     while state.phase == "setup":
         p = state.actor()
         k = sum(state.placed[p])
@@ -415,3 +418,18 @@ def test_sighting_effects_beyond_the_encounter_site():
     )
     after, _ = apply_effects(sites, (4, 4, 4), GAME.cryptids[0].sightings[5].effect, (3,), at=2)
     assert after[2] == (0, 1, 2) and after[3] == (2, 3, 0)
+
+
+def test_each_player_chooses_one_of_two_hidden_traits():
+    # "deal two to each player. Have each player choose one of them and place it face down
+    # ..., then return any remaining Hidden Trait cards to the game box."
+    state = new_game(GAME, ("ann", "bob"), ("bigfoot", "mothman"), seed=0)
+    dealt = tuple((state.traits[p], state.discarded_traits[p]) for p in range(2))
+    assert state.phase == "traits" and state.actor() == 0
+    assert legal_moves(state) == (KeepTrait(0), KeepTrait(1))
+    state = step(state, KeepTrait(1))  # ann keeps her second card
+    assert state.actor() == 1
+    state = step(state, KeepTrait(0))  # bob keeps his first
+    assert state.phase == "setup"
+    assert state.traits == (dealt[0][1], dealt[1][0])
+    assert state.discarded_traits == (dealt[0][0], dealt[1][1])
