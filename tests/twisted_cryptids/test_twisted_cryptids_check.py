@@ -195,3 +195,19 @@ def test_player_count_ruling_limits_the_counts_asked():
     # the searches that play 2 or 3 players play 4 instead
     scope = out["twisted-cryptids/encounter-site-scope"].witness
     assert scope is None or scope.position["replay"]["players"] == 4
+
+
+def test_sighting_move_from_the_encounter_site_to_itself_is_a_data_error(tmp_path):
+    path = broken(
+        tmp_path,
+        'effect = [{ op = "move", human = "hunters", count = 1 }]',
+        'effect = [{ op = "move", human = "hunters", count = 1, to = "encounter" }]',
+    )
+    errors = [
+        f
+        for f in check(load_source(str(path)), {}, Budget(max_seconds=30))
+        if f.kind == Kind.DATA_ERROR
+    ]
+    assert [e.message for e in errors] == [
+        "found a decoy move from the Encounter Site to itself, expected a chosen Site at one end"
+    ]
