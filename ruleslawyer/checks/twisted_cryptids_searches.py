@@ -45,6 +45,9 @@ from ruleslawyer.models.twisted_cryptids_play import (
 Test = Callable[[State, GameMove, State], dict[str, Any] | None]
 
 
+SEARCH_SECONDS = 60.0  # each seeded search stops here and says finished: false
+
+
 def searched(
     point: RulePoint,
     game: Game,
@@ -63,8 +66,12 @@ def searched(
     under = dict(play_under if play_under is not None else rulings)
     allowed = player_counts(under.get(rp.PLAYER_COUNT.id, rp.PLAYER_COUNT.default or ""))
     players = next(n for n in allowed if n >= players)
+    remaining = budget.remaining_seconds()
+    own = Budget(
+        max_seconds=SEARCH_SECONDS if remaining is None else min(remaining, SEARCH_SECONDS)
+    )
     hit, seed, played, finished, index = first_hit(
-        game, players, test, rulings=under, seeds=range(seeds), budget=budget
+        game, players, test, rulings=under, seeds=range(seeds), budget=own
     )
     witness = None
     if hit is not None:
@@ -82,7 +89,12 @@ def searched(
         searched=played,
         message=message
         if hit is not None
-        else f"The readings did not part in {played} seeded games (not a proof).",
+        else f"The readings did not part in {played} seeded games (not a proof)."
+        if finished
+        else (
+            f"Not decided: stopped after {played} seeded games, the time allowed (--max-seconds, "
+            f"at most {SEARCH_SECONDS:.0f} s a search) spent before the readings parted."
+        ),
         witness=witness,
     )
 

@@ -44,7 +44,7 @@ MAX_ROUNDS = 20
 MAX_HAND = 10  # the refill offers every subset of the hand to discard: 2^10 moves
 MAX_CARDS = 1_000  # copies of one Action or Event card (the box has 82 and 18)
 MAX_EFFECTS = 4  # operations in one effect list
-MAX_TARGET_CHOICES = 5_400  # ways to pick the Sites of one card's effects (30 * 30 * 6)
+MAX_TARGET_CHOICES = 900  # ways to pick the Sites of one card's effects (two moves: 30 * 30)
 MAX_BONUS_ROWS = 20
 MAX_LIST = 100  # Sites, Sightings (entries and copies), Cryptids: beyond 6 / 9 a data error
 
@@ -320,7 +320,7 @@ def _bound_targets(game: Game, display: str) -> None:
                 display,
                 place,
                 f"{name} with {len(effects)} effects and {ways} ways to choose their Sites",
-                f"at most {MAX_TARGET_CHOICES} ways (e.g. two moves and one attract)",
+                f"at most {MAX_TARGET_CHOICES} ways (e.g. two moves, or a move and two attracts)",
             )
 
 

@@ -515,6 +515,23 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
     raise AssertionError(phase)
 
 
+def is_legal(state: State, move: GameMove) -> bool:
+    """``move in legal_moves(state)``, without listing every card's targets for a Day move."""
+    player = state.actor()
+    if state.phase != "day" or not isinstance(move, (Play, Power)) or player is None:
+        return move in legal_moves(state)
+    hand = state.hands[player]
+    if not 0 <= move.card < len(hand):
+        return False
+    if isinstance(move, Power):
+        if state.power_used[player]:
+            return False
+        effects = state.game.cryptids[state.cryptids[player]].power
+    else:
+        effects = state.game.actions[hand[move.card]].effect
+    return move.targets in target_choices(effects, len(state.sites))
+
+
 def _optional_moves(state: State, player: int) -> tuple[Move, ...]:
     # the cap binds a move only under "constrained"; two own spots on a Site never (Dusk
     # needs one)
@@ -541,7 +558,7 @@ def _set(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type
 
 def step(state: State, move: GameMove) -> State:
     """The state after ``move``; :class:`IllegalMove` when it is not legal here."""
-    if move not in legal_moves(state):
+    if not is_legal(state, move):
         raise IllegalMove(f"{move!r} is not legal in phase {state.phase} (round {state.round})")
     player = state.actor()
     assert player is not None

@@ -69,16 +69,46 @@ def test_game_file_limits(tmp_path, old, new, expected):
 
 
 def test_a_card_at_the_limit_loads(tmp_path):
-    # two moves and an attract: 30 * 30 * 6 = 5400 ways, the most accepted
-    path = cards(
-        tmp_path,
-        f"effect = [{MOVE}]",
-        f"effect = [{MOVE}, {MOVE}, " + '{ op = "attract", human = "hikers", count = 1 }]',
-    )
+    # two moves: 30 * 30 = 900 ways, the most accepted; a move and an attract more is not
+    two = f"effect = [{MOVE}, {MOVE}]"
+    path = cards(tmp_path, f"effect = [{MOVE}]", two)
     from ruleslawyer.games import load_source
     from ruleslawyer.models.twisted_cryptids_game import load_game
 
     assert len(load_game(load_source(str(path))).actions) == 82
+    over = cards(
+        tmp_path,
+        f"effect = [{MOVE}]",
+        two[:-1] + ', { op = "attract", human = "hikers", count = 1 }]',
+    )
+    assert "5400 ways" in one_line(["check", str(over)])
+
+
+@pytest.mark.slow
+def test_every_card_at_the_limit_check_ends_in_its_budget(tmp_path):
+    # Every action card at the limit: a random game takes seconds, the seeded searches many
+    # games; with a budget the check still ends, saying what it did not finish.
+    two = f"effect = [{MOVE}, {MOVE}]"
+    text = CARDS
+    for old in (
+        'effect = [{ op = "attract", human = "hikers", count = 2 }]',
+        'effect = [{ op = "attract", human = "hunters", count = 2 }]',
+        'effect = [{ op = "attract", human = "researchers", count = 2 }]',
+        f"effect = [{MOVE}]",
+    ):
+        text = text.replace(old, two)
+    heavy = tmp_path / "heavy.toml"
+    heavy.write_text(text)
+    start = time.monotonic()
+    result = CliRunner().invoke(
+        cli, ["check", str(heavy), "--max-seconds", "3", "--format", "json", "--fail-on", "none"]
+    )
+    assert result.exit_code == 0, result.output
+    assert time.monotonic() - start < 120
+    import json
+
+    findings = json.loads(result.output)["games"][0]["findings"]
+    assert any(not f["finished"] for f in findings)
 
 
 def record(tmp_path: Path, text: str) -> Path:

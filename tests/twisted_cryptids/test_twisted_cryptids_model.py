@@ -433,3 +433,21 @@ def test_each_player_chooses_one_of_two_hidden_traits():
     assert state.phase == "setup"
     assert state.traits == (dealt[0][1], dealt[1][0])
     assert state.discarded_traits == (dealt[0][0], dealt[1][1])
+
+
+def test_is_legal_agrees_with_the_list_of_legal_moves():
+    from ruleslawyer.models.twisted_cryptids_play import Play, Power, is_legal
+    from ruleslawyer.solvers.cryptid_simulate import random_game
+
+    state = random_game(GAME, 3, 5, rounds=1)  # the start of round 2
+    while state.phase != "day":
+        state = step(state, legal_moves(state)[0])
+    legal = legal_moves(state)
+    assert all(is_legal(state, m) for m in legal)
+    candidates = [
+        kind(card, targets)
+        for kind in (Play, Power)
+        for card in range(-1, 7)
+        for targets in ((), (0,), (6,), (0, 0), (0, 1), (1, 0))
+    ]
+    assert [m for m in candidates if is_legal(state, m)] == [m for m in candidates if m in legal]
