@@ -25,7 +25,7 @@ from ruleslawyer.solvers.cryptid_placement import (
 
 @pytest.fixture(scope="module")
 def findings():
-    return {f.id: f for f in check(load_source("twisted-cryptids"), {}, Budget(max_seconds=60))}
+    return {f.id: f for f in check(load_source("twisted-cryptids"), {}, Budget(max_seconds=600))}
 
 
 def test_one_finding_per_rule_point(findings):
@@ -168,7 +168,7 @@ def test_relocation_deadlock_is_info_when_the_night_placement_is_ruled_free():
     limits = "twisted-cryptids/night-placement-limits"
     out = {
         f.id: f
-        for f in check(load_source("twisted-cryptids"), {limits: "free"}, Budget(max_seconds=60))
+        for f in check(load_source("twisted-cryptids"), {limits: "free"}, Budget(max_seconds=600))
     }
     dead = out["twisted-cryptids/relocation-deadlock"]
     assert dead.kind == Kind.INFO and dead.finished and dead.witness is None
@@ -188,7 +188,7 @@ def test_sinkhole_token_is_listed_and_never_used(findings):
 
 def test_player_count_ruling_limits_the_counts_asked():
     ruled = {"twisted-cryptids/player-count": "four-to-six"}
-    out = {f.id: f for f in check(load_source("twisted-cryptids"), ruled, Budget(max_seconds=60))}
+    out = {f.id: f for f in check(load_source("twisted-cryptids"), ruled, Budget(max_seconds=600))}
     per = out["twisted-cryptids/relocation-deadlock"].extra["per_reading"]["constrained"]
     assert sorted(per) == ["4", "5", "6"]
     assert "4-6 players" in out["twisted-cryptids/setup-stall"].message
