@@ -451,3 +451,39 @@ def test_is_legal_agrees_with_the_list_of_legal_moves():
         for targets in ((), (0,), (6,), (0, 0), (0, 1), (1, 0))
     ]
     assert [m for m in candidates if is_legal(state, m)] == [m for m in candidates if m in legal]
+
+
+def test_target_choices_match_their_count_and_conserve_humans():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from ruleslawyer.models.twisted_cryptids_game import target_count
+
+    effect = st.builds(
+        Effect,
+        op=st.sampled_from(["attract", "extract", "move"]),
+        human=st.integers(0, 2),
+        count=st.integers(1, 4),
+        at=st.sampled_from(["chosen", "encounter"]),
+        to=st.sampled_from(["chosen", "encounter"]),
+    ).filter(lambda e: not (e.op == "move" and e.at == e.to == "encounter"))  # a data error
+    triple = st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3))
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.lists(effect, max_size=2),
+        st.integers(0, 5),
+        st.lists(triple, min_size=6, max_size=6),
+        triple,
+    )
+    def prop(effects, encounter, sites, rest):
+        effects = tuple(effects)
+        choices = target_choices(effects, 6, at=encounter)
+        assert len(choices) == len(set(choices)) == target_count(effects, 6)
+        for targets in choices[:: max(1, len(choices) // 7)]:
+            after, pool = apply_effects(tuple(sites), rest, effects, targets, at=encounter)
+            for h in range(3):
+                assert pool[h] + sum(s[h] for s in after) == rest[h] + sum(s[h] for s in sites)
+                assert pool[h] >= 0 and all(s[h] >= 0 for s in after)
+
+    prop()
