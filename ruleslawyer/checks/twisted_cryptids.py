@@ -15,6 +15,7 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks import twisted_cryptids_searches as searches
+from ruleslawyer.checks.twisted_cryptids_searches import with_ruling
 from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models import twisted_cryptids as rp
@@ -22,6 +23,7 @@ from ruleslawyer.models.twisted_cryptids_game import Game, load_game, structural
 from ruleslawyer.models.twisted_cryptids_play import (
     Choose,
     GameMove,
+    KeepTrait,
     Move,
     Pass,
     Place,
@@ -32,10 +34,14 @@ from ruleslawyer.models.twisted_cryptids_play import (
     describe,
     legal_moves,
     player_cap,
+    player_counts,
     step,
 )
 
-COUNTS = (2, 3, 4, 5, 6)
+
+def _counts(rulings: Mapping[str, str]) -> tuple[int, ...]:
+    """The player counts to ask about: those the ``player-count`` reading in force allows."""
+    return player_counts(rulings.get(rp.PLAYER_COUNT.id, rp.PLAYER_COUNT.default or ""))
 
 
 def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
@@ -53,9 +59,11 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     ]
     small = rulings.get(rp.SMALL_GAME_CAP.id, rp.SMALL_GAME_CAP.default or "no-cap")
     playable = not problems
-    findings.append(_relocation(game, rulings, small, playable, budget))
+    relocation, deadlock = _relocation(game, rulings, small, playable, budget)
+    findings.append(relocation)
     findings.append(_small_game_cap(rulings))
     findings.append(_optional_move(game, rulings, small, playable))
+    findings.append(_night_limits(relocation, deadlock, rulings))
     findings.append(_searched(searches.myth_floor, rp.MYTH_FLOOR, game, rulings, budget, playable))
     findings.append(_no_spot_encounter(game, rulings, small, budget))
     findings.append(_setup_stall(rulings, small, budget))
@@ -63,8 +71,15 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         (searches.encounter_scope, rp.ENCOUNTER_SCOPE),
         (searches.tie_break, rp.TIE_BREAK_COUNT),
         (searches.reveal_order, rp.DUSK_REVEAL_ORDER),
+        (searches.night_order, rp.NIGHT_ORDER),
+        (searches.event_chooser, rp.EVENT_CHOOSER),
     ):
         findings.append(_searched(search, point, game, rulings, budget, playable))
+    findings.append(_player_count(game, rulings, playable))
+    findings.append(_sinkhole(rulings))
+    findings.append(
+        _searched(searches.boxed_spot_move, rp.BOXED_SPOT_MOVE, game, rulings, budget, playable)
+    )
     return findings
 
 
@@ -87,71 +102,141 @@ SKIP = "Not searched: the game file has data errors (see above), so games cannot
 
 def _relocation(
     game: Game, rulings: Mapping[str, str], small: str, playable: bool, budget: Budget
-) -> Finding:
+) -> tuple[Finding, Witness | None]:
+    """The deadlock under each reading of ``night-placement-limits`` in play (the ruled one,
+    or both when the point is open): only a cap on the Night placement can block every Site."""
     from ruleslawyer.solvers.cryptid_placement import relocation_anywhere
 
-    per_count: dict[str, str] = {}
+    limits = rp.NIGHT_PLACEMENT_LIMITS
+    ruled = rulings.get(limits.id)
+    per_reading: dict[str, dict[str, str]] = {}
     witness = None
     finished = True
-    for n in COUNTS:
-        cap = player_cap(n, small)
-        if budget.spent():
-            per_count[str(n)] = BUDGET
-            finished = False
-            continue
-        if relocation_anywhere(n, cap) is None:
-            per_count[str(n)] = "unreachable (Z3: no capped board leaves a returned spot no Site)"
-            continue
-        found = (
-            _deadlock_witness(game, n, rulings) if playable and n <= len(game.cryptids) else None
+    for reading in limits.reading_names:
+        per_count = per_reading.setdefault(reading, {})
+        for n in _counts(rulings):
+            cap = player_cap(n, small) if reading == "constrained" else None
+            if budget.spent():
+                per_count[str(n)] = BUDGET
+                finished = False
+                continue
+            if relocation_anywhere(n, cap) is None:
+                per_count[str(n)] = (
+                    "unreachable (Z3: no board leaves a returned spot no Site)"
+                    if cap is None
+                    else "unreachable (Z3: no capped board leaves a returned spot no Site)"
+                )
+                continue
+            found = (
+                _deadlock_witness(game, n, {**rulings, limits.id: reading})
+                if playable and n <= len(game.cryptids)
+                else None
+            )
+            if found is None:
+                per_count[str(n)] = "possible on some board; not replayed from a legal setup"
+                finished = False
+                continue
+            per_count[str(n)] = "reachable in round 1 from a legal setup"
+            if witness is None or n == 4:
+                witness = found
+    holds = {
+        r: [n for n, v in counts.items() if v.startswith("reachable")]
+        for r, counts in per_reading.items()
+    }
+    reachable = {r: ns for r, ns in holds.items() if ns}
+    in_force = (ruled,) if ruled else limits.reading_names
+    if any(r in reachable for r in in_force):
+        where = "; ".join(
+            f"under {limits.id}={r}: with {', '.join(ns)} players" for r, ns in reachable.items()
         )
-        if found is None:
-            per_count[str(n)] = "possible on some board; not replayed from a legal setup"
-            finished = False
-            continue
-        per_count[str(n)] = "reachable in round 1 from a legal setup"
-        if witness is None or n == 4:
-            witness = found
-    reachable = [n for n, v in per_count.items() if v.startswith("reachable")]
-    if reachable:
+        spared = [r for r in limits.reading_names if r not in reachable]
         message = (
-            f"With {', '.join(reachable)} players a Hiding Spot returned at Dusk can find no Site: "
-            "every Site but the Encounter Site holds one of the player's spots or is at the cap. "
-            "The rulebook says nothing of what happens then (the model leaves the spot on its "
-            "Stack to try again next Night)."
+            f"A Hiding Spot returned at Dusk can find no Site ({where}): every Site but the "
+            "Encounter Site holds one of the player's spots or is at the cap. The rulebook says "
+            "nothing of what happens then (the model leaves the spot on its Stack to try again "
+            "next Night)."
         )
+        if spared:
+            message += (
+                f" Under {', '.join(spared)} it cannot happen: without the cap only the Encounter "
+                "Site and the player's own two other spots are barred, 3 of the 6 Sites."
+            )
     elif finished:
-        message = "No player count reaches a relocation with no legal Site."
+        message = (
+            f"No player count reaches a relocation with no legal Site under {limits.id}="
+            f"{'/'.join(in_force)}"
+            + (
+                f" (under {', '.join(reachable)} it is reachable; see {limits.id})."
+                if reachable
+                else "."
+            )
+        )
     else:
         message = "Not decided for every player count: " + "; ".join(
-            f"{n}: {v}" for n, v in per_count.items()
+            f"{r} {n}: {v}" for r, counts in per_reading.items() for n, v in counts.items()
         )
+    return (
+        point_finding(
+            rp.RELOCATION_DEADLOCK,
+            rulings=rulings,
+            parted=any(r in reachable for r in in_force),
+            finished=finished or bool(reachable),
+            message=message,
+            witness=witness if any(r in reachable for r in in_force) else None,
+            extra={
+                "holds_under": {limits.id: sorted(reachable)},
+                "per_reading": per_reading,
+            },
+        ),
+        witness,
+    )
+
+
+def _night_limits(
+    relocation: Finding, witness: Witness | None, rulings: Mapping[str, str]
+) -> Finding:
+    """The readings of ``night-placement-limits`` part where the deadlock's witness leaves a
+    returned spot no Site under the cap and some Site without it."""
+    free: list[str] = witness.results["free"]["legal Sites"] if witness is not None else []
+    parted = bool(free)
+    if parted:
+        message = (
+            "The cap decides where a returned Hiding Spot may go at Night: in the witness the "
+            "spot has no legal Site when the cap binds (the relocation-deadlock gap) and "
+            f"{len(free)} Sites ({', '.join(free)}) when it does not."
+        )
+    elif relocation.finished:
+        message = "No returned Hiding Spot found whose legal Sites depend on the cap."
+    else:
+        message = "Not decided: " + relocation.message
     return point_finding(
-        rp.RELOCATION_DEADLOCK,
+        rp.NIGHT_PLACEMENT_LIMITS,
         rulings=rulings,
-        parted=bool(reachable),
-        finished=finished or bool(reachable),
+        parted=parted,
+        finished=relocation.finished,
         message=message,
-        witness=witness,
-        extra={"per_player_count": per_count},
+        witness=witness if parted else None,
     )
 
 
 def _round_one(
     game: Game, n: int, rulings: Mapping[str, str], spots: tuple[tuple[int, ...], ...] | None
 ) -> tuple[State, list[str]]:
-    """Deal seed 0, place the spots (round-robin, each player's k-th Site in placement
-    round k; the first legal ones when ``spots`` is None), resolve Dawn, pass the Day."""
+    """Deal seed 0, keep the first Hidden Trait dealt, place the spots (round-robin, each
+    player's k-th Site in placement round k; the first legal ones when ``spots`` is None),
+    resolve Dawn, pass the Day."""
     from ruleslawyer.solvers.cryptid_simulate import deal
 
     state = deal(game, n, 0, rulings)
     moves: list[str] = []
-    while state.phase in ("setup", "dawn", "day"):
+    while state.phase in ("traits", "setup", "dawn", "day"):
         player = state.actor()
         assert player is not None
-        if state.phase == "setup":
+        if state.phase == "traits":
+            move: GameMove = KeepTrait(0)
+        elif state.phase == "setup":
             k = sum(state.placed[player])
-            move: GameMove = legal_moves(state)[0] if spots is None else Place(spots[player][k], k)
+            move = legal_moves(state)[0] if spots is None else Place(spots[player][k], k)
         elif state.phase == "dawn":
             move = legal_moves(state)[0]
         else:
@@ -180,6 +265,8 @@ def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness
     if state.encounters != ((1, board.site),) or legal_moves(state) != (Stuck(),):
         return None
     names = state.players
+    free = with_ruling(state, rp.NIGHT_PLACEMENT_LIMITS.id, "free")
+    free_sites = [game.sites[m.site].name for m in legal_moves(free) if isinstance(m, Place)]
     return Witness(
         description=(
             f"{n} players, round 1: after a legal setup, {names[0]} alone at the Encounter Site "
@@ -198,8 +285,11 @@ def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness
             "returning": names[0],
         },
         results={
-            "legal Sites": [],
-            "model": "the spot stays on its Stack (Stuck) until a later Night",
+            "constrained": {
+                "legal Sites": [],
+                "model": "the spot stays on its Stack (Stuck) until a later Night",
+            },
+            "free": {"legal Sites": free_sites},
         },
         moves=tuple(moves),
     )
@@ -319,7 +409,7 @@ def _no_spot_encounter(
         can_stick = relocation_anywhere(n, player_cap(n, small)) is not None
         return empty_board_at_dusk(n, game.rounds, can_stick)
 
-    found, skipped = _per_count(budget, question)
+    found, skipped = _per_count(budget, question, rulings)
     reachable = {n: w for n, w in found.items() if w is not None}
     if skipped and not reachable:
         return _skipped(rp.NO_HIDING_SPOT_ENCOUNTER, rulings, _budget_message(skipped))
@@ -330,7 +420,8 @@ def _no_spot_encounter(
             parted=False,
             kind=Kind.DEAD_RULE,
             message=(
-                f"Proved unreachable for 2-6 players over {game.rounds} rounds (Z3, unsat): a "
+                f"Proved unreachable for {_span(rulings)} players over {game.rounds} rounds "
+                "(Z3, unsat): a "
                 "player reveals at most once a round, a Hiding Spot leaves for the box only when "
                 f"its Stack of 3 is empty, so every player keeps at least "
                 f"{3 - (game.rounds - 1) // 3} spots; a spot is off the board only when stuck "
@@ -352,11 +443,18 @@ def _no_spot_encounter(
     )
 
 
-def _per_count(budget: Budget, question: Any) -> tuple[dict[int, Any], list[int]]:
+def _span(rulings: Mapping[str, str]) -> str:
+    counts = _counts(rulings)
+    return f"{counts[0]}-{counts[-1]}"
+
+
+def _per_count(
+    budget: Budget, question: Any, rulings: Mapping[str, str]
+) -> tuple[dict[int, Any], list[int]]:
     """Ask ``question(n)`` for each player count while the budget lasts."""
     answers: dict[int, Any] = {}
     skipped: list[int] = []
-    for n in COUNTS:
+    for n in _counts(rulings):
         if budget.spent():
             skipped.append(n)
         else:
@@ -372,7 +470,7 @@ def _budget_message(skipped: list[int]) -> str:
 def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Finding:
     from ruleslawyer.solvers.cryptid_placement import setup_stall
 
-    stalls, skipped = _per_count(budget, lambda n: setup_stall(n, player_cap(n, small)))
+    stalls, skipped = _per_count(budget, lambda n: setup_stall(n, player_cap(n, small)), rulings)
     hit = next(((n, b) for n, b in stalls.items() if b is not None), None)
     if skipped and hit is None:
         return _skipped(rp.SETUP_STALL, rulings, _budget_message(skipped))
@@ -389,7 +487,8 @@ def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Find
         rulings=rulings,
         parted=hit is not None,
         message=(
-            "Setup placement always completes for 2-6 players (Z3, unsat at every moment of the "
+            f"Setup placement always completes for {_span(rulings)} players (Z3, unsat at every "
+            "moment of the "
             "three placement rounds): a player placing a third spot would need the 4 Sites "
             "without their spots all at the cap, more spots than the others hold."
             if hit is None
@@ -400,3 +499,69 @@ def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Find
 
 
 # --- play (seeded random games) ----------------------------------------------------------------
+
+
+def _player_count(game: Game, rulings: Mapping[str, str], playable: bool) -> Finding:
+    """Deal a 3-player game under each reading: legal, or not a player count."""
+    from ruleslawyer.errors import IllegalMove
+    from ruleslawyer.solvers.cryptid_simulate import deal
+
+    point = rp.PLAYER_COUNT
+    if not playable or len(game.cryptids) < 3:
+        return _skipped(point, rulings, SKIP)
+    results: dict[str, str] = {}
+    for reading in point.reading_names:
+        try:
+            state = deal(game, 3, 0, {**rulings, point.id: reading})
+        except IllegalMove:
+            results[reading] = "not a legal player count: no game"
+        else:
+            results[reading] = (
+                f"a legal game: setup offers {len(legal_moves(state))} placements to "
+                f"{state.players[state.first]}, and no cap is printed for it "
+                f"({rp.SMALL_GAME_CAP.id})"
+            )
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=len(set(results.values())) > 1,
+        message=(
+            "No sentence gives the number of players. The caps speak of 4, 5 and 6 players and "
+            "the box holds 6 Cryptids; whether 2 or 3 players may play is open, and with it "
+            f"whether {rp.SMALL_GAME_CAP.id} arises at all."
+        ),
+        witness=Witness("3 players sit down to play", {"players": 3}, results),
+    )
+
+
+def _sinkhole(rulings: Mapping[str, str]) -> Finding:
+    """Every line of the rulebook that mentions the Sinkhole: a rule, or only the list."""
+    from ruleslawyer import rulebooks
+
+    lines = [
+        (i, text.strip())
+        for i, text in enumerate(rulebooks.text(rp.RULEBOOK).splitlines(), start=1)
+        if "sinkhole" in text.lower()
+    ]
+    listed = [i for i, text in lines if text.lstrip("• ").lower() == "1 sinkhole token"]
+    rules = [i for i, _ in lines if i not in listed]
+    parted = bool(listed) and not rules
+    return point_finding(
+        rp.SINKHOLE_TOKEN,
+        rulings=rulings,
+        parted=parted,
+        message=(
+            f"The Sinkhole token is named once, in the component list (line {listed[0]}), and "
+            "in no rule: setup never places it and no phase uses it. The model leaves it in "
+            "the box."
+            if parted
+            else f"The rulebook mentions the Sinkhole on lines {[i for i, _ in lines]}."
+        ),
+        witness=Witness(
+            "the rulebook's mentions of the Sinkhole token",
+            {"component_list_lines": listed, "rule_lines": rules},
+            {"model": "the token stays in the box (no rule to apply)"},
+        )
+        if parted
+        else None,
+    )

@@ -68,6 +68,24 @@ FIFTH_ROUND = _say(
     "(If you are in the fifth round, skip this step and discard any remaining cards in your hand.)",
 )
 
+NIGHT_STEPS = _say("Night Phase", "In player order, take the following steps:")
+BOX = _say(
+    "Dusk Phase",
+    "If, during Dusk, you reveal the final Sighting in one of your Stacks and now that Stack is "
+    "empty, return the corresponding Hiding Spot token to the game box.",
+)
+EVENT = _say(
+    "Dawn Phase",
+    "At the start of the round, the First Player will flip the top card of the Event deck, add "
+    "it face up to the Current Event pile, and resolve the listed effects from top to bottom.",
+)
+CHOOSE_CRYPTID = _say(
+    "Setup",
+    "Have each player choose a Cryptid and take the corresponding components: 1 Cryptid card, 1 "
+    "Cryptid meeple, 9 Sighting cards, and 3 Hiding Spot tokens.",
+)
+SINKHOLE = _say("Components", "1 Sinkhole token")
+
 RELOCATION_DEADLOCK = RulePoint(
     id=f"{GAME}/relocation-deadlock",
     title="A Hiding Spot returned at Dusk can have no legal Site at Night",
@@ -96,6 +114,25 @@ OPTIONAL_MOVE_CONSTRAINTS = RulePoint(
             "free",
             "the cap speaks only of placement: a move may go to a Site at the cap (never onto a "
             "Site with another of your spots, which Dusk could not resolve)",
+        ),
+    ),
+    default="constrained",
+)
+NIGHT_PLACEMENT_LIMITS = RulePoint(
+    id=f"{GAME}/night-placement-limits",
+    title="Do the setup placement limits bind the Hiding Spot placed at Night?",
+    kind=Kind.AMBIGUITY,
+    sentences=(RELOCATE, OWN_SITE, CAPS),
+    readings=(
+        Reading(
+            "constrained",
+            "the returned Hiding Spot goes to a Site other than the Encounter Site that also "
+            "respects the cap, as a setup placement does",
+        ),
+        Reading(
+            "free",
+            "the cap is a setup rule: the Night sentence asks only for a Site other than the "
+            "Encounter Site (never one with another of your spots, which Dusk could not resolve)",
         ),
     ),
     default="constrained",
@@ -143,19 +180,21 @@ ENCOUNTER_SCOPE = RulePoint(
 )
 TIE_BREAK_COUNT = RulePoint(
     id=f"{GAME}/tie-break-count",
-    title="Which Hiding Spots the tie-break counts: after or before the fifth Night",
+    title="Which Hiding Spots the end of the game counts: after or before the fifth Night",
     kind=Kind.AMBIGUITY,
     sentences=(TIE_BREAK, FIFTH_ROUND),
     readings=(
         Reading(
             "after-final-night",
-            "count the Sites where your Hiding Spots stand when the game ends, after the fifth "
+            "the end (the tie-break tally and the Hidden Traits that count Hiding Spots or the "
+            "Humans at them) counts the Sites where your Hiding Spots stand after the fifth "
             "Night's moves and placements",
         ),
         Reading(
             "before-final-night",
-            "count the Sites where your Hiding Spots stood at the start of the fifth Night, "
-            "before any Hiding Spot moved",
+            "the end counts the Sites where your Hiding Spots stood at the start of the fifth "
+            "Night, before any Hiding Spot moved: for the tie-break tally and the Hidden Traits "
+            "alike",
         ),
     ),
     default="after-final-night",
@@ -180,14 +219,101 @@ DUSK_REVEAL_ORDER = RulePoint(
     default="sequential",
 )
 
+NIGHT_ORDER = RulePoint(
+    id=f"{GAME}/night-order",
+    title="Night in player order: each player all three steps, or each step by all players?",
+    kind=Kind.AMBIGUITY,
+    sentences=(NIGHT_STEPS, OPTIONAL_MOVE, RELOCATE),
+    readings=(
+        Reading(
+            "each-player",
+            "each player in turn takes every step (move, place, discard and draw) before the "
+            "next player starts",
+        ),
+        Reading(
+            "each-step",
+            "every player in player order takes the first step, then every player the second, "
+            "then the third: all optional moves come before any returned spot is placed",
+        ),
+    ),
+    default="each-player",
+)
+EVENT_CHOOSER = RulePoint(
+    id=f"{GAME}/event-chooser",
+    title="Who chooses the Sites of an Event's effects, and in what order?",
+    kind=Kind.AMBIGUITY,
+    sentences=(EVENT,),
+    readings=(
+        Reading(
+            "first-player",
+            "the First Player, who flips and resolves the Event, chooses the Sites of every "
+            "effect, top to bottom",
+        ),
+        Reading(
+            "player-order",
+            "the effects are resolved top to bottom, each by the next player in player order "
+            "starting with the First Player, who chooses its Sites",
+        ),
+    ),
+    default="first-player",
+)
+PLAYER_COUNT = RulePoint(
+    id=f"{GAME}/player-count",
+    title="The rulebook never states how many players the game is for",
+    kind=Kind.AMBIGUITY,
+    sentences=(CHOOSE_CRYPTID, CAPS),
+    readings=(
+        Reading(
+            "two-to-six",
+            "any count the components allow: 2 to 6 players (6 Cryptids in the box)",
+        ),
+        Reading(
+            "four-to-six",
+            "only the counts the placement caps speak of: 4, 5 or 6 players",
+        ),
+    ),
+    default="two-to-six",
+)
+SINKHOLE_TOKEN = RulePoint(
+    id=f"{GAME}/sinkhole-token",
+    title="The Sinkhole token is listed among the components but no rule uses it",
+    kind=Kind.GAP,
+    sentences=(SINKHOLE,),
+)
+BOXED_SPOT_MOVE = RulePoint(
+    id=f"{GAME}/boxed-spot-move",
+    title="May a player whose Hiding Spot went to the box at this Dusk make the optional move?",
+    kind=Kind.AMBIGUITY,
+    sentences=(OPTIONAL_MOVE, BOX),
+    readings=(
+        Reading(
+            "may-move",
+            "as written: the boxed token is on no Stack, so the player may move one of their "
+            "Hiding Spots like a player who did not reveal",
+        ),
+        Reading(
+            "no-move",
+            "the optional move is for players who kept their Hiding Spots through Dusk: a player "
+            "who revealed at this Encounter does not move",
+        ),
+    ),
+    default="may-move",
+)
+
 RULE_POINTS: tuple[RulePoint, ...] = (
     RELOCATION_DEADLOCK,
     SMALL_GAME_CAP,
     OPTIONAL_MOVE_CONSTRAINTS,
+    NIGHT_PLACEMENT_LIMITS,
     MYTH_FLOOR,
     NO_HIDING_SPOT_ENCOUNTER,
     SETUP_STALL,
     ENCOUNTER_SCOPE,
     TIE_BREAK_COUNT,
     DUSK_REVEAL_ORDER,
+    NIGHT_ORDER,
+    EVENT_CHOOSER,
+    PLAYER_COUNT,
+    SINKHOLE_TOKEN,
+    BOXED_SPOT_MOVE,
 )

@@ -4,23 +4,28 @@
 ``legal_moves(state)`` lists the moves of the player to act in a fixed order;
 ``step(state, move)`` returns the next state. Phases, in the rulebook's order:
 
+- ``traits``: each player keeps one of the two Hidden Traits dealt to them;
 - ``setup``: three rounds of Hiding Spot placement, the First Player token
   passing after each round (own-Site rule, player-count cap);
-- ``dawn``: the First Player flips and resolves an Event;
+- ``dawn``: the First Player flips an Event; its effects are resolved one move each, top
+  to bottom, by the First Player (or by players in turn: ``event-chooser``);
 - ``day``: three turns each (an Action card, the Cryptid Power once a round, or pass);
 - ``dusk``: the Encounter Site (``choose`` when Sites tie, the First Player
   choosing), then ``reveal`` in player order;
-- ``night``: per player, the optional move (``move``), the placement of a
-  Hiding Spot returned at Dusk away from the Encounter Site (``place``), the
-  refill (``refill``; none in the last round);
+- ``night``: the optional move (``move``), the placement of a Hiding Spot
+  returned at Dusk away from the Encounter Site (``place``), the refill
+  (``refill``; none in the last round): per player, or each step by every
+  player in turn (``night-order``);
 - ``over``: :func:`final_scores` and :func:`winners`.
 
 Effects take their Sites from the move (``targets``): ``attract`` and
 ``extract`` one Site, ``move`` two (from, to). A Sighting's effect acts on the
-Encounter Site, so only its ``move`` needs one target (where to).
+Encounter Site unless its game file entry lets the player choose (``at``/``to``):
+only the Sites left to the player are targets.
 
 When a Hiding Spot returned at Dusk has no legal Site (the rulebook's gap,
-``twisted-cryptids/relocation-deadlock``) the only move is :class:`Stuck`:
+``twisted-cryptids/relocation-deadlock``, reachable only when the cap binds the
+Night placement: ``night-placement-limits=constrained``) the only move is :class:`Stuck`:
 the token stays on its Stack and the player tries again next Night.
 """
 
@@ -48,6 +53,13 @@ BOXED = -2  # returned to the game box: its Stack is empty
 
 
 @dataclass(frozen=True)
+class KeepTrait:
+    """Keep the first (0) or the second (1) Hidden Trait dealt; the other goes to the box."""
+
+    card: int
+
+
+@dataclass(frozen=True)
 class Place:
     """Put Hiding Spot ``token`` (0-2) on ``site`` (setup, and the Night placement)."""
 
@@ -57,7 +69,7 @@ class Place:
 
 @dataclass(frozen=True)
 class Resolve:
-    """The First Player resolves the flipped Event with these target Sites."""
+    """Resolve the flipped Event's next effect with these target Sites."""
 
     targets: tuple[int, ...] = ()
 
@@ -122,7 +134,20 @@ class Refill:
     discard: tuple[int, ...] = ()
 
 
-GameMove = Place | Resolve | Play | Power | Pass | Choose | Reveal | Move | Stay | Stuck | Refill
+GameMove = (
+    KeepTrait
+    | Place
+    | Resolve
+    | Play
+    | Power
+    | Pass
+    | Choose
+    | Reveal
+    | Move
+    | Stay
+    | Stuck
+    | Refill
+)
 
 
 # --- state ------------------------------------------------------------------------------
@@ -136,7 +161,8 @@ class State:
     cryptids: tuple[int, ...]
     first: int
     round: int  # 1..rounds; 0 during setup
-    phase: str  # setup | dawn | day | choose | reveal | night-move | night-place | refill | over
+    # traits | setup | dawn | day | choose | reveal | night-move | night-place | refill | over
+    phase: str
     turn: int  # position in the current phase's sequence of turns
     sites: tuple[tuple[int, int, int], ...]
     rest: tuple[int, int, int]
@@ -164,6 +190,7 @@ class State:
     seed: int
     shuffles: int
     stuck: tuple[tuple[int, int], ...]  # (round, player) each time the relocation deadlocked
+    dawn_step: int = 0  # the flipped Event's next effect to resolve
 
     @property
     def n(self) -> int:
@@ -181,9 +208,11 @@ class State:
         """The player who moves next, or None when the game is over."""
         if self.phase == "over":
             return None
+        if self.phase == "dawn" and self.reading(rp.EVENT_CHOOSER.id) == "player-order":
+            return self.order()[self.dawn_step % self.n]
         if self.phase in ("dawn", "choose"):
             return self.first
-        if self.phase == "setup":
+        if self.phase in ("traits", "setup"):
             return self.order()[self.turn % self.n]
         if self.phase == "day":
             return self.order()[self.turn % self.n]
@@ -213,13 +242,21 @@ def player_cap(n: int, small_game_reading: str = "no-cap") -> int | None:
     return 3 if small_game_reading == "cap-3" else None
 
 
+def player_counts(reading: str = "two-to-six") -> tuple[int, ...]:
+    """The player counts a game may have under ``player-count``."""
+    return (4, 5, 6) if reading == "four-to-six" else (2, 3, 4, 5, 6)
+
+
 def cap_of(state: State) -> int | None:
     return player_cap(state.n, state.reading(rp.SMALL_GAME_CAP.id))
 
 
-def legal_sites(state: State, player: int, *, away_from: int | None = None) -> tuple[int, ...]:
-    """Sites where ``player`` may place a Hiding Spot: own-Site rule, cap, not ``away_from``."""
-    cap = cap_of(state)
+def legal_sites(
+    state: State, player: int, *, away_from: int | None = None, capped: bool = True
+) -> tuple[int, ...]:
+    """Sites where ``player`` may place a Hiding Spot: own-Site rule, the cap (when
+    ``capped``), not ``away_from``."""
+    cap = cap_of(state) if capped else None
     return tuple(
         s
         for s in range(len(state.sites))
@@ -249,11 +286,18 @@ def new_game(
     rulings: Mapping[str, str] | None = None,
 ) -> State:
     """Deal a game: shuffled decks, secret Stacks (random unless given), hands, and two Hidden
-    Traits each (the player keeps the first; the second is recorded as discarded).
+    Traits each ("Have each player choose one of them": the ``traits`` phase; until then
+    ``traits`` holds the first dealt and ``discarded_traits`` the second).
 
     ``stacks[p][j]`` lists Sighting ids (indices into the Cryptid's Sightings) top first.
     """
     n = len(players)
+    allowed = player_counts(dict(rulings or {}).get(rp.PLAYER_COUNT.id, "two-to-six"))
+    if n not in allowed:
+        raise IllegalMove(
+            f"{n} players is not a legal player count under {rp.PLAYER_COUNT.id}="
+            f"{dict(rulings or {}).get(rp.PLAYER_COUNT.id)} ({allowed[0]}-{allowed[-1]})"
+        )
     indices = tuple(game.cryptid(c) for c in cryptids)
     if stacks is None:
         stacks = tuple(_deal_stacks(_shuffled(tuple(range(9)), seed, 100 + p)) for p in range(n))
@@ -269,7 +313,7 @@ def new_game(
         cryptids=indices,
         first=first,
         round=0,
-        phase="setup",
+        phase="traits",
         turn=0,
         sites=tuple(s.humans for s in game.sites),
         rest=game.rest_area,
@@ -305,28 +349,27 @@ def _deal_stacks(order: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 # --- effects ----------------------------------------------------------------------------
 
 
-def effect_targets(effects: tuple[Effect, ...], *, at: int | None = None) -> int:
-    """How many target Sites resolving ``effects`` takes (``at``: fixed Encounter Site)."""
-    fixed = at is not None
-    return sum((1 if fixed else 2) if e.op == "move" else (0 if fixed else 1) for e in effects)
-
-
 def target_choices(
     effects: tuple[Effect, ...], sites: int, *, at: int | None = None
 ) -> tuple[tuple[int, ...], ...]:
-    """Every tuple of targets for ``effects``, in a fixed order (a move's Sites differ)."""
+    """Every tuple of targets for ``effects``, in a fixed order: one Site per Site the effect
+    leaves to the player (``at`` is the Encounter Site, for the effects fixed there); a
+    move's two Sites differ."""
     per_effect: list[list[tuple[int, ...]]] = []
     for e in effects:
-        if e.op == "move":
-            if at is None:
-                pairs = [(a, b) for a in range(sites) for b in range(sites) if a != b]
-            else:
-                pairs = [(b,) for b in range(sites) if b != at]
-            per_effect.append(pairs)
-        elif at is None:
-            per_effect.append([(s,) for s in range(sites)])
-        else:
-            per_effect.append([()])
+        src = [at] if e.at == "encounter" else list(range(sites))
+        if e.op != "move":
+            per_effect.append([() if e.at == "encounter" else (a,) for a in src])
+            continue
+        dst = [at] if e.to == "encounter" else list(range(sites))
+        per_effect.append(
+            [
+                (() if e.at == "encounter" else (a,)) + (() if e.to == "encounter" else (b,))
+                for a in src
+                for b in dst
+                if a != b
+            ]
+        )
     return tuple(
         tuple(x for part in combo for x in part) for combo in itertools.product(*per_effect)
     )
@@ -340,25 +383,33 @@ def apply_effects(
     *,
     at: int | None = None,
 ) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, int, int]]:
-    """Resolve ``effects`` in order, each as far as the Humans allow (partial resolution)."""
+    """Resolve ``effects`` in order, each as far as the Humans allow (partial resolution).
+    ``targets`` gives the chosen Sites in order; ``at`` is the Encounter Site."""
     board = [list(s) for s in sites]
     pool = list(rest)
     queue = list(targets)
+
+    def site(where: str) -> int:
+        if where == "encounter":
+            assert at is not None
+            return at
+        return queue.pop(0)
+
     for e in effects:
         h = e.human
         if e.op == "attract":
-            site = at if at is not None else queue.pop(0)
+            dst = site(e.at)
             k = min(e.count, pool[h])
             pool[h] -= k
-            board[site][h] += k
+            board[dst][h] += k
         elif e.op == "extract":
-            site = at if at is not None else queue.pop(0)
-            k = min(e.count, board[site][h])
-            board[site][h] -= k
+            src = site(e.at)
+            k = min(e.count, board[src][h])
+            board[src][h] -= k
             pool[h] += k
         else:
-            src = at if at is not None else queue.pop(0)
-            dst = queue.pop(0)
+            src = site(e.at)
+            dst = site(e.to)
             k = min(e.count, board[src][h])
             board[src][h] -= k
             board[dst][h] += k
@@ -386,10 +437,6 @@ def encounter_candidates(
     return tuple(s for s in occupied if sum(sites[s]) == best)
 
 
-def myth_change(sighting_myth: tuple[int, int, int], humans: tuple[int, int, int]) -> int:
-    return sum(m * h for m, h in zip(sighting_myth, humans, strict=True))
-
-
 def scored_humans(state: State) -> tuple[int, int, int]:
     """The Humans a reveal scores, under ``dusk-reveal-order``."""
     assert state.encounter is not None
@@ -415,6 +462,15 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
     nsites = len(state.sites)
     if player is None:
         return ()
+    if phase == "traits":
+        return (
+            (KeepTrait(0),)
+            if state.discarded_traits[player] is None
+            else (
+                KeepTrait(0),
+                KeepTrait(1),
+            )
+        )
     if phase == "setup":
         return tuple(
             Place(s, t)
@@ -423,7 +479,7 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
             for s in legal_sites(state, player)
         )
     if phase == "dawn":
-        effects = g.events[state.event_deck[0]].effect if state.event_deck else ()
+        effects = g.events[state.event_deck[0]].effect[state.dawn_step :][:1]
         return tuple(Resolve(t) for t in target_choices(effects, nsites))
     if phase == "day":
         moves: list[GameMove] = [Pass()]
@@ -447,7 +503,8 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
         return (Stay(), *_optional_moves(state, player))
     if phase == "night-place":
         token = state.returned[player][0]
-        sites = legal_sites(state, player, away_from=state.encounter)
+        capped = state.reading(rp.NIGHT_PLACEMENT_LIMITS.id) == "constrained"
+        sites = legal_sites(state, player, away_from=state.encounter, capped=capped)
         return tuple(Place(s, token) for s in sites) or (Stuck(),)
     if phase == "refill":
         hand = state.hands[player]
@@ -458,17 +515,31 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
     raise AssertionError(phase)
 
 
+def is_legal(state: State, move: GameMove) -> bool:
+    """``move in legal_moves(state)``, without listing every card's targets for a Day move."""
+    player = state.actor()
+    if state.phase != "day" or not isinstance(move, (Play, Power)) or player is None:
+        return move in legal_moves(state)
+    hand = state.hands[player]
+    if not 0 <= move.card < len(hand):
+        return False
+    if isinstance(move, Power):
+        if state.power_used[player]:
+            return False
+        effects = state.game.cryptids[state.cryptids[player]].power
+    else:
+        effects = state.game.actions[hand[move.card]].effect
+    return move.targets in target_choices(effects, len(state.sites))
+
+
 def _optional_moves(state: State, player: int) -> tuple[Move, ...]:
-    constrained = state.reading(rp.OPTIONAL_MOVE_CONSTRAINTS.id) == "constrained"
+    # the cap binds a move only under "constrained"; two own spots on a Site never (Dusk
+    # needs one)
+    capped = state.reading(rp.OPTIONAL_MOVE_CONSTRAINTS.id) == "constrained"
     out = []
     for token, site in enumerate(state.spots[player]):
-        if site < 0:
-            continue
-        if constrained:
-            targets = legal_sites(state, player)
-        else:  # the cap does not bind a move; two own spots on a Site never (Dusk needs one)
-            targets = tuple(s for s in range(len(state.sites)) if s not in state.spots[player])
-        out += [Move(token, s) for s in targets]
+        if site >= 0:
+            out += [Move(token, s) for s in legal_sites(state, player, capped=capped)]
     return tuple(out)
 
 
@@ -487,12 +558,25 @@ def _set(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type
 
 def step(state: State, move: GameMove) -> State:
     """The state after ``move``; :class:`IllegalMove` when it is not legal here."""
-    if move not in legal_moves(state):
+    if not is_legal(state, move):
         raise IllegalMove(f"{move!r} is not legal in phase {state.phase} (round {state.round})")
     player = state.actor()
     assert player is not None
     g = state.game
     phase = state.phase
+    if phase == "traits":
+        assert isinstance(move, KeepTrait)
+        if move.card == 1:
+            kept, other = state.discarded_traits[player], state.traits[player]
+            state = replace(
+                state,
+                traits=_set(state.traits, player, kept),
+                discarded_traits=_set(state.discarded_traits, player, other),
+            )
+        turn = state.turn + 1
+        return (
+            replace(state, turn=turn) if turn < state.n else replace(state, phase="setup", turn=0)
+        )
     if phase == "setup":
         assert isinstance(move, Place)
         state = _place(state, player, move.token, move.site)
@@ -506,15 +590,19 @@ def step(state: State, move: GameMove) -> State:
     if phase == "dawn":
         assert isinstance(move, Resolve)
         event = state.event_deck[0]
-        sites, rest = apply_effects(state.sites, state.rest, g.events[event].effect, move.targets)
+        effects = g.events[event].effect
+        line = effects[state.dawn_step : state.dawn_step + 1]
+        sites, rest = apply_effects(state.sites, state.rest, line, move.targets)
+        state = replace(state, sites=sites, rest=rest, dawn_step=state.dawn_step + 1)
+        if state.dawn_step < len(effects):
+            return state
         return replace(
             state,
-            sites=sites,
-            rest=rest,
             event_deck=state.event_deck[1:],
             current_events=(*state.current_events, event),
             phase="day",
             turn=0,
+            dawn_step=0,
         )
     if phase == "day":
         state = _day_action(state, player, move)
@@ -530,25 +618,22 @@ def step(state: State, move: GameMove) -> State:
         return _reveal(state, player, move.targets)
     if phase == "night-move":
         if isinstance(move, Move):
-            state = replace(
-                state,
-                spots=_set(state.spots, player, _set(state.spots[player], move.token, move.site)),
-            )
-        return _night_next(state, "night-move")
+            state = _place(state, player, move.token, move.site)
+        return night_enter(_night_advance(state))
     if phase == "night-place":
         if isinstance(move, Stuck):
             state = replace(state, stuck=(*state.stuck, (state.round, player)))
-            return _night_next(state, "night-place")
+            return night_enter(_night_advance(state))
         assert isinstance(move, Place)
         state = _place(state, player, move.token, move.site)
         state = replace(state, returned=_set(state.returned, player, state.returned[player][1:]))
         if state.returned[player]:
             return state
-        return _night_next(state, "night-place")
+        return night_enter(_night_advance(state))
     if phase == "refill":
         assert isinstance(move, Refill)
         state = _refill(state, player, move.discard)
-        return _night_next(state, "refill")
+        return night_enter(_night_advance(state))
     raise AssertionError(phase)
 
 
@@ -624,7 +709,7 @@ def _reveal(state: State, player: int, targets: tuple[int, ...]) -> State:
     stack = state.stacks[player][token]
     sighting_id = stack[0]
     sighting = g.cryptids[state.cryptids[player]].sightings[sighting_id]
-    change = myth_change(sighting.myth, scored_humans(state))
+    change = sighting.myth_for(scored_humans(state))
     myth = apply_myth(state.myth[player], change, state.reading(rp.MYTH_FLOOR.id))
     sites, rest = apply_effects(state.sites, state.rest, sighting.effect, targets, at=site)
     remaining = stack[1:]
@@ -651,22 +736,41 @@ def _reveal(state: State, player: int, targets: tuple[int, ...]) -> State:
 
 def _begin_night(state: State) -> State:
     snapshot = state.spots if state.round == state.game.rounds else state.snapshot
-    return _night_enter(replace(state, phase="night-move", turn=0, snapshot=snapshot))
+    return night_enter(replace(state, phase="night-move", turn=0, snapshot=snapshot))
 
 
-def _night_enter(state: State) -> State:
-    """Skip the sub-steps that have nothing to decide for the current player."""
-    while state.phase != "over":
+NIGHT_STEPS = ("night-move", "night-place", "refill")
+
+
+def may_move(state: State, player: int) -> bool:
+    """Whether ``player`` is offered the optional Night move: no Hiding Spot on a Stack, a
+    spot in The Wilderness with somewhere to go and, under ``boxed-spot-move=no-move``, no
+    spot sent to the box at this Dusk."""
+    if state.returned[player] or not _optional_moves(state, player):
+        return False
+    if state.reading(rp.BOXED_SPOT_MOVE.id) == "no-move":
+        return not boxed_this_dusk(state, player)
+    return True
+
+
+def boxed_this_dusk(state: State, player: int) -> bool:
+    """``player`` revealed the last Sighting of a Stack this round (its spot is in the box)."""
+    return any(
+        rnd == state.round and state.spots[player][stack] == BOXED
+        for stack, _, rnd in state.revealed[player]
+    )
+
+
+def night_enter(state: State) -> State:
+    """Skip the Night steps that have nothing to decide for the player whose step it is
+    (from ``state``, a Night step)."""
+    while state.phase in NIGHT_STEPS:
         player = state.order()[state.turn]
-        if state.phase == "night-move":
-            if not state.returned[player] and _optional_moves(state, player):
-                return state
-            state = replace(state, phase="night-place")
-        elif state.phase == "night-place":
-            if state.returned[player]:
-                return state
-            state = replace(state, phase="refill")
-        elif state.phase == "refill":
+        if state.phase == "night-move" and may_move(state, player):
+            return state
+        if state.phase == "night-place" and state.returned[player]:
+            return state
+        if state.phase == "refill":
             if state.round < state.game.rounds:
                 return state
             # the last round: no refill, discard the hand
@@ -675,23 +779,25 @@ def _night_enter(state: State) -> State:
                 discard=(*state.discard, *state.hands[player]),
                 hands=_set(state.hands, player, ()),
             )
-            state = _next_night_player(state)
-        else:
-            return state
+        state = _night_advance(state)
     return state
 
 
-def _night_next(state: State, finished: str) -> State:
-    following = {"night-move": "night-place", "night-place": "refill"}
-    if finished in following:
-        return _night_enter(replace(state, phase=following[finished]))
-    return _night_enter(_next_night_player(state))
-
-
-def _next_night_player(state: State) -> State:
+def _night_advance(state: State) -> State:
+    """The next (step, player) of the Night under ``night-order``; the next round after the
+    last one."""
+    step_index = NIGHT_STEPS.index(state.phase)
     turn = state.turn + 1
-    if turn < state.n:
-        return replace(state, phase="night-move", turn=turn)
+    if state.reading(rp.NIGHT_ORDER.id) == "each-step":
+        if turn < state.n:
+            return replace(state, turn=turn)
+        if step_index + 1 < len(NIGHT_STEPS):
+            return replace(state, phase=NIGHT_STEPS[step_index + 1], turn=0)
+    else:
+        if step_index + 1 < len(NIGHT_STEPS):
+            return replace(state, phase=NIGHT_STEPS[step_index + 1])
+        if turn < state.n:
+            return replace(state, phase=NIGHT_STEPS[0], turn=turn)
     state = replace(state, first=(state.first + 1) % state.n, turn=0)
     return _start_round(state, state.round + 1)
 
@@ -725,13 +831,22 @@ def unrevealed(state: State, player: int) -> tuple[int, ...]:
     return tuple(s for stack in state.stacks[player] for s in stack)
 
 
+def end_spots(state: State, player: int) -> tuple[int, ...]:
+    """The Hiding Spots the end of the game counts (the tie-break and the Hidden Traits),
+    under ``tie-break-count``: where they stand after the fifth Night, or where they stood
+    when it began (Humans do not move at Night, so the Sites' Humans are the same)."""
+    if state.reading(rp.TIE_BREAK_COUNT.id) == "before-final-night" and state.snapshot:
+        return state.snapshot[player]
+    return state.spots[player]
+
+
 def trait_amount(state: State, player: int, *, spots: tuple[int, ...] | None = None) -> int:
     """How far ``player`` got on their Hidden Trait's objective."""
     g = state.game
     trait = g.traits[state.traits[player]]
     what, _, arg = trait.objective.partition(":")
     sightings = g.cryptids[state.cryptids[player]].sightings
-    own = spots if spots is not None else state.spots[player]
+    own = spots if spots is not None else end_spots(state, player)
     if what == "revealed":
         return sum(1 for _, s, _ in state.revealed[player] if sightings[s].kind == arg)
     if what == "hidden":
@@ -758,9 +873,7 @@ def final_scores(state: State) -> tuple[int, ...]:
 
 def tie_break_humans(state: State, player: int) -> int:
     """Humans on the Sites where ``player`` has Hiding Spots, under ``tie-break-count``."""
-    reading = state.reading(rp.TIE_BREAK_COUNT.id)
-    spots = state.snapshot if reading == "before-final-night" and state.snapshot else state.spots
-    return sum(state.humans_at(s) for s in spots[player] if s >= 0)
+    return sum(state.humans_at(s) for s in end_spots(state, player) if s >= 0)
 
 
 def winners(state: State) -> tuple[int, ...]:
@@ -792,10 +905,15 @@ def describe(state: State, move: GameMove) -> str:
     names = [s.name for s in state.game.sites]
     where = ", ".join(names[t] for t in getattr(move, "targets", ()))
     on = f" on {where}" if where else ""
+    if isinstance(move, KeepTrait):
+        kept = state.discarded_traits[player or 0] if move.card else state.traits[player or 0]
+        return f"{who} keeps Hidden Trait {state.game.traits[kept or 0].name}"
     if isinstance(move, Place):
         return f"{who} places Hiding Spot {move.token + 1} on {names[move.site]}"
     if isinstance(move, Resolve):
-        return f"{who} resolves Event {state.game.events[state.event_deck[0]].name}{on}"
+        event = state.game.events[state.event_deck[0]]
+        line = f" (effect {state.dawn_step + 1})" if len(event.effect) > 1 else ""
+        return f"{who} resolves Event {event.name}{line}{on}"
     if isinstance(move, Play):
         return f"{who} plays {state.game.actions[state.hands[player or 0][move.card]].name}{on}"
     if isinstance(move, Power):

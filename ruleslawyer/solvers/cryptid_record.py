@@ -77,22 +77,25 @@ class Record:
 
 
 def _schema() -> Any:
+    from typing import Literal
+
     from pydantic import Field
 
+    from ruleslawyer.models.twisted_cryptids_game import MAX_HUMANS, MAX_MYTH
     from ruleslawyer.schema import StrictModel as Strict
 
     class PlayerDoc(Strict):
         name: str = Field(min_length=1)
         cryptid: str = Field(min_length=1)
-        myth: int
+        myth: int = Field(ge=-MAX_MYTH, le=MAX_MYTH)
         trait: str | None = None
-        humans: int | None = Field(default=None, ge=0)
+        humans: int | None = Field(default=None, ge=0, le=3 * MAX_HUMANS)
 
     class RevealDoc(Strict):
         player: str
         stack: int = Field(ge=1, le=STACKS)
         sighting: str
-        round: int = Field(ge=1)
+        round: int = Field(ge=1, le=MAX_MYTH)
 
     class KnownDoc(Strict):
         player: str
@@ -101,14 +104,14 @@ def _schema() -> Any:
         sighting: str
 
     class RecordDoc(Strict):
-        game: str = "twisted-cryptids"
+        game: Literal["twisted-cryptids"] = "twisted-cryptids"
         game_file: str | None = None
         perspective: str
-        rounds_played: int = Field(ge=0)
-        excluded_traits: list[str] = Field(default_factory=list)
+        rounds_played: int = Field(ge=0, le=MAX_MYTH)
+        excluded_traits: list[str] = Field(default_factory=list, max_length=1_000)
         player: list[PlayerDoc] = Field(min_length=2, max_length=6)
-        reveal: list[RevealDoc] = Field(default_factory=list)
-        known: list[KnownDoc] = Field(default_factory=list)
+        reveal: list[RevealDoc] = Field(default_factory=list, max_length=6 * 9)
+        known: list[KnownDoc] = Field(default_factory=list, max_length=6 * 9)
 
     return RecordDoc
 
@@ -145,8 +148,30 @@ def load_record(path: str | Path) -> tuple[Record, Game]:
         game_path = Path(path).parent / record.game_file
         _, game_doc = read_toml(game_path, display=str(game_path))
         game = parse_game(game_doc, str(game_path))
+        _reject_data_errors(game, game_doc, str(game_path))
     check_references(record, game, display)
     return record, game
+
+
+class GameFileError(InputError):
+    """A game file that ``check`` reports data errors for: one line, its first problem."""
+
+    def __init__(self, source: str, place: str, message: str) -> None:
+        self.message = message
+        super().__init__(source, place, None, "")
+
+    def line(self) -> str:
+        expected = "" if ", expected " in self.message else ", expected a game file check accepts"
+        return f"{self.source}: {self.place}: {self.message}{expected}"
+
+
+def _reject_data_errors(game: Game, document: dict[str, Any], display: str) -> None:
+    """No analysis of a record over a game file that breaks the rulebook's structure."""
+    from ruleslawyer.models.twisted_cryptids_game import structural_problems
+
+    problems = structural_problems(game, document)
+    if problems:
+        raise GameFileError(display, *problems[0])
 
 
 def check_references(record: Record, game: Game, display: str) -> None:

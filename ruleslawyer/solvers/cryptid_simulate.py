@@ -43,24 +43,39 @@ def first_hit(
     rulings: Mapping[str, str] | None = None,
     seeds: range = range(200),
     budget: Budget | None = None,
-) -> tuple[Any, int, int, bool]:
+) -> tuple[Any, int, int, bool, int]:
     """Play seeded random games until ``test(before, move, after)`` returns something truthy.
 
-    Returns (what the test returned or None, the seed, games played, finished):
-    ``finished`` is False when the budget ran out before the seeds did.
+    Returns (what the test returned or None, the seed, games played, finished, moves played
+    before the hit): ``finished`` is False when the budget ran out before the seeds did
+    (the budget is looked at before every move). :func:`replay` reaches the hit again.
     """
     played = 0
     for seed in seeds:
-        if budget is not None and budget.spent():
-            return None, seed, played, False
         state = deal(game, players, seed, rulings)
         rng = random.Random(seed)
         played += 1
+        index = 0
         while state.phase != "over":
+            if budget is not None and budget.spent():
+                return None, seed, played - 1, False, 0
             move = rng.choice(legal_moves(state))
             after = step(state, move)
             hit = test(state, move, after)
             if hit:
-                return hit, seed, played, True
+                return hit, seed, played, True, index
             state = after
-    return None, seeds.stop, played, True
+            index += 1
+    return None, seeds.stop, played, True, 0
+
+
+def replay(
+    game: Game, players: int, seed: int, moves: int, rulings: Mapping[str, str] | None = None
+) -> tuple[State, GameMove]:
+    """The state after ``moves`` seeded random moves of :func:`first_hit`'s game, and the next
+    move (every move checked legal by :func:`step`)."""
+    state = deal(game, players, seed, rulings)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state = step(state, rng.choice(legal_moves(state)))
+    return state, rng.choice(legal_moves(state))

@@ -25,7 +25,7 @@ from ruleslawyer.solvers.cryptid_placement import (
 
 @pytest.fixture(scope="module")
 def findings():
-    return {f.id: f for f in check(load_source("twisted-cryptids"), {}, Budget(max_seconds=60))}
+    return {f.id: f for f in check(load_source("twisted-cryptids"), {}, Budget(max_seconds=600))}
 
 
 def test_one_finding_per_rule_point(findings):
@@ -36,9 +36,13 @@ def test_one_finding_per_rule_point(findings):
 def test_relocation_deadlock_reported_for_four_players_with_a_witness(findings):
     f = findings["twisted-cryptids/relocation-deadlock"]
     assert f.kind == Kind.GAP and f.finished
-    per = f.extra["per_player_count"]
+    per = f.extra["per_reading"]["constrained"]
     assert per["2"].startswith("unreachable") and per["3"].startswith("unreachable")
     assert all(per[n].startswith("reachable") for n in ("4", "5", "6"))
+    # without the cap at Night, never: only the Encounter Site and two own Sites are barred
+    assert all(v.startswith("unreachable") for v in f.extra["per_reading"]["free"].values())
+    assert f.extra["holds_under"] == {"twisted-cryptids/night-placement-limits": ["constrained"]}
+    assert "night-placement-limits=constrained" in f.message
     w = f.witness
     assert w.position["players"] == 4 and w.position["cap"] == 3
     spots = w.position["hiding_spots"]
@@ -70,6 +74,11 @@ def test_parted_points_have_witnesses(findings):
         "twisted-cryptids/encounter-site-scope",
         "twisted-cryptids/tie-break-count",
         "twisted-cryptids/dusk-reveal-order",
+        "twisted-cryptids/night-placement-limits",
+        "twisted-cryptids/night-order",
+        "twisted-cryptids/event-chooser",
+        "twisted-cryptids/player-count",
+        "twisted-cryptids/boxed-spot-move",
     ):
         f = findings[pid]
         assert f.kind in (Kind.AMBIGUITY, Kind.GAP)
@@ -153,3 +162,52 @@ def test_no_clean_bill_when_the_budget_is_gone():
     by_id = {f.id: f for f in out}
     assert not by_id["twisted-cryptids/relocation-deadlock"].finished
     assert not by_id["twisted-cryptids/setup-stall"].finished
+
+
+def test_relocation_deadlock_is_info_when_the_night_placement_is_ruled_free():
+    limits = "twisted-cryptids/night-placement-limits"
+    out = {
+        f.id: f
+        for f in check(load_source("twisted-cryptids"), {limits: "free"}, Budget(max_seconds=600))
+    }
+    dead = out["twisted-cryptids/relocation-deadlock"]
+    assert dead.kind == Kind.INFO and dead.finished and dead.witness is None
+    assert "under constrained it is reachable" in dead.message
+    point = out[limits]
+    assert point.status == "resolved" and point.kind == Kind.AMBIGUITY
+    results = point.witness.results
+    assert results["constrained"]["legal Sites"] == [] and results["free"]["legal Sites"]
+
+
+def test_sinkhole_token_is_listed_and_never_used(findings):
+    # The rulebook's only mention: "• 1 Sinkhole token" in the component list (line 20).
+    f = findings["twisted-cryptids/sinkhole-token"]
+    assert f.kind == Kind.GAP and f.witness is not None
+    assert f.witness.position == {"component_list_lines": [20], "rule_lines": []}
+
+
+def test_player_count_ruling_limits_the_counts_asked():
+    ruled = {"twisted-cryptids/player-count": "four-to-six"}
+    out = {f.id: f for f in check(load_source("twisted-cryptids"), ruled, Budget(max_seconds=600))}
+    per = out["twisted-cryptids/relocation-deadlock"].extra["per_reading"]["constrained"]
+    assert sorted(per) == ["4", "5", "6"]
+    assert "4-6 players" in out["twisted-cryptids/setup-stall"].message
+    # the searches that play 2 or 3 players play 4 instead
+    scope = out["twisted-cryptids/encounter-site-scope"].witness
+    assert scope is None or scope.position["replay"]["players"] == 4
+
+
+def test_sighting_move_from_the_encounter_site_to_itself_is_a_data_error(tmp_path):
+    path = broken(
+        tmp_path,
+        'effect = [{ op = "move", human = "hunters", count = 1 }]',
+        'effect = [{ op = "move", human = "hunters", count = 1, to = "encounter" }]',
+    )
+    errors = [
+        f
+        for f in check(load_source(str(path)), {}, Budget(max_seconds=30))
+        if f.kind == Kind.DATA_ERROR
+    ]
+    assert [e.message for e in errors] == [
+        "found a decoy move from the Encounter Site to itself, expected a chosen Site at one end"
+    ]

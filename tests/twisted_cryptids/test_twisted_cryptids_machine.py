@@ -34,12 +34,19 @@ class CryptidGame(RuleBasedStateMachine):
                     ["constrained", "free"]
                 ),
                 "twisted-cryptids/small-game-cap": st.sampled_from(["no-cap", "cap-3"]),
+                "twisted-cryptids/night-placement-limits": st.sampled_from(["constrained", "free"]),
+                "twisted-cryptids/night-order": st.sampled_from(["each-player", "each-step"]),
+                "twisted-cryptids/event-chooser": st.sampled_from(["first-player", "player-order"]),
+                "twisted-cryptids/boxed-spot-move": st.sampled_from(["may-move", "no-move"]),
             }
         ),
     )
     def start(self, players, seed, rulings):
         self.state = deal(GAME, players, seed, rulings)
-        self.free = rulings["twisted-cryptids/optional-move-constraints"] == "free"
+        self.free = "free" in (
+            rulings["twisted-cryptids/optional-move-constraints"],
+            rulings["twisted-cryptids/night-placement-limits"],
+        )
         self.floor = rulings["twisted-cryptids/myth-floor"] == "floor-at-zero"
 
     @rule(pick=st.integers(0, 10**6), burst=st.integers(1, 60))
