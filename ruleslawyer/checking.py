@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ruleslawyer import games
+from ruleslawyer import games, rulebook_quotes
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind, resolve_rulings
@@ -34,6 +34,8 @@ class GameResult:
     rulings: Mapping[str, str]
     findings: tuple[Finding, ...]
     rulebook: str
+    rulebook_file: str | None = None  # the designer's own rulebook, when the game file names one
+    baseline: tuple[Mapping[str, str], ...] | None = None  # the --baseline entries, when given
 
     @property
     def warning(self) -> str | None:
@@ -55,7 +57,9 @@ def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Bud
     rulings = resolve_rulings(
         points, source.rulings(), _for_game(cli_rulings, info.id), source=source.display
     )
-    findings = info.check_function()(source, rulings, budget)
+    findings = rulebook_quotes.apply(
+        source, points, rulings, info.check_function()(source, rulings, budget)
+    )
     order = {p.id: i for i, p in enumerate(points)}
     findings = sorted(
         findings,
@@ -69,6 +73,7 @@ def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Bud
         rulings=rulings,
         findings=tuple(findings),
         rulebook=info.rulebook,
+        rulebook_file=book.display if (book := source.rulebook()) is not None else None,
     )
 
 
