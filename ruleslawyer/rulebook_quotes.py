@@ -17,6 +17,7 @@ changed quotes are then reported as resolved by that edit.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -167,3 +168,122 @@ def _placed(
         changes["edit"] = edits[finding.id]
         changes["status"] = "resolved"
     return dataclasses.replace(finding, **changes) if changes else finding  # type: ignore[arg-type]
+
+
+def is_rulebook(path: str) -> bool:
+    """Whether a ``diff`` argument is a rulebook version (Markdown or text), not a game file."""
+    return path.lower().endswith((".md", ".markdown", ".txt"))
+
+
+@dataclass(frozen=True)
+class QuoteChange:
+    """One quote of a rule point whose place differs between two versions of a rulebook."""
+
+    point: str
+    old: Sentence  # placed in the old version (line None: not there)
+    new: Sentence  # placed in the new version
+    nearest: Candidate | None  # in the new version, when the quote is gone from it
+
+    @property
+    def change(self) -> str:
+        if self.old.line is not None and self.new.line is None:
+            return "changed"
+        if self.old.line is None and self.new.line is not None:
+            return "restored"
+        return "moved"
+
+
+def compare(
+    points: Sequence[RulePoint], old: DesignerRulebook, new: DesignerRulebook
+) -> list[QuoteChange]:
+    """Every quote whose presence or line differs from ``old`` to ``new``, in point order.
+
+    A quote missing from both versions is not a change between them (``check``
+    reports it against the version a game file names).
+    """
+    out = []
+    for point in points:
+        for sentence in point.sentences:
+            a, b = old.place(sentence), new.place(sentence)
+            if a.line == b.line:
+                continue
+            nearest = new.nearest(sentence.text) if b.line is None else None
+            out.append(QuoteChange(point.id, a, b, nearest))
+    return out
+
+
+def quoted_game(
+    books: Sequence[DesignerRulebook], points_by_game: Mapping[str, Sequence[RulePoint]]
+) -> str | None:
+    """The game most of whose quotes the rulebooks hold (None when no game's, or a tie)."""
+    counts = {
+        game: sum(1 for p in points for s in p.sentences for b in books if b.place(s).line)
+        for game, points in points_by_game.items()
+    }
+    best = max(counts.values(), default=0)
+    winners = [g for g, n in counts.items() if n == best]
+    return winners[0] if best and len(winners) == 1 else None
+
+
+def render_changes(
+    game: str,
+    old: DesignerRulebook,
+    new: DesignerRulebook,
+    changes: Sequence[QuoteChange],
+    fmt: str,
+) -> str:
+    """The rulebook diff as text, Markdown or JSON."""
+    changed = sorted({c.point for c in changes if c.change == "changed"})
+    if fmt == "json":
+        doc = {
+            "game": game,
+            "old": old.display,
+            "new": new.display,
+            "changes": [
+                {
+                    "point": c.point,
+                    "change": c.change,
+                    "text": c.old.text,
+                    "old": {"line": c.old.line, "section": c.old.section},
+                    "new": {"line": c.new.line, "section": c.new.section},
+                    "nearest": None
+                    if c.nearest is None
+                    else {
+                        "text": c.nearest.text,
+                        "line": c.nearest.line,
+                        "section": c.nearest.section,
+                    },
+                }
+                for c in changes
+            ],
+            "points_to_recheck": changed,
+        }
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    md = fmt == "markdown"
+    bullet = "-" if md else " "
+    lines = [f"{'# ' if md else ''}{game} rulebook: {old.display} -> {new.display}", ""]
+    titles = {
+        "changed": "Sentences changed or gone (re-check these rule points)",
+        "restored": "Sentences back in the rulebook",
+        "moved": "Sentences moved (same words, another line)",
+    }
+    for change, title in titles.items():
+        rows = [c for c in changes if c.change == change]
+        if not rows:
+            continue
+        lines.append(f"{'## ' if md else ''}{title}")
+        for c in rows:
+            was = f"{old.display}:{c.old.line}" if c.old.line else f"not in {old.display}"
+            now = f"{new.display}:{c.new.line}" if c.new.line else f"not in {new.display}"
+            lines.append(f"{bullet} {c.point}: “{c.old.text}” ({was} -> {now})")
+            if c.nearest is not None:
+                lines.append(
+                    f"{bullet}   nearest now: “{c.nearest.text}” ({new.display}:{c.nearest.line})"
+                )
+        lines.append("")
+    if not changes:
+        lines += ["No quoted sentence changed.", ""]
+    lines.append(
+        f"{len(changed)} rule point(s) whose sentences changed: {', '.join(changed) or 'none'}"
+    )
+    return "\n".join(lines) + "\n"

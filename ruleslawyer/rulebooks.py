@@ -196,17 +196,23 @@ def _sentences(body: str) -> list[tuple[int, str]]:
     return out
 
 
+def read(path: Path, shown: str, *, origin: str, place: str) -> DesignerRulebook:
+    """Read a designer's rulebook; errors name ``origin`` (the file or option that named it)."""
+    expected = "a Markdown or plain-text rulebook"
+    try:
+        body = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise InputError(origin, place, shown, f"{expected} (no such file)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(origin, place, shown, f"{expected} ({type(exc).__name__})") from None
+    return DesignerRulebook(display=shown, text=body)
+
+
 def load_designer(value: object, game_file: str, base: Path) -> DesignerRulebook:
     """Read the rulebook a game file names (``rulebook = "..."``, relative to the game file)."""
-    expected = "a Markdown or plain-text rulebook path, relative to the game file"
     if not isinstance(value, str) or not value.strip():
+        expected = "a Markdown or plain-text rulebook path, relative to the game file"
         raise InputError(game_file, "rulebook", value, expected)
-    shown = Path(game_file).parent / value
-    try:
-        body = (base / value).read_text("utf-8")
-    except FileNotFoundError:
-        raise InputError(game_file, "rulebook", value, f"{expected} (no such file)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        what = f"{expected} ({type(exc).__name__})"
-        raise InputError(game_file, "rulebook", value, what) from None
-    return DesignerRulebook(display=shown.as_posix(), text=body)
+    shown = (Path(game_file).parent / value).as_posix()
+    book = read(base / value, value, origin=game_file, place="rulebook")
+    return DesignerRulebook(display=shown, text=book.text)

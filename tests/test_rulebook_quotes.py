@@ -146,5 +146,46 @@ def test_a_missing_rulebook_is_one_line_of_bad_input(repo: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr == (
         "error: board.toml: rulebook: found 'rules/nope.md', expected a Markdown or plain-text "
-        "rulebook path, relative to the game file (no such file)\n"
+        "rulebook (no such file)\n"
     )
+
+
+def test_diff_of_two_rulebook_versions_lists_the_points_whose_sentences_changed(
+    repo: Path,
+) -> None:
+    new = repo / "rules" / "kaelyfos-v4.md"
+    text = (repo / "rules" / "kaelyfos.md").read_text("utf-8")
+    # Two edits: the example card's attack, and the trap's capacity (which move-order quotes).
+    # A third only moves a quoted sentence down a line: listed as moved, not as changed.
+    text = text.replace(EXAMPLE_CARD, EDITED_CARD)
+    text = text.replace(
+        "caught 2 bloodsuckers it is destroyed", "caught 3 bloodsuckers it is destroyed"
+    )
+    text = text.replace("#### Spawn\n", "#### Spawn\n\nSpawning happens first.\n")
+    new.write_text(text, "utf-8")
+    result = run("diff", "rules/kaelyfos.md", "rules/kaelyfos-v4.md", "--format", "json")
+    assert result.exit_code == 1, result.output
+    doc = json.loads(result.output)
+    assert doc["game"] == "kaelyfos"  # inferred: the file holds Kaelyfos quotes
+    assert doc["points_to_recheck"] == ["kaelyfos/attack-removal", "kaelyfos/move-order"]
+    changed = {c["point"]: c for c in doc["changes"] if c["change"] == "changed"}
+    assert changed["kaelyfos/move-order"]["nearest"]["text"] == (
+        "If a trap has caught 3 bloodsuckers it is destroyed."
+    )
+    moved = [c for c in doc["changes"] if c["change"] == "moved"]
+    assert moved and all(c["new"]["line"] == c["old"]["line"] + 2 for c in moved)
+    text_out = run("diff", "rules/kaelyfos.md", "rules/kaelyfos-v4.md").output
+    assert (
+        "2 rule point(s) whose sentences changed: kaelyfos/attack-removal, kaelyfos/move-order"
+        in (text_out)
+    )
+    # The reverse direction only restores sentences: nothing to re-check, exit 0.
+    back = run("diff", "rules/kaelyfos-v4.md", "rules/kaelyfos.md")
+    assert back.exit_code == 0 and "Sentences back in the rulebook" in back.output
+
+
+def test_diff_of_rulebooks_with_no_game_asks_for_one(repo: Path) -> None:
+    (repo / "notes.txt").write_text("Nothing quoted here.\n", "utf-8")
+    result = run("diff", "notes.txt", "notes.txt")
+    assert result.exit_code == 2 and "expected --game" in result.stderr
+    assert run("diff", "notes.txt", "notes.txt", "--game", "kaelyfos").exit_code == 0
