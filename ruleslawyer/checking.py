@@ -82,6 +82,31 @@ def load_all(targets: Iterable[str]) -> list[GameSource]:
     return [games.load_source(t) for t in (list(targets) or list(games.GAMES))]
 
 
+def game_files(targets: Iterable[str]) -> list[str]:
+    """The targets that are game files, for ``check --only-game-files`` (what pre-commit passes).
+
+    A TOML file that parses but names no game (``pyproject.toml``, a position
+    file) is left out; a game id, a file that does not parse or one naming an
+    unknown game is kept, so that ``check`` reports it.
+    """
+    from ruleslawyer.gamefiles import read_toml
+
+    kept = []
+    for target in targets:
+        if target not in games.GAMES:
+            try:
+                _, doc = read_toml(target)
+            except InputError:
+                kept.append(target)
+                continue
+            if "game" not in doc and not any(
+                g.marker_keys <= doc.keys() for g in games.GAMES.values()
+            ):
+                continue
+        kept.append(target)
+    return kept
+
+
 def check_sources(
     sources: Sequence[GameSource], cli_rulings: Mapping[str, str], budget: Budget
 ) -> list[GameResult]:
