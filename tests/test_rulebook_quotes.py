@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.findings import Sentence
+from ruleslawyer.games import GAMES
 from ruleslawyer.rulebooks import DesignerRulebook
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "designer-repo"
@@ -189,3 +190,30 @@ def test_diff_of_rulebooks_with_no_game_asks_for_one(repo: Path) -> None:
     result = run("diff", "notes.txt", "notes.txt")
     assert result.exit_code == 2 and "expected --game" in result.stderr
     assert run("diff", "notes.txt", "notes.txt", "--game", "kaelyfos").exit_code == 0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_plain_text_copy_of_the_shipped_rulebook_holds_every_quote(game, tmp_path) -> None:
+    # Any game's file may name its own rulebook; a verbatim copy (plain text, so sections
+    # come from the rule points) places every quote on the line the shipped one has.
+    from ruleslawyer import games, rulebooks
+    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.rulebook_quotes import drifts
+
+    info = GAMES[game]
+    (tmp_path / "rules.txt").write_text(rulebooks.text(info.rulebook), "utf-8")
+    board = tmp_path / "game.toml"
+    body = builtin_path(info.data_file).read_text("utf-8")
+    board.write_text(
+        f'rulebook = "rules.txt"\ngame = "{game}"\n' + body.replace(f'game = "{game}"\n', ""),
+        "utf-8",
+    )
+    source = games.load_source(str(board))
+    book = source.rulebook()
+    points = info.rule_points()
+    assert drifts(points, book) == []
+    for point in points:
+        for sentence in point.sentences:
+            placed = book.place(sentence)
+            assert placed.file.endswith("rules.txt") and placed.section == sentence.section
+            assert placed.line == rulebooks.line_of(sentence)
