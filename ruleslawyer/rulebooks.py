@@ -81,11 +81,13 @@ def shipped_span(sentence: Sentence) -> tuple[int, int]:
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _MARKUP = re.compile(r"^\s*(?:[#>]+|[-*+•]|\d+[.)])\s+|[*_`]+")
-# A sentence runs to its full stop, across line breaks but not into a blank line,
-# a heading or a new list item; a line with no full stop (a heading, a list
-# entry) is a sentence of its own.
+# A sentence runs to its full stop (a stop followed by a space, a quote or the end: not
+# the dot in "board.toml" or "e.g."), across line breaks but not into a blank line, a
+# heading or a new list item; a line with no full stop (a heading, a list entry) is a
+# sentence of its own.
 _NEW_BLOCK = r"\n(?!\s*\n)(?!\s*(?:[-*+•#>]|\d+[.)])\s)"
-_SENTENCE = re.compile(rf"[^.!?\n]+(?:{_NEW_BLOCK}[^.!?\n]*)*[.!?]+[\"'”’)]*|[^.!?\n]+(?=\n|$)")
+_BODY = r"(?:[^.!?\n]|[.!?](?=[^\s\"'”’).!?]))"
+_SENTENCE = re.compile(rf"{_BODY}+(?:{_NEW_BLOCK}{_BODY}*)*[.!?]+[\"'”’)]*|{_BODY}+[.!?]*(?=\n|$)")
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,7 @@ def _sentences(body: str) -> list[tuple[int, str]]:
         if _HEADING.match(raw.strip("\n")):
             continue
         words = _plain(raw)
-        if words:
+        if words and not re.fullmatch(r"\d+[.)]", words):  # a numbered list's "1."
             out.append((first, words))
         label, colon, rest = words.partition(": ")
         if colon and rest and label.upper() == label:  # "BLOODSUCKERS ATTACK: Each ..."

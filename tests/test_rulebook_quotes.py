@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.findings import Sentence
@@ -217,3 +219,28 @@ def test_a_plain_text_copy_of_the_shipped_rulebook_holds_every_quote(game, tmp_p
             placed = book.place(sentence)
             assert placed.file.endswith("rules.txt") and placed.section == sentence.section
             assert placed.line == rulebooks.line_of(sentence)
+
+
+def _example_sentences() -> tuple[DesignerRulebook, list[tuple[int, str]]]:
+    from ruleslawyer.rulebooks import _sentences
+
+    book = DesignerRulebook("rules/kaelyfos.md", (EXAMPLE / "rules" / "kaelyfos.md").read_text())
+    flat = " ".join(book.text.split())
+    return book, [
+        (line, text)
+        for line, text in _sentences(book.text)
+        if len(text.split()) >= 8 and text in flat  # no Markdown markup inside
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_nearest_finds_a_sentence_again_after_one_word_changes(data) -> None:
+    book, sentences = _example_sentences()
+    line, text = data.draw(st.sampled_from(sentences))
+    words = text.split()
+    i = data.draw(st.integers(0, len(words) - 1))
+    changed = " ".join([*words[:i], "zzyzx", *words[i + 1 :]])
+    near = book.nearest(changed)
+    assert near is not None and near.line == line and text.endswith(near.text)
+    assert book.place(Sentence("x.txt", "", text)).line == line  # and verbatim, it is found
