@@ -164,10 +164,28 @@ def _placed(
         line = source.table_line("rulings", finding.id)
         if line is not None:
             changes["location"] = Location(source.display, f"rulings.{finding.id}", line)
-    if finding.id in edits:
+    if finding.id in edits and book is not None:
         changes["edit"] = edits[finding.id]
         changes["status"] = "resolved"
+        changes["extra"] = {**finding.extra, "edited": edited_sentences(finding.sentences, book)}
     return dataclasses.replace(finding, **changes) if changes else finding  # type: ignore[arg-type]
+
+
+def edited_sentences(sentences: Sequence[Sentence], book: DesignerRulebook) -> dict[str, object]:
+    """What a point's sentences read now (the nearest sentence for a changed one), and
+    whether they all read the same: what an edit that removes a contradiction does.
+
+    This is shown next to the edit, not enforced: two sentences can agree in other words.
+    """
+    now = []
+    for sentence in sentences:
+        if book.place(sentence).line is not None:
+            now.append(sentence.text)
+        else:
+            nearest = book.nearest(sentence.text)
+            now.append(nearest.text if nearest is not None else "")
+    same = {" ".join(t.split()).lower() for t in now}
+    return {"sentences_now": now, "read_the_same": len(same) == 1}
 
 
 def is_rulebook(path: str) -> bool:

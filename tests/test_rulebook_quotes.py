@@ -120,6 +120,12 @@ def test_an_edit_in_the_game_file_resolves_the_point_and_its_changed_quote(repo:
     for point in ("kaelyfos/data/rulebook-quote", "kaelyfos/attack-removal"):
         assert by_id[point]["status"] == "resolved" and by_id[point]["edit"].startswith("rules v3")
     assert "resolved by the rulebook edit 'rules v3" in result.output
+    # Both sentences of the contradiction now read the same: the example card's is the Attack's.
+    edited = by_id["kaelyfos/attack-removal"]["extra"]["edited"]
+    assert edited["read_the_same"] is True
+    assert edited["sentences_now"][0].endswith(EDITED_CARD)
+    markdown = run("check", "board.toml", "--format", "markdown").output
+    assert "Its sentences now read the same." in markdown
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,12 @@ def _finding(f: Finding) -> list[str]:
         at = f"{f.location.file}:{f.location.line}" if f.location.line else f.location.file
         lines += [f"At `{at}` (`{f.location.place}`).", ""]
     if f.edit is not None:
-        lines += [f"Settled by the rulebook edit: {f.edit}", ""]
+        edited = f.extra.get("edited", {})
+        agree = {
+            True: " Its sentences now read the same.",
+            False: " Its sentences still read differently: check that the edit settles the point.",
+        }.get(edited.get("read_the_same"), "")
+        lines += [f"Settled by the rulebook edit: {f.edit}.{agree}", ""]
     for s in f.sentences:
         file, line, _ = s.where()
         where = f"`{file}:{line}`" if line else f"no longer in `{file}`"
