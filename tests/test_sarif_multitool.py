@@ -99,10 +99,17 @@ def test_the_multitool_catches_a_rule_without_help(builtin_results, multitool, t
     assert any(e.startswith("GH2012") for e in errors(validate(multitool, sarif)))
 
 
-def test_designer_sarif_with_a_baseline_passes_the_github_rules(multitool, tmp_path, monkeypatch):
+@pytest.mark.parametrize("own_rulebook", [True, False])
+def test_designer_sarif_with_a_baseline_passes_the_github_rules(
+    own_rulebook, multitool, tmp_path, monkeypatch
+):
     repo = tmp_path / "designer-repo"
     shutil.copytree(EXAMPLE, repo)
     monkeypatch.chdir(repo)
+    if not own_rulebook:  # then sentences point at the shipped rulebooks, through a base id
+        board = repo / "board.toml"
+        lines = board.read_text("utf-8").splitlines(keepends=True)
+        board.write_text("".join(x for x in lines if not x.startswith("rulebook =")), "utf-8")
     # One baseline entry gone (so that finding is new), one extra (so it is absent now).
     baseline = json.loads((repo / "ruleslawyer-baseline.json").read_text("utf-8"))
     baseline["findings"][0]["fingerprint"] = "0" * 20
@@ -116,4 +123,5 @@ def test_designer_sarif_with_a_baseline_passes_the_github_rules(multitool, tmp_p
     doc = json.loads((repo / "out.sarif").read_text("utf-8"))
     states = {r["baselineState"] for r in doc["runs"][0]["results"]}
     assert states == {"new", "unchanged", "absent"}
+    assert ("originalUriBaseIds" in doc["runs"][0]) is not own_rulebook
     assert errors(validate(multitool, repo / "out.sarif")) == []
