@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,19 @@ def render(results: Sequence[GameResult]) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def load(path: Path) -> frozenset[str]:
-    """The fingerprints in a baseline file."""
+@dataclass(frozen=True)
+class Baseline:
+    """The findings of a baseline file: each entry as written (fingerprint, game, id, kind, ...)."""
+
+    entries: tuple[Mapping[str, str], ...]
+
+    @property
+    def fingerprints(self) -> frozenset[str]:
+        return frozenset(e["fingerprint"] for e in self.entries)
+
+
+def load(path: Path) -> Baseline:
+    """The findings recorded in a baseline file."""
     shown = str(path)
     try:
         doc: Any = json.loads(path.read_text("utf-8"))
@@ -60,24 +72,36 @@ def load(path: Path) -> frozenset[str]:
     entries = doc.get("findings")
     if not isinstance(entries, list):
         raise InputError(shown, "findings", entries, "a list of findings")
-    prints = []
+    out = []
     for i, entry in enumerate(entries):
         value = entry.get("fingerprint") if isinstance(entry, dict) else None
         if not isinstance(value, str):
             raise InputError(shown, f"findings[{i}].fingerprint", value, "a fingerprint string")
-        prints.append(value)
-    return frozenset(prints)
+        out.append({k: str(v) for k, v in entry.items() if isinstance(v, str)})
+    return Baseline(tuple(out))
 
 
-def apply(results: Sequence[GameResult], fingerprints: frozenset[str]) -> list[GameResult]:
-    """Mark the findings already in the baseline; they no longer count toward --fail-on."""
+def apply(results: Sequence[GameResult], accepted: Baseline) -> list[GameResult]:
+    """Mark the findings already in the baseline; they no longer count toward --fail-on.
+
+    Each result also keeps the baseline's entries for its game, so writers can
+    tell new findings from unchanged ones and list those now absent.
+    """
+    prints = accepted.fingerprints
     return [
         dataclasses.replace(
             r,
             findings=tuple(
-                dataclasses.replace(f, baselined=f.fingerprint(r.game) in fingerprints)
+                dataclasses.replace(f, baselined=f.fingerprint(r.game) in prints)
                 for f in r.findings
             ),
+            baseline=tuple(e for e in accepted.entries if e.get("game") == r.game),
         )
         for r in results
     ]
+
+
+def absent(result: GameResult) -> list[Mapping[str, str]]:
+    """The baseline entries of ``result``'s game that it no longer reports."""
+    now = {f.fingerprint(result.game) for f in result.findings}
+    return [e for e in result.baseline or () if e["fingerprint"] not in now]

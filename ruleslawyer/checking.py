@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ruleslawyer import games
+from ruleslawyer import games, rulebook_quotes
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind, resolve_rulings
@@ -34,6 +34,8 @@ class GameResult:
     rulings: Mapping[str, str]
     findings: tuple[Finding, ...]
     rulebook: str
+    rulebook_file: str | None = None  # the designer's own rulebook, when the game file names one
+    baseline: tuple[Mapping[str, str], ...] | None = None  # the --baseline entries, when given
 
     @property
     def warning(self) -> str | None:
@@ -59,7 +61,9 @@ def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Bud
     rulings = resolve_rulings(
         points, source.rulings(), _for_game(cli_rulings, info.id), source=source.display
     )
-    findings = info.check_function()(source, rulings, budget)
+    findings = rulebook_quotes.apply(
+        source, points, rulings, info.check_function()(source, rulings, budget)
+    )
     order = {p.id: i for i, p in enumerate(points)}
     findings = sorted(
         findings,
@@ -73,12 +77,38 @@ def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Bud
         rulings=rulings,
         findings=tuple(findings),
         rulebook=info.rulebook,
+        rulebook_file=book.display if (book := source.rulebook()) is not None else None,
     )
 
 
 def load_all(targets: Iterable[str]) -> list[GameSource]:
     """Read every target (all built-in games when none) before any search starts."""
     return [games.load_source(t) for t in (list(targets) or list(games.GAMES))]
+
+
+def game_files(targets: Iterable[str]) -> list[str]:
+    """The targets that are game files, for ``check --only-game-files`` (what pre-commit passes).
+
+    A TOML file that parses but names no game (``pyproject.toml``, a position
+    file) is left out; a game id, a file that does not parse or one naming an
+    unknown game is kept, so that ``check`` reports it.
+    """
+    from ruleslawyer.gamefiles import read_toml
+
+    kept = []
+    for target in targets:
+        if target not in games.GAMES:
+            try:
+                _, doc = read_toml(target)
+            except InputError:
+                kept.append(target)
+                continue
+            if "game" not in doc and not any(
+                g.marker_keys <= doc.keys() for g in games.GAMES.values()
+            ):
+                continue
+        kept.append(target)
+    return kept
 
 
 def check_sources(

@@ -6,10 +6,9 @@ import json
 import textwrap
 from typing import Any
 
-from ruleslawyer import rulebooks
 from ruleslawyer.checking import GameResult
 from ruleslawyer.findings import Finding, RulePoint
-from ruleslawyer.reports.words import KIND_LABEL
+from ruleslawyer.reports.words import KIND_LABEL, status_phrase
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
@@ -26,8 +25,9 @@ def _value(value: Any) -> str:
 def explain(point: RulePoint, finding: Finding, result: GameResult) -> str:
     lines = [f"{point.id}: {point.title}", ""]
     lines.append(f"What the rulebook says ({result.title}):")
-    for s in point.sentences:
-        where = f"{rulebooks.path(s.rulebook)}:{rulebooks.line_of(s)}, {s.section}"
+    for s in finding.sentences:
+        file, line, _ = s.where()
+        where = f"{file}:{line}, {s.section}" if line else f"no longer in {file} verbatim"
         lines += [*_wrap(f"“{s.text}”"), f"    ({where})"]
     lines.append("")
     if point.readings:
@@ -45,7 +45,10 @@ def explain(point: RulePoint, finding: Finding, result: GameResult) -> str:
         lines += [f"Ruling in force for {result.source}: {ruling}", ""]
     else:
         lines += ["No reading can settle this: the rulebook gives no answer here.", ""]
-    lines.append(f"What the check found: {KIND_LABEL[finding.kind]}, {finding.status}.")
+    stale = [f for f in result.findings if f.extra.get("point") == point.id]
+    for f in stale:
+        lines += [*_wrap(f.message), ""]
+    lines.append(f"What the check found: {KIND_LABEL[finding.kind]}, {status_phrase(finding)}.")
     lines += _wrap(finding.message)
     if not finding.finished:
         lines += _wrap("The search ran out of budget, so this is not a clean bill.")

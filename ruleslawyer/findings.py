@@ -50,19 +50,38 @@ def parse_kinds(text: str) -> frozenset[Kind]:
 
 @dataclass(frozen=True)
 class Sentence:
-    """A verbatim quote from a rulebook: its file, its section and its words."""
+    """A verbatim quote from a rulebook: its file, its section and its words.
+
+    ``rulebook`` names the shipped rulebook the rule point was written
+    against. ``file`` is set when the quote has been located in a designer's
+    own rulebook instead (see :mod:`ruleslawyer.rulebooks`): ``line`` and
+    ``end_line`` are then where it is there, or None when it is no longer
+    there verbatim.
+    """
 
     rulebook: str
     section: str
     text: str
+    file: str | None = None
+    line: int | None = None
+    end_line: int | None = None
+
+    def where(self) -> tuple[str, int | None, int | None]:
+        """The file the quote is read from, and its first and last lines (None: not there)."""
+        if self.file is not None:
+            return self.file, self.line, self.end_line
+        from ruleslawyer import rulebooks
+
+        first, last = rulebooks.shipped_span(self)
+        return rulebooks.path(self.rulebook), first, last
 
     def to_json(self) -> dict[str, Any]:
-        from ruleslawyer.rulebooks import line_of
-
+        file, line, _ = self.where()
         return {
             "rulebook": self.rulebook,
+            "file": file,
             "section": self.section,
-            "line": line_of(self),
+            "line": line,
             "text": self.text,
         }
 
@@ -158,6 +177,7 @@ class Finding:
     extra: Mapping[str, Any] = field(default_factory=dict)
     subject: str | None = None  # what a data error is about, in words free of positions
     baselined: bool = False  # already present in the --baseline file
+    edit: str | None = None  # the rulebook edit (game file's [edits]) that settled it
 
     def fails(self, fail_on: frozenset[Kind]) -> bool:
         """Whether this finding counts against ``--fail-on``.
@@ -209,6 +229,8 @@ class Finding:
             out["extra"] = _plain(self.extra)
         if self.baselined:
             out["baselined"] = True
+        if self.edit is not None:
+            out["edit"] = self.edit
         return out
 
 

@@ -23,6 +23,10 @@ M = TypeVar("M", bound="BaseModel")
 
 PROVENANCES = ("printed", "assumed", "placeholder")
 
+# Keys any game file may carry for the designer's workflow; read_toml sets them
+# aside so each game's own schema sees only its own keys (see GameSource.designer).
+DESIGNER_KEYS = ("rulebook", "edits")
+
 
 def read_toml(path: str | Path, *, display: str | None = None) -> tuple[str, dict[str, Any]]:
     """Read and parse a TOML file; return its text and document."""
@@ -34,13 +38,14 @@ def read_toml(path: str | Path, *, display: str | None = None) -> tuple[str, dic
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(shown, "", type(exc).__name__, "a readable UTF-8 TOML file") from None
     try:
-        return text, tomllib.loads(text)
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         where = re.search(r"\(at (line \d+, column \d+)\)", message)
         place = where.group(1) if where else ""
         what = re.sub(r"\s*\(at .*\)$", "", message)
         raise InputError(shown, place, what, "valid TOML") from None
+    return text, {k: v for k, v in document.items() if k not in DESIGNER_KEYS}
 
 
 def builtin_path(name: str) -> Path:
@@ -78,6 +83,43 @@ class GameSource:
 
     def line(self, place: str) -> int | None:
         return locate(self.text, place)
+
+    @property
+    def designer(self) -> dict[str, Any]:
+        """The designer's keys of the file (``rulebook``, ``[edits]``), set aside by read_toml."""
+        document = tomllib.loads(self.text)
+        return {k: document[k] for k in DESIGNER_KEYS if k in document}
+
+    def rulebook(self) -> Any:
+        """The designer's own rulebook the file names, or None (the shipped one is used)."""
+        from ruleslawyer.rulebooks import load_designer
+
+        value = self.designer.get("rulebook")
+        if value is None:
+            return None
+        return load_designer(value, self.display, self.path.parent)
+
+    def edits(self) -> dict[str, str]:
+        """The file's ``[edits]`` table: rule point id -> the rulebook edit that settled it."""
+        table = self.designer.get("edits", {})
+        if not isinstance(table, Mapping):
+            raise InputError(self.display, "edits", table, 'a table of ID = "the edit, in words"')
+        for key, value in table.items():
+            if not isinstance(value, str) or not value.strip():
+                raise InputError(self.display, f"edits.{key}", value, "the edit, in words (string)")
+        return dict(table)
+
+    def table_line(self, table: str, key: str) -> int | None:
+        """The 1-based line of ``key = ...`` inside ``[table]`` (keys may be quoted)."""
+        inside = False
+        pattern = re.compile(rf"\s*(\"{re.escape(key)}\"|'{re.escape(key)}'|{re.escape(key)})\s*=")
+        for number, line in enumerate(self.text.splitlines(), start=1):
+            stripped = line.strip()
+            if stripped.startswith("["):
+                inside = stripped == f"[{table}]"
+            elif inside and pattern.match(line):
+                return number
+        return None
 
 
 def validate(model: type[M], document: Mapping[str, Any], source: str) -> M:

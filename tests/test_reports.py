@@ -35,11 +35,72 @@ def test_sarif_validates_against_the_official_schema(sample_result: GameResult, 
     first, second, third = run["results"]
     assert first["level"] == "error"  # data-error always fails
     assert first["locations"][0]["physicalLocation"]["region"]["startLine"] == 12
-    # The rule point's result points at the game file and at both rulebook sentences.
-    uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in second["locations"]]
-    assert uris[0] == "board.toml"
-    assert uris[1:] == ["ruleslawyer/data/rulebooks/unsettled-kaelyfos-rulebook.txt"] * 2
+    # The rule point is about no line of the game file (no ruling): its primary location is
+    # its first sentence, in the shipped rulebook; board.toml's repository does not hold that
+    # file, so the location goes through a base id the run describes.
+    shipped = {"uri": "unsettled-kaelyfos-rulebook.txt", "uriBaseId": "RULESLAWYER_RULEBOOKS"}
+    assert second["locations"][0]["physicalLocation"]["artifactLocation"] == shipped
+    related = [loc["physicalLocation"]["artifactLocation"] for loc in second["relatedLocations"]]
+    assert related == [shipped, shipped]
+    assert "RULESLAWYER_RULEBOOKS" in run["originalUriBaseIds"]
     assert second["ruleIndex"] == third["ruleIndex"] == 1
+    for result in run["results"]:
+        for loc in [*result["locations"], *result.get("relatedLocations", [])]:
+            assert loc["physicalLocation"]["region"]["startLine"] >= 1
+
+
+def test_sarif_rules_have_help_and_no_links_that_do_not_exist(sample_result) -> None:
+    doc = json.loads(renderer("sarif")([sample_result], DEFAULT_FAIL_ON))
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in driver
+    for rule in driver["rules"]:
+        assert "helpUri" not in rule
+        assert rule["help"]["text"] and rule["help"]["markdown"]
+    point = driver["rules"][1]["help"]
+    assert "--ruling kaelyfos/sample=<reading>" in point["text"]
+    assert "> Each bloodsucker gives a distress" in point["markdown"]
+
+
+def test_sarif_ruled_point_is_suppressed_and_located_at_its_ruling(sample_result) -> None:
+    import dataclasses
+
+    from ruleslawyer.findings import Location
+
+    ruled = dataclasses.replace(
+        sample_result.findings[1],
+        status="resolved",
+        ruling="supply",
+        location=Location("board.toml", "rulings.kaelyfos/sample", 40),
+    )
+    result = dataclasses.replace(sample_result, findings=(ruled,))
+    (out,) = json.loads(renderer("sarif")([result], DEFAULT_FAIL_ON))["runs"][0]["results"]
+    assert out["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "board.toml"}
+    assert out["locations"][0]["physicalLocation"]["region"]["startLine"] == 40
+    assert out["suppressions"] == [
+        {"kind": "external", "status": "accepted", "justification": "ruling kaelyfos/sample=supply"}
+    ]
+    assert "baselineState" not in out  # no --baseline given
+
+
+def test_sarif_baseline_states(sample_result) -> None:
+    from ruleslawyer import baseline
+
+    known = sample_result.findings[0].fingerprint("kaelyfos")
+    entries = (
+        {"fingerprint": known, "game": "kaelyfos", "id": "kaelyfos/data/scarab-count"},
+        {"fingerprint": "f" * 20, "game": "kaelyfos", "id": "kaelyfos/gone", "title": "Gone"},
+        {"fingerprint": "e" * 20, "game": "cunning-folk", "id": "cunning-folk/x"},
+    )
+    (applied,) = baseline.apply([sample_result], baseline.Baseline(entries))
+    run = json.loads(renderer("sarif")([applied], DEFAULT_FAIL_ON))["runs"][0]
+    states = [(r["ruleId"], r["baselineState"]) for r in run["results"]]
+    assert states == [
+        ("kaelyfos/data/scarab-count", "unchanged"),
+        ("kaelyfos/sample", "new"),
+        ("kaelyfos/sample", "new"),
+        ("kaelyfos/gone", "absent"),  # another game's entries are not this game's absences
+    ]
+    assert run["tool"]["driver"]["rules"][run["results"][3]["ruleIndex"]]["id"] == "kaelyfos/gone"
 
 
 def test_sarif_schema_catches_a_broken_document(sample_result, sarif_schema) -> None:

@@ -58,6 +58,13 @@ def baseline(
 @output_option
 @fail_on_option
 @ruling_option
+@click.option(
+    "--game",
+    default=None,
+    metavar="GAME",
+    help="With two rulebook versions: the game whose rule points to compare "
+    "(default: the game whose quotes they hold).",
+)
 @max_seconds_option
 @one_line_errors
 def diff(
@@ -67,14 +74,22 @@ def diff(
     output: Path | None,
     fail_on: str,
     rulings: tuple[str, ...],
+    game: str | None,
     max_seconds: float | None,
 ) -> None:
     """Show what changes from game file OLD to NEW: findings, witnesses, rulings, solver answers.
 
     \b
-    OLD, NEW: two versions of a game file (TOML) of the same game.
+    OLD, NEW: two versions of a game file (TOML) of the same game, or of a
+    rulebook (Markdown or plain text): then the rule points whose quoted
+    sentences changed are listed, and it exits 1 when any did.
     Example: examples/designer-repo/board.toml and a copy you edit.
     """
+    from ruleslawyer.rulebook_quotes import is_rulebook
+
+    if is_rulebook(old) and is_rulebook(new):
+        _rulebook_diff(old, new, game, fmt, output)
+        return
     from ruleslawyer.budget import Budget
     from ruleslawyer.diffing import diff_files, render
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
@@ -84,6 +99,24 @@ def diff(
     result = diff_files(old, new, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
     emit(render(result, kinds, fmt), output)
     if result.failing(kinds):
+        raise SystemExit(1)
+
+
+def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path | None) -> None:
+    from ruleslawyer import games
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.rulebook_quotes import compare, quoted_game, render_changes
+    from ruleslawyer.rulebooks import read
+
+    books = [read(Path(p), p, origin=p, place="") for p in (old, new)]
+    if game is None:
+        points = {g: info.rule_points() for g, info in games.GAMES.items()}
+        game = quoted_game(books, points)
+        if game is None:
+            raise InputError(old, "", "no rule point quotes", f"--game ({', '.join(games.GAMES)})")
+    changes = compare(games.get(game).rule_points(), *books)
+    emit(render_changes(game, *books, changes, fmt), output)
+    if any(c.change == "changed" for c in changes):
         raise SystemExit(1)
 
 

@@ -92,6 +92,12 @@ def games() -> None:
     default=None,
     help="Findings already in this baseline (from `ruleslawyer baseline`) do not fail.",
 )
+@click.option(
+    "--only-game-files",
+    is_flag=True,
+    help="Leave out FILEs that are TOML but no game file, and check nothing (not every "
+    "built-in game) when none is left: for pre-commit, which passes every staged .toml.",
+)
 @max_seconds_option
 @one_line_errors
 def check(
@@ -101,6 +107,7 @@ def check(
     fail_on: str,
     rulings: tuple[str, ...],
     baseline: Path | None,
+    only_game_files: bool,
     max_seconds: float | None,
 ) -> None:
     """Run every rule check on built-in games or game files (all built-in games by default).
@@ -111,10 +118,15 @@ def check(
     """
     from ruleslawyer import baseline as baselines
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_all
+    from ruleslawyer.checking import check_all, game_files
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
     from ruleslawyer.reports import renderer
 
+    if only_game_files:
+        targets = tuple(game_files(targets))
+        if not targets:
+            click.echo("no game files among the files given: nothing to check", err=True)
+            return
     kinds = parse_kinds(fail_on)
     accepted = baselines.load(baseline) if baseline is not None else None
     budget = Budget(max_seconds=max_seconds)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import click
 
 from ruleslawyer.checking import GameResult, effective_fail_on
-from ruleslawyer.findings import Kind
+from ruleslawyer.findings import Kind, Sentence
 from ruleslawyer.reports.words import KIND_LABEL, compact, status_phrase, summary_line
 
 COLOUR = {
@@ -20,6 +20,13 @@ COLOUR = {
     Kind.DEAD_RULE: "yellow",
     Kind.INFO: "blue",
 }
+
+
+def _where(s: Sentence) -> str:
+    """The section, and for a designer's own rulebook the file and line too."""
+    if s.file is None:
+        return s.section
+    return f"{s.section}, {s.file}:{s.line}" if s.line else f"no longer in {s.file}"
 
 
 def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
@@ -42,7 +49,7 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
             label = click.style(f"[{KIND_LABEL[f.kind]}]", fg=COLOUR[f.kind], bold=fails)
             out.append(f"{mark} {label} {f.id}: {f.title}")
             out.append(
-                f"       {status_phrase(f) if f.readings else f.status}"
+                f"       {status_phrase(f) if f.readings or f.edit else f.status}"
                 f"{'' if f.finished else '; the search did not finish within its budget'}"
             )
             out.append(f"       {f.message}")
@@ -50,7 +57,7 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
                 line = f":{f.location.line}" if f.location.line else ""
                 out.append(f"       at {f.location.file}{line} ({f.location.place})")
             for s in f.sentences[:2]:
-                out.append(f"       \u201c{s.text}\u201d ({s.section})")
+                out.append(f"       \u201c{s.text}\u201d ({_where(s)})")
             if f.witness is not None:
                 out.append(f"       witness: {f.witness.description}")
                 out.append(f"         position: {compact(f.witness.to_json()['position'])}")

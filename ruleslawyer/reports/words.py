@@ -19,6 +19,9 @@ KIND_LABEL = {
 
 
 def status_phrase(finding: Finding) -> str:
+    if finding.status == "resolved" and finding.edit is not None:
+        ruling = f" (ruling '{finding.ruling}')" if finding.ruling else ""
+        return f"resolved by the rulebook edit '{finding.edit}'{ruling}"
     if finding.status == "resolved":
         return f"resolved by ruling '{finding.ruling}'"
     if finding.readings:
