@@ -80,10 +80,11 @@ def diff(
     """Show what changes from game file OLD to NEW: findings, witnesses, rulings, solver answers.
 
     \b
-    OLD, NEW: two versions of a game file (TOML) of the same game, or of a
-    rulebook (Markdown or plain text): then the rule points whose quoted
-    sentences changed are listed, and it exits 1 when any did.
-    Example: examples/designer-repo/board.toml and a copy you edit.
+    OLD, NEW: two versions of a game file (TOML), or of a rulebook (Markdown, text).
+    Example: examples/designer-repo/board.toml, examples/designer-repo/rules/kaelyfos.md.
+
+    Given two rulebook versions, it lists the rule points whose quoted sentences
+    changed, and exits 1 when any did.
     """
     from ruleslawyer.rulebook_quotes import is_rulebook
 
