@@ -40,7 +40,12 @@ from ruleslawyer.models.twist_of_fate import (
     start,
     start_two_player,
 )
-from ruleslawyer.models.twist_of_fate_files import DeckDoc, deck_from_document, state_document
+from ruleslawyer.models.twist_of_fate_files import (
+    DeckDoc,
+    deck_from_document,
+    side_from_document,
+    state_document,
+)
 
 GAME = "twist-of-fate"
 SEED = 20161
@@ -131,6 +136,9 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
 def structural_errors(source: GameSource) -> list[Finding]:
     """Structural rules of a deck file that TOML types cannot express."""
     chars = validate(DeckDoc, source.document, source.display).character
+    for i, c in enumerate(chars):  # a malformed side is bad input (exit 2)
+        for j, side in enumerate(c.sides):
+            side_from_document(side, source.display, f"character[{i}].sides[{j}]")
     out = []
     names = [c.name for c in chars]
     for i, name in enumerate(names):
@@ -199,7 +207,7 @@ def search(
             if state.over:
                 break
             if state.round_over:
-                state = _pick(rng, chance_outcomes(state, deck))
+                state = _pick(rng, chance_outcomes(state, deck, rules))
                 record.append(f"round {state.round} begins; {names[state.active]} starts")
                 continue
             moves = legal_moves(state, deck, rules)
@@ -288,7 +296,7 @@ def _double_threshold(
     deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
 ) -> Finding:
     def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
-        seats = apply_effects(state, move, deck)
+        seats = apply_effects(state, move, deck, rules)
         if not any(
             seats[s].luck == 4 and seats[s].shilling == 4 for s in (state.active, move.target)
         ):
@@ -484,7 +492,7 @@ def _monks_finish_tie(
             return None
         if min(state.seats[state.active].sanctuary, state.seats[state.monks].sanctuary) < LAST - 2:
             return None
-        seats = apply_effects(state, move, deck)
+        seats = apply_effects(state, move, deck, rules)
         from ruleslawyer.models.twist_of_fate import score
 
         me, _ = score(seats[state.active], rules)
@@ -520,7 +528,7 @@ def _endless_game(deck: Deck, rules: Rules, rulings: Mapping[str, str]) -> Findi
     marks: list[int] = []
     while not state.over:
         if state.round_over:
-            state = chance_outcomes(state, deck)[0][1]
+            state = chance_outcomes(state, deck, rules)[0][1]
             key = replace(state, round=0)
             if key in seen:
                 first = seen[key]

@@ -136,7 +136,7 @@ def test_round_end_hands_and_next_starter() -> None:
         state,
         seats=tuple(replace(s, hand=(), in_front=DECK.names) for s in state.seats),
     )
-    [(weight, nxt)] = chance_outcomes(ended, DECK)
+    [(weight, nxt)] = chance_outcomes(ended, DECK, RULES)
     assert weight == 1 and nxt.starter == 1 and nxt.active == 1 and nxt.round == 2
     assert all(s.hand == DECK.sort(DECK.names) and not s.in_front for s in nxt.seats)
 
