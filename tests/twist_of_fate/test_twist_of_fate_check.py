@@ -43,6 +43,24 @@ def test_contradiction_and_witnesses(result) -> None:  # type: ignore[no-untyped
     assert endless.kind == Kind.NON_TERMINATION and endless.finished
     floor = by_id["twist-of-fate/monks-penalty-floor"].witness.results
     assert min(s["sanctuary"] for s in floor["negative"].values() if isinstance(s, dict)) == -1
+    # no side of the built-in deck Gives and Takes one value: the order cannot matter
+    order = by_id["twist-of-fate/gives-takes-order"]
+    assert order.kind == Kind.INFO and order.finished and order.witness is None
+
+
+def test_gives_takes_order_parts_on_a_deck_that_gives_and_takes_one_value(tmp_path: Path) -> None:
+    text = (ROOT / "ruleslawyer/data/twist-of-fate.toml").read_text("utf-8")
+    old = "  { gives = { luck = 1, shilling = 1 } },"
+    assert old in text
+    path = tmp_path / "deck.toml"
+    new = "  { gives = { luck = 2, shilling = 1 }, takes = { luck = 1 } },"
+    path.write_text(text.replace(old, new))
+    found = check_source(load_source(str(path)), {}, Budget(max_seconds=60)).findings
+    [order] = [f for f in found if f.id == "twist-of-fate/gives-takes-order"]
+    assert order.kind == Kind.AMBIGUITY and order.witness is not None
+    results = order.witness.results
+    assert set(results) == {"net", "gives-first", "takes-first"}
+    assert len({json.dumps(v, sort_keys=True) for v in results.values()}) > 1
 
 
 def test_unfinished_points_say_so(result) -> None:  # type: ignore[no-untyped-def]

@@ -285,3 +285,17 @@ def test_both_solvers_agree_on_the_hand_worked_positions(field: str, which: str)
         rules = replace(RULES, **{field: reading})
         ref = twist_of_fate_reference.solve(position, rules)
         assert twist_of_fate_numba.solve(position, rules).answer() == ref.answer()
+
+
+def test_best_move_shows_a_side_that_gives_and_takes_as_printed() -> None:
+    from ruleslawyer.solvers.twist_of_fate_common import _show, move_json
+
+    deck = deck_from_document(OVERLAP, "overlap.toml")
+    out = move_json(Move("A", 1, FACE_UP, side=0), 0, ("ann", "bob", "cat"), deck)
+    assert out["target_gets"] == {
+        "gives": {"luck": 2, "shilling": 0},
+        "takes": {"luck": 1, "shilling": 0},
+    }
+    assert _show(out["target_gets"]) == (
+        "(gives (+2 Luck, +0 Shilling), takes (+1 Luck, +0 Shilling))"
+    )
