@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -70,28 +70,33 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         return errors
     deck = deck_from_document(source.document, source.display)
     rules = Rules.from_rulings(rulings)
-    seconds = budget.remaining_seconds()
-    # Without --max-seconds every search is bounded by its playout count alone, so the
-    # findings (and the committed report) do not depend on how loaded the machine is.
-    share = math.inf if seconds is None else seconds / 14
-    return [
-        _double_threshold(deck, rules, rulings, share),
-        _simultaneous_finish(deck, rules, rulings, share),
-        _self_play_count(deck, rules, rulings, share),
-        _self_play_face_down(deck, rules, rulings, share),
-        _monks_penalty_floor(deck, rules, rulings, share),
-        _monks_penalty_trigger(rulings),
-        _monks_finish_tie(deck, rules, rulings, share),
-        _endless_game(deck, rules, rulings),
-        _last_tie_break(deck, rules, rulings, share),
-        scoring.finish_before_penalty(deck, rules, rulings, share),
-        scoring.monks_penalty_size(deck, rules, rulings, share),
-        rounds.self_played_pickup(deck, rules, rulings, share),
-        scoring.face_down_at_zero(deck, rules, rulings, share),
-        rounds.carry_over(deck, rules, rulings, share),
-        scoring.tie_remaining(deck, rules, rulings, share),
-        scoring.gives_takes_order(deck, rules, rulings, share),
+    searches: list[Callable[[Deck, Rules, Mapping[str, str], float], Finding]] = [
+        _double_threshold,
+        _simultaneous_finish,
+        _self_play_count,
+        _self_play_face_down,
+        _monks_penalty_floor,
+        lambda deck, rules, rulings, seconds: _monks_penalty_trigger(rulings),
+        _monks_finish_tie,
+        lambda deck, rules, rulings, seconds: _endless_game(deck, rules, rulings),
+        _last_tie_break,
+        scoring.finish_before_penalty,
+        scoring.monks_penalty_size,
+        rounds.self_played_pickup,
+        scoring.face_down_at_zero,
+        rounds.carry_over,
+        scoring.tie_remaining,
+        scoring.gives_takes_order,
     ]
+    out = []
+    for i, run in enumerate(searches):
+        # Without --max-seconds every search is bounded by its playout count alone, so the
+        # findings (and the committed report) do not depend on how loaded the machine is.
+        # With it, each search gets an equal share of what the earlier ones left.
+        seconds = budget.remaining_seconds()
+        share = math.inf if seconds is None else max(0.0, seconds) / (len(searches) - i)
+        out.append(run(deck, rules, rulings, share))
+    return out
 
 
 def structural_errors(source: GameSource) -> list[Finding]:

@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def result():  # type: ignore[no-untyped-def]
-    return check_source(load_source("twist-of-fate"), {}, Budget(max_seconds=20))
+    # No time budget: the searches are bounded by their seeded playout counts, so the
+    # result is the committed report's, whatever the machine's load (about a minute of CPU).
+    return check_source(load_source("twist-of-fate"), {}, Budget())
 
 
 def test_one_finding_per_rule_point(result) -> None:  # type: ignore[no-untyped-def]
@@ -55,8 +57,11 @@ def test_gives_takes_order_parts_on_a_deck_that_gives_and_takes_one_value(tmp_pa
     path = tmp_path / "deck.toml"
     new = "  { gives = { luck = 2, shilling = 1 }, takes = { luck = 1 } },"
     path.write_text(text.replace(old, new))
-    found = check_source(load_source(str(path)), {}, Budget(max_seconds=60)).findings
-    [order] = [f for f in found if f.id == "twist-of-fate/gives-takes-order"]
+    from ruleslawyer.checks.twist_of_fate_scoring import gives_takes_order
+    from ruleslawyer.models.twist_of_fate import Rules
+    from ruleslawyer.models.twist_of_fate_files import load_deck
+
+    order = gives_takes_order(load_deck(str(path)), Rules(), {}, 60.0)
     assert order.kind == Kind.AMBIGUITY and order.witness is not None
     results = order.witness.results
     assert set(results) == {"net", "gives-first", "takes-first"}

@@ -299,3 +299,15 @@ def test_best_move_shows_a_side_that_gives_and_takes_as_printed() -> None:
     assert _show(out["target_gets"]) == (
         "(gives (+2 Luck, +0 Shilling), takes (+1 Luck, +0 Shilling))"
     )
+
+
+def test_every_reading_reaches_the_model() -> None:
+    # a ruling on any point with readings sets the Rules switch the model reads
+    from ruleslawyer.checks.twist_of_fate_search import field
+    from ruleslawyer.models.twist_of_fate import RULE_POINTS
+
+    for point in RULE_POINTS:
+        for reading in point.reading_names:
+            assert getattr(Rules.from_rulings({point.id: reading}), field(point)) == reading
+        if point.readings:
+            assert getattr(RULES, field(point)) == point.default
