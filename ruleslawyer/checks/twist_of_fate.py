@@ -214,6 +214,19 @@ def _self_play_count(
     # is full, and from then on every card in hand fits in front of that player under
     # either reading: the open seats, and so the legal moves, are the same. The search
     # confirms it on the first forced self-play it meets.
+    if rules.self_played_pickup != "all-in-front":
+        return point_finding(
+            points.SELF_PLAY_COUNT,
+            rulings=rulings,
+            parted=False,
+            finished=False,
+            message="Not shown either way: the argument that the readings never part needs "
+            "every round to deal six cards per seat, and self-played-pickup="
+            f"{rules.self_played_pickup} deals fewer after a forced self-play (then a second "
+            "player can be forced while a seat full only of its own cards has room under "
+            "does-not-count).",
+        )
+
     def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
         if not _self_play(state, move, rules):
             return None

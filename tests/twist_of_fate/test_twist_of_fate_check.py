@@ -98,3 +98,15 @@ def test_bad_deck_type_exits_2(tmp_path: Path) -> None:
     run = CliRunner().invoke(cli, ["check", str(path)])
     assert run.exit_code == 2
     assert "character[0].sides[0].luck" in run.stderr
+
+
+def test_self_play_count_claims_nothing_when_rounds_deal_fewer_cards() -> None:
+    # self-played-pickup=opponents-only: a round can deal fewer than six cards a seat, so
+    # the argument behind the 'info' does not hold; the finding must not claim it.
+    from ruleslawyer.checks.twist_of_fate import _self_play_count
+    from ruleslawyer.models.twist_of_fate import Rules
+    from ruleslawyer.models.twist_of_fate_files import load_deck
+
+    rulings = {"twist-of-fate/self-played-pickup": "opponents-only"}
+    found = _self_play_count(load_deck("twist-of-fate"), Rules.from_rulings(rulings), rulings, 5)
+    assert not found.finished and found.kind == Kind.AMBIGUITY
