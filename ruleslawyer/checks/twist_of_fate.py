@@ -34,9 +34,13 @@ from ruleslawyer.checks.twist_of_fate_search import (
     position_json,
     search,
     seat_json,
+    seat_results,
     three_player,
     two_player,
     under,
+)
+from ruleslawyer.checks.twist_of_fate_search import (
+    parted as search_parted,
 )
 from ruleslawyer.findings import Finding, Location, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource, validate
@@ -44,7 +48,6 @@ from ruleslawyer.models import twist_of_fate_points as points
 from ruleslawyer.models.twist_of_fate import (
     LAST,
     LIMIT,
-    MONKS,
     Deck,
     Move,
     Rules,
@@ -355,15 +358,8 @@ def _monks_finish_tie(
         tokens = [score(seats[s], rules)[0].sanctuary for s in (state.active, state.monks)]
         if min(tokens) < LAST:
             return None
-        modelled = play(state, move, deck, rules)
-        active = NAMES_2[state.active]
-        return {
-            "the model, readings in force (tie rule with the Monks as a player)": seat_json(
-                modelled, NAMES_2
-            ),
-            "active player's token moves first": {"winner": active},
-            "the Monks reached the last card (both players lose)": {"winner": MONKS},
-        }
+        results = seat_results(points.MONKS_FINISH_TIE, state, move, deck, rules, NAMES_2)
+        return results if search_parted(results) else None
 
     found = search(two_player(deck), goal, deck, rules, NAMES_2, seconds, steer=neck_and_neck)
     return finding(

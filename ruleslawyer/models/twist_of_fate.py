@@ -27,6 +27,7 @@ from ruleslawyer.models.twist_of_fate_points import (
     FACE_DOWN_AT_ZERO,
     FINISH_BEFORE_PENALTY,
     GIVES_TAKES_ORDER,
+    MONKS_FINISH_TIE,
     MONKS_PENALTY_FLOOR,
     MONKS_PENALTY_SIZE,
     MONKS_PENALTY_TRIGGER,
@@ -127,6 +128,7 @@ class Rules:
     carry_over: str = "carry-over"
     tie_remaining: str = "after-reset"
     gives_takes_order: str = "net"
+    monks_finish_tie: str = "tie-rule"
 
     @classmethod
     def from_rulings(cls, rulings: Mapping[str, str]) -> Rules:
@@ -144,6 +146,7 @@ class Rules:
             carry_over=reading_in_force(CARRY_OVER, rulings),
             tie_remaining=reading_in_force(TIE_REMAINING, rulings),
             gives_takes_order=reading_in_force(GIVES_TAKES_ORDER, rulings),
+            monks_finish_tie=reading_in_force(MONKS_FINISH_TIE, rulings),
         )
 
 
@@ -410,8 +413,10 @@ def resolve_scoring(
     # Game End: "the game immediately ends" (under game-ends-first, before any penalty)
     if len(finished) == 1:
         return tuple(out), finished[0]
-    # Two seats reached the last card in the same play (the Monks among them: a gap, which
-    # the model settles with the same tie rule).
+    # Two seats reached the last card in the same play; the Monks among them: a gap
+    # (monks-finish-tie), by default settled with the same tie rule.
+    if monks in finished and rules.monks_finish_tie != "tie-rule":
+        return tuple(out), active if rules.monks_finish_tie == "active-player" else monks
     values = out if rules.tie_remaining == "after-reset" else twisted
     return tuple(out), _tie_winner(values, active, finished)
 

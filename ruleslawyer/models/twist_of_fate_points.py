@@ -202,7 +202,23 @@ MONKS_FINISH_TIE = RulePoint(
     title="The Monks and a player reach the last Sanctuary Card in the same play",
     kind=Kind.GAP,
     sentences=(MONKS_WIN, TIE_RULE, ACTIVE_FIRST),
-    readings=(),
+    readings=(
+        Reading(
+            "tie-rule",
+            "The tie rule, the Monks as a tied player: the highest Luck + Shilling left wins "
+            "(the Monks winning means both players lose), then the active player.",
+        ),
+        Reading(
+            "active-player",
+            "The active player's token moved first, so the Monks did not get there "
+            '"first": the active player wins.',
+        ),
+        Reading(
+            "monks",
+            "The Monks reached the final card (not after the player): both players lose.",
+        ),
+    ),
+    default="tie-rule",
 )
 ENDLESS_GAME = RulePoint(
     id="twist-of-fate/endless-game",

@@ -54,7 +54,8 @@ VARIANTS = 6
 # 1 for the non-default readings of finish-before-penalty (penalty-first), monks-penalty-size
 # (per-point), face-down-at-zero (must-decrease) and tie-remaining (before-reset)
 P_PFIRST, P_PSIZE, P_FDZ, P_TIE = range(12, 16)
-NPARAMS = 16
+P_MFT = 16  # monks-finish-tie: 0 tie-rule, 1 active-player, 2 monks
+NPARAMS = 17
 
 # counters
 C_DEPTH, C_STATES, C_ENDS, C_DONE, C_MAIN, C_LEAVES, C_EXPANDED = range(7)
@@ -453,7 +454,9 @@ def child(k1, k2, p, t, ep, et, params, scores):
                 penalty = 0
             fpz = zp >= LAST + Z_OFF
             ftz = zt >= LAST + Z_OFF
-            if fpz and ftz:
+            if fpz and ftz and t == params[P_MONKS] and params[P_MFT] > 0:
+                winner = p if params[P_MFT] == 1 else t
+            elif fpz and ftz:
                 # the tie rule's "remaining" values: after the reset, or before it
                 shift = 8 if params[P_TIE] == 1 else 0
                 lsp = (x >> shift) & 63

@@ -106,6 +106,25 @@ def test_active_first_names_what_happens_to_the_monks() -> None:
     assert "Monks" in text and "neither scores nor resets" in text
 
 
+# MONKS_WIN_DOC with the Monks on 7 too: Nancy side 0 facing the Monks brings Ann to 4/0
+# (8, with 0 + 0 left) and the Monks to 4/3 (8, with 0 + 3 left). The tie rule with the
+# Monks as a player: 3 > 0, the Monks win (both players lose); "active player's token
+# moves first": Ann; "the Monks reached the final card": the Monks.
+MONKS_TIE_DOC = {**MONKS_WIN_DOC, "monks": {**MONKS_WIN_DOC["monks"], "sanctuary": 7}}
+
+
+@pytest.mark.parametrize(
+    ("reading", "winner"), [("tie-rule", 2), ("active-player", 0), ("monks", 2)]
+)
+def test_monks_finish_tie_readings(reading: str, winner: int) -> None:
+    state = _position(MONKS_TIE_DOC).state
+    after = step(
+        state, Move("Nancy", 2, FACE_UP, side=0), DECK, replace(RULES, monks_finish_tie=reading)
+    )
+    assert after.winner == winner
+    assert after.seats[0].sanctuary == 8 == after.seats[2].sanctuary
+
+
 def _monks_double(sanctuary: int) -> State:
     # Ann (Sanctuary 3) plays Mr. Bumble side 0 (+1 Luck +1 Shilling) facing the Monks (3/3):
     # they reach 4/4 and, under double-threshold=two-points, gain two Sanctuary Points. Ann
@@ -268,16 +287,19 @@ READINGS = {
     "simultaneous_finish": ("tie-break", "active-first"),
     "tie_remaining": ("after-reset", "before-reset"),
     "face_down_at_zero": ("clamp", "must-decrease"),
+    "monks_finish_tie": ("tie-rule", "active-player", "monks"),
 }
 
 
 @pytest.mark.parametrize("field", sorted(READINGS))
-@pytest.mark.parametrize("which", ["monks-win", "monks-double", "tie"])
+@pytest.mark.parametrize("which", ["monks-win", "monks-double", "tie", "monks-tie"])
 def test_both_solvers_agree_on_the_hand_worked_positions(field: str, which: str) -> None:
     from ruleslawyer.models.twist_of_fate_files import Position
 
     if which == "monks-win":
         position = _position(MONKS_WIN_DOC)
+    elif which == "monks-tie":
+        position = _position(MONKS_TIE_DOC)
     else:
         state = _monks_double(3) if which == "monks-double" else _tie()
         position = Position(state, ("ann", "bob", "cat")[: state.players], DECK, {})

@@ -180,7 +180,7 @@ def test_issue_ids_and_readings() -> None:
     assert by_id["twist-of-fate/self-play-face-down"] == ("allowed", "not-allowed")
     assert by_id["twist-of-fate/monks-penalty-floor"] == ("floor-at-zero", "negative")
     assert by_id["twist-of-fate/monks-penalty-trigger"] == ("your-card", "any-monks-score")
-    assert by_id["twist-of-fate/monks-finish-tie"] == ()
+    assert by_id["twist-of-fate/monks-finish-tie"] == ("tie-rule", "active-player", "monks")
     assert by_id["twist-of-fate/endless-game"] == ()
     assert by_id["twist-of-fate/finish-before-penalty"] == ("game-ends-first", "penalty-first")
     assert by_id["twist-of-fate/monks-penalty-size"] == ("one-point", "per-point")

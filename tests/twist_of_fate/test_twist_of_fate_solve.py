@@ -177,6 +177,7 @@ def positions(draw: st.DrawFn, most: int = 6) -> tuple[Position, Rules]:
         face_down_at_zero=draw(st.sampled_from(("clamp", "must-decrease"))),
         tie_remaining=draw(st.sampled_from(("after-reset", "before-reset"))),
         gives_takes_order=draw(st.sampled_from(("net", "gives-first", "takes-first"))),
+        monks_finish_tie=draw(st.sampled_from(("tie-rule", "active-player", "monks"))),
     )
     state = State(seats=tuple(seats), players=players, active=active, starter=active)
     names = ("ann", "bob", "cat", "dan")[:players]
