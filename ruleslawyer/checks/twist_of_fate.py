@@ -12,22 +12,42 @@ the argument and finish; a search that runs out of budget says
 
 from __future__ import annotations
 
+import json
 import math
-import random
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ruleslawyer.budget import Budget
+from ruleslawyer.checks import twist_of_fate_rounds as rounds
+from ruleslawyer.checks import twist_of_fate_scoring as scoring
+from ruleslawyer.checks.twist_of_fate_search import (
+    GAME,
+    MAX_QUIET_ROUNDS,
+    NAMES_2,
+    NAMES_3,
+    Hit,
+    describe,
+    describe_round,
+    finding,
+    neck_and_neck,
+    position_json,
+    search,
+    seat_json,
+    seat_results,
+    three_player,
+    two_player,
+    under,
+)
+from ruleslawyer.checks.twist_of_fate_search import (
+    parted as search_parted,
+)
 from ruleslawyer.findings import Finding, Location, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource, validate
 from ruleslawyer.models import twist_of_fate_points as points
 from ruleslawyer.models.twist_of_fate import (
-    FACE_DOWN,
     LAST,
     LIMIT,
-    MONKS,
     Deck,
     Move,
     Rules,
@@ -37,72 +57,14 @@ from ruleslawyer.models.twist_of_fate import (
     legal_moves,
     open_targets,
     play,
+    score,
     start,
-    start_two_player,
 )
-from ruleslawyer.models.twist_of_fate_files import DeckDoc, deck_from_document, state_document
-
-GAME = "twist-of-fate"
-SEED = 20161
-MAX_PLIES = 600
-MAX_QUIET_ROUNDS = 200
-NAMES_3 = ("ann", "bob", "cat")
-NAMES_2 = ("ann", "bob")
-
-# A goal looks at a turn and a move; it returns each reading's result when the move
-# makes the situation happen (and the readings part, where that is asked), else None.
-Goal = Callable[[State, Move, Deck, Rules], dict[str, Any] | None]
-
-
-# A steering policy picks the playout's move (uniformly at random when there is none).
-Steer = Callable[[random.Random, State, tuple[Move, ...], Deck, Rules], Move]
-
-
-def race(
-    rng: random.Random, state: State, moves: tuple[Move, ...], deck: Deck, rules: Rules
-) -> Move:
-    """Mostly a move that makes someone score: drives the game toward its end."""
-    if rng.random() < 0.8:
-        scoring = [
-            m
-            for m in moves
-            if sum(s.sanctuary for s in play(state, m, deck, rules).seats)
-            > sum(s.sanctuary for s in state.seats)
-        ]
-        if scoring:
-            return rng.choice(scoring)
-    return rng.choice(moves)
-
-
-def neck_and_neck(
-    rng: random.Random, state: State, moves: tuple[Move, ...], deck: Deck, rules: Rules
-) -> Move:
-    """Mostly the move that best lifts the Monks and the leading player together."""
-    if rng.random() < 0.3:
-        return rng.choice(moves)
-
-    def level(m: Move) -> tuple[int, int, float]:
-        seats = play(state, m, deck, rules).seats
-        lead = max(s.sanctuary for s in seats[:-1])
-        monks = seats[-1].sanctuary
-        return monks - 2 * max(0, lead - monks - 1), lead + monks, rng.random()
-
-    return max(moves, key=level)
-
-
-@dataclass(frozen=True)
-class Hit:
-    before: State
-    move: Move
-    record: tuple[str, ...]
-    results: dict[str, Any]
-    playouts: int
-
-
-@dataclass(frozen=True)
-class Miss:
-    playouts: int
-    finished: bool = False
+from ruleslawyer.models.twist_of_fate_files import (
+    DeckDoc,
+    deck_from_document,
+    side_from_document,
+)
 
 
 def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
@@ -111,26 +73,41 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         return errors
     deck = deck_from_document(source.document, source.display)
     rules = Rules.from_rulings(rulings)
-    seconds = budget.remaining_seconds()
-    # Without --max-seconds every search is bounded by its playout count alone, so the
-    # findings (and the committed report) do not depend on how loaded the machine is.
-    share = math.inf if seconds is None else seconds / 7
-    return [
-        _double_threshold(deck, rules, rulings, share),
-        _simultaneous_finish(deck, rules, rulings, share),
-        _self_play_count(deck, rules, rulings, share),
-        _self_play_face_down(deck, rules, rulings, share),
-        _monks_penalty_floor(deck, rules, rulings, share),
-        _monks_penalty_trigger(rulings),
-        _monks_finish_tie(deck, rules, rulings, share),
-        _endless_game(deck, rules, rulings),
-        _last_tie_break(deck, rules, rulings, share),
+    searches: list[Callable[[Deck, Rules, Mapping[str, str], float], Finding]] = [
+        _double_threshold,
+        _simultaneous_finish,
+        _self_play_count,
+        _self_play_face_down,
+        _monks_penalty_floor,
+        lambda deck, rules, rulings, seconds: _monks_penalty_trigger(rulings),
+        _monks_finish_tie,
+        lambda deck, rules, rulings, seconds: _endless_game(deck, rules, rulings),
+        _last_tie_break,
+        scoring.finish_before_penalty,
+        scoring.monks_penalty_size,
+        rounds.self_played_pickup,
+        scoring.face_down_at_zero,
+        rounds.carry_over,
+        scoring.tie_remaining,
+        scoring.gives_takes_order,
     ]
+    out = []
+    for i, run in enumerate(searches):
+        # Without --max-seconds every search is bounded by its playout count alone, so the
+        # findings (and the committed report) do not depend on how loaded the machine is.
+        # With it, each search gets an equal share of what the earlier ones left.
+        seconds = budget.remaining_seconds()
+        share = math.inf if seconds is None else max(0.0, seconds) / (len(searches) - i)
+        out.append(run(deck, rules, rulings, share))
+    return out
 
 
 def structural_errors(source: GameSource) -> list[Finding]:
     """Structural rules of a deck file that TOML types cannot express."""
     chars = validate(DeckDoc, source.document, source.display).character
+    for i, c in enumerate(chars):  # a malformed side is bad input (exit 2)
+        for j, side in enumerate(c.sides):
+            side_from_document(side, source.display, f"character[{i}].sides[{j}]")
     out = []
     names = [c.name for c in chars]
     for i, name in enumerate(names):
@@ -159,128 +136,6 @@ def structural_errors(source: GameSource) -> list[Finding]:
     return out
 
 
-# --- the search ---------------------------------------------------------------------
-
-
-def _pick(rng: random.Random, outcomes: tuple[tuple[int, State], ...]) -> State:
-    weights = [w for w, _ in outcomes]
-    return rng.choices([s for _, s in outcomes], weights=weights)[0]
-
-
-def describe(move: Move, state: State, names: tuple[str, ...]) -> str:
-    seats = names + ((MONKS,) if state.monks is not None else ())
-    who, to = seats[state.active], seats[move.target]
-    if move.play == FACE_DOWN:
-        how = f"face-down ({who} raises {move.player_raises}"
-        how += f", {to} raises {move.target_raises})" if move.target_raises else ")"
-    else:
-        how = f"face-up, side {move.side} facing {to}"
-    return f"{who} plays {move.card} on {to}, {how}"
-
-
-def search(
-    starts: Callable[[random.Random], State],
-    goal: Goal,
-    deck: Deck,
-    rules: Rules,
-    names: tuple[str, ...],
-    seconds: float,
-    *,
-    max_playouts: int = 400,
-    steer: Steer | None = None,
-) -> Hit | Miss:
-    """Seeded playouts from the start; the first turn where ``goal`` fires is the witness."""
-    rng = random.Random(SEED)
-    deadline = time.monotonic() + seconds
-    for n in range(1, max_playouts + 1):
-        state = starts(rng)
-        record: list[str] = []
-        for _ in range(MAX_PLIES):
-            if state.over:
-                break
-            if state.round_over:
-                state = _pick(rng, chance_outcomes(state, deck))
-                record.append(f"round {state.round} begins; {names[state.active]} starts")
-                continue
-            moves = legal_moves(state, deck, rules)
-            for move in moves:
-                results = goal(state, move, deck, rules)
-                if results is not None:
-                    record.append(describe(move, state, names))
-                    return Hit(state, move, tuple(record), results, n)
-            move = rng.choice(moves) if steer is None else steer(rng, state, moves, deck, rules)
-            record.append(describe(move, state, names))
-            state = play(state, move, deck, rules)
-            if time.monotonic() > deadline:
-                return Miss(n)
-    return Miss(max_playouts)
-
-
-def three_player(deck: Deck) -> Callable[[random.Random], State]:
-    return lambda rng: start(3, deck)
-
-
-def two_player(deck: Deck) -> Callable[[random.Random], State]:
-    outcomes = start_two_player(deck)
-    return lambda rng: _pick(rng, outcomes)
-
-
-def position_json(state: State, names: tuple[str, ...]) -> dict[str, Any]:
-    """A state as the position file's fields, with the round."""
-    return {"round": state.round, **state_document(state, names)}
-
-
-def _seat_json(state: State, names: tuple[str, ...]) -> dict[str, Any]:
-    seats = names + ((MONKS,) if state.monks is not None else ())
-    out: dict[str, Any] = {
-        seats[i]: {"luck": s.luck, "shilling": s.shilling, "sanctuary": s.sanctuary}
-        for i, s in enumerate(state.seats)
-    }
-    if state.winner is not None:
-        out["winner"] = seats[state.winner]
-    return out
-
-
-def _under(state: State, move: Move, deck: Deck, rules: Rules, **reading: str) -> State:
-    return play(state, move, deck, replace(rules, **reading))
-
-
-def _finding(
-    point: Any,
-    rulings: Mapping[str, str],
-    found: Hit | Miss,
-    names: tuple[str, ...],
-    *,
-    hit_message: str,
-    miss_message: str,
-    description: str,
-    parted: bool = True,
-) -> Finding:
-    if isinstance(found, Miss):
-        return point_finding(
-            point,
-            rulings=rulings,
-            parted=False,
-            finished=False,
-            searched=found.playouts,
-            message=miss_message + f" (searched {found.playouts} seeded playouts).",
-        )
-    witness = Witness(
-        description=description,
-        position=position_json(found.before, names),
-        results=found.results,
-        moves=found.record,
-    )
-    return point_finding(
-        point,
-        rulings=rulings,
-        parted=parted,
-        witness=witness,
-        searched=found.playouts,
-        message=hit_message,
-    )
-
-
 # --- one function per rule point ------------------------------------------------------
 
 
@@ -288,18 +143,18 @@ def _double_threshold(
     deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float
 ) -> Finding:
     def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
-        seats = apply_effects(state, move, deck)
+        seats = apply_effects(state, move, deck, rules)
         if not any(
             seats[s].luck == 4 and seats[s].shilling == 4 for s in (state.active, move.target)
         ):
             return None
         return {
-            r.name: _seat_json(_under(state, move, deck, rules, double_threshold=r.name), NAMES_3)
+            r.name: seat_json(under(state, move, deck, rules, double_threshold=r.name), NAMES_3)
             for r in points.DOUBLE_THRESHOLD.readings
         }
 
     found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
-    return _finding(
+    return finding(
         points.DOUBLE_THRESHOLD,
         rulings,
         found,
@@ -316,7 +171,7 @@ def _both_reach_last(state: State, move: Move, deck: Deck, rules: Rules) -> Stat
         return None
     if min(state.seats[state.active].sanctuary, state.seats[move.target].sanctuary) < LAST - 2:
         return None
-    after = _under(state, move, deck, rules, simultaneous_finish="tie-break")
+    after = under(state, move, deck, rules, simultaneous_finish="tie-break")
     both = (
         after.seats[state.active].sanctuary >= LAST and after.seats[move.target].sanctuary >= LAST
     )
@@ -331,14 +186,12 @@ def _simultaneous_finish(
         if after is None or after.winner == state.active:
             return None  # hunt for a finish where the readings name different winners
         return {
-            r.name: _seat_json(
-                _under(state, move, deck, rules, simultaneous_finish=r.name), NAMES_3
-            )
+            r.name: seat_json(under(state, move, deck, rules, simultaneous_finish=r.name), NAMES_3)
             for r in points.SIMULTANEOUS_FINISH.readings
         }
 
     found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
-    return _finding(
+    return finding(
         points.SIMULTANEOUS_FINISH,
         rulings,
         found,
@@ -364,6 +217,19 @@ def _self_play_count(
     # is full, and from then on every card in hand fits in front of that player under
     # either reading: the open seats, and so the legal moves, are the same. The search
     # confirms it on the first forced self-play it meets.
+    if rules.self_played_pickup != "all-in-front":
+        return point_finding(
+            points.SELF_PLAY_COUNT,
+            rulings=rulings,
+            parted=False,
+            finished=False,
+            message="Not shown either way: the argument that the readings never part needs "
+            "every round to deal six cards per seat, and self-played-pickup="
+            f"{rules.self_played_pickup} deals fewer after a forced self-play (then a second "
+            "player can be forced while a seat full only of its own cards has room under "
+            "does-not-count).",
+        )
+
     def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
         if not _self_play(state, move, rules):
             return None
@@ -378,7 +244,7 @@ def _self_play_count(
 
     found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
     parted = isinstance(found, Hit) and len({tuple(v) for v in found.results.values()}) > 1
-    finding = _finding(
+    return finding(
         points.SELF_PLAY_COUNT,
         rulings,
         found,
@@ -392,7 +258,6 @@ def _self_play_count(
         description="the first forced play in front of oneself; legal moves for that card "
         "under each reading",
     )
-    return finding
 
 
 def _self_play_face_down(
@@ -401,29 +266,35 @@ def _self_play_face_down(
     def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
         if not _self_play(state, move, rules):
             return None
+        me = NAMES_3[state.active]
         out = {}
         for r in points.SELF_PLAY_FACE_DOWN.readings:
             variant = replace(rules, self_play_face_down=r.name)
-            after = {
-                (s.seats[state.active].luck, s.seats[state.active].shilling)
+            after = [
+                seat_json(play(state, m, deck, variant), NAMES_3)
                 for m in legal_moves(state, deck, variant)
                 if m.card == move.card
-                for s in [play(state, m, deck, variant)]
+            ]
+            # the player's every value (Sanctuary too) and the winner, once per outcome
+            seen = {
+                json.dumps({**a[me], **({"winner": a["winner"]} if "winner" in a else {})})
+                for a in after
             }
-            out[r.name] = sorted([list(v) for v in after])
+            out[r.name] = [json.loads(v) for v in sorted(seen)]
         return out if out["allowed"] != out["not-allowed"] else None
 
     found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
-    return _finding(
+    return finding(
         points.SELF_PLAY_FACE_DOWN,
         rulings,
         found,
         NAMES_3,
         hit_message="A player is forced to play in front of themselves; face down they could "
-        "reach (Luck, Shilling) values that face up cannot.",
+        "reach values (Luck, Shilling, Sanctuary) that face up cannot.",
         miss_message="No forced self-play where face-down play changes the outcome was found",
-        description="the last move is forced in front of the player; the (Luck, Shilling) "
-        "the player can end with under each reading",
+        description="the last move is forced in front of the player; every outcome (the "
+        "player's Luck, Shilling and Sanctuary, and the winner if the game ends) of playing "
+        "that card under each reading",
     )
 
 
@@ -441,18 +312,16 @@ def _monks_penalty_floor(
     def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
         if state.seats[state.active].sanctuary != 0 or not _monks_score(state, move, deck, rules):
             return None
-        for_floor = _under(state, move, deck, rules, monks_penalty_floor="floor-at-zero")
+        for_floor = under(state, move, deck, rules, monks_penalty_floor="floor-at-zero")
         if for_floor.seats[state.active].sanctuary != 0:
             return None  # the player scored in the same play: nothing to floor
         return {
-            r.name: _seat_json(
-                _under(state, move, deck, rules, monks_penalty_floor=r.name), NAMES_2
-            )
+            r.name: seat_json(under(state, move, deck, rules, monks_penalty_floor=r.name), NAMES_2)
             for r in points.MONKS_PENALTY_FLOOR.readings
         }
 
     found = search(two_player(deck), goal, deck, rules, NAMES_2, seconds)
-    return _finding(
+    return finding(
         points.MONKS_PENALTY_FLOOR,
         rulings,
         found,
@@ -484,23 +353,16 @@ def _monks_finish_tie(
             return None
         if min(state.seats[state.active].sanctuary, state.seats[state.monks].sanctuary) < LAST - 2:
             return None
-        seats = apply_effects(state, move, deck)
-        from ruleslawyer.models.twist_of_fate import score
-
-        me, _ = score(seats[state.active], rules)
-        monks, _ = score(seats[state.monks], rules)
-        if me.sanctuary < LAST or monks.sanctuary < LAST:
+        # both tokens move (no penalty comes between: the game ends at once)
+        seats = apply_effects(state, move, deck, rules)
+        tokens = [score(seats[s], rules)[0].sanctuary for s in (state.active, state.monks)]
+        if min(tokens) < LAST:
             return None
-        modelled = _under(state, move, deck, rules, simultaneous_finish="tie-break")
-        active = NAMES_2[state.active]
-        return {
-            "tie rule with the Monks as a player (the model)": _seat_json(modelled, NAMES_2),
-            "active player's token moves first": {"winner": active},
-            "the Monks reached the last card (both players lose)": {"winner": MONKS},
-        }
+        results = seat_results(points.MONKS_FINISH_TIE, state, move, deck, rules, NAMES_2)
+        return results if search_parted(results) else None
 
     found = search(two_player(deck), goal, deck, rules, NAMES_2, seconds, steer=neck_and_neck)
-    return _finding(
+    return finding(
         points.MONKS_FINISH_TIE,
         rulings,
         found,
@@ -508,7 +370,8 @@ def _monks_finish_tie(
         hit_message="A player and the Monks reach the last Sanctuary Card in the same play; "
         'the rulebook says only what happens when the Monks get there "first".',
         miss_message="No play bringing a player and the Monks to the last card together was found",
-        description="the last move brings the active player and the Monks to the last card",
+        description="the last move brings the active player's token and the Monks' to the "
+        "last card together",
     )
 
 
@@ -516,11 +379,11 @@ def _endless_game(deck: Deck, rules: Rules, rulings: Mapping[str, str]) -> Findi
     """Play so that nobody scores (first such move in order); a repeated round start is a cycle."""
     state = start(3, deck)
     seen: dict[State, int] = {}
-    record: list[str] = []
-    marks: list[int] = []
+    record: list[str] = [describe_round(state, NAMES_3)]
     while not state.over:
         if state.round_over:
-            state = chance_outcomes(state, deck)[0][1]
+            state = chance_outcomes(state, deck, rules)[0][1]
+            record.append(describe_round(state, NAMES_3))
             key = replace(state, round=0)
             if key in seen:
                 first = seen[key]
@@ -529,7 +392,7 @@ def _endless_game(deck: Deck, rules: Rules, rulings: Mapping[str, str]) -> Findi
                     "position, and nobody scored in between: those rounds can repeat forever",
                     position=position_json(state, NAMES_3),
                     results={"repeats": f"rounds {first}..{state.round - 1}"},
-                    moves=tuple(record[marks[first - 2] :]) if first >= 2 else tuple(record),
+                    moves=tuple(record),
                 )
                 return point_finding(
                     points.ENDLESS_GAME,
@@ -539,12 +402,10 @@ def _endless_game(deck: Deck, rules: Rules, rulings: Mapping[str, str]) -> Findi
                     message="Play can go on forever: if each player in turn makes the play "
                     "that keeps Luck and Shilling lowest (never letting anyone score), a "
                     "round starts in a position seen before, and the rounds between repeat "
-                    "without end. The witness lists the repeating rounds' plays; the plays "
-                    "before them follow the same rule from the start of a 3-player game.",
+                    "without end. The witness's record runs from the start of a 3-player "
+                    "game to the round that starts as an earlier one did.",
                 )
             seen[key] = state.round
-            marks.append(len(record))
-            record.append(f"round {state.round} begins")
             continue
         moves = legal_moves(state, deck, rules)
         quiet = [
@@ -589,11 +450,11 @@ def _last_tie_break(
         a, t = after.seats[state.active], after.seats[move.target]
         if a.luck + a.shilling != t.luck + t.shilling:
             return None
-        return {"tie-break": _seat_json(after, NAMES_3)}
+        return {"tie-break": seat_json(after, NAMES_3)}
 
     found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds)
     if isinstance(found, Hit):
-        return _finding(
+        return finding(
             points.LAST_TIE_BREAK,
             rulings,
             found,
@@ -604,7 +465,7 @@ def _last_tie_break(
             miss_message="",
             description="both players reach the last card with equal Luck + Shilling",
         )
-    return _finding(
+    return finding(
         points.LAST_TIE_BREAK,
         rulings,
         found,

@@ -22,13 +22,21 @@ from itertools import combinations
 
 from ruleslawyer.findings import reading_in_force
 from ruleslawyer.models.twist_of_fate_points import (
+    CARRY_OVER,
     DOUBLE_THRESHOLD,
+    FACE_DOWN_AT_ZERO,
+    FINISH_BEFORE_PENALTY,
+    GIVES_TAKES_ORDER,
+    MONKS_FINISH_TIE,
     MONKS_PENALTY_FLOOR,
+    MONKS_PENALTY_SIZE,
     MONKS_PENALTY_TRIGGER,
+    PICKUP,
     RULE_POINTS,
     SELF_PLAY_COUNT,
     SELF_PLAY_FACE_DOWN,
     SIMULTANEOUS_FINISH,
+    TIE_REMAINING,
 )
 
 __all__ = ["RULE_POINTS"]
@@ -45,8 +53,29 @@ FACE_UP, FACE_DOWN = "face-up", "face-down"
 
 @dataclass(frozen=True)
 class Side:
-    luck: int
-    shilling: int
+    """One side of a character card: what it Gives and what it Takes, as amounts (0 or
+    more) of (Luck, Shilling). A side written as net changes gives the rises and takes
+    the falls, so no value is both given and taken."""
+
+    gives: tuple[int, int] = (0, 0)
+    takes: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def net(cls, luck: int, shilling: int) -> Side:
+        return cls((max(0, luck), max(0, shilling)), (max(0, -luck), max(0, -shilling)))
+
+    @property
+    def luck(self) -> int:
+        return self.gives[0] - self.takes[0]
+
+    @property
+    def shilling(self) -> int:
+        return self.gives[1] - self.takes[1]
+
+    @property
+    def overlaps(self) -> bool:
+        """Whether one value is both given and taken (where gives-takes-order matters)."""
+        return any(g and t for g, t in zip(self.gives, self.takes, strict=True))
 
 
 @dataclass(frozen=True)
@@ -92,6 +121,14 @@ class Rules:
     self_play_face_down: str = "allowed"
     monks_penalty_floor: str = "floor-at-zero"
     monks_penalty_trigger: str = "your-card"
+    finish_before_penalty: str = "game-ends-first"
+    monks_penalty_size: str = "one-point"
+    self_played_pickup: str = "all-in-front"
+    face_down_at_zero: str = "clamp"
+    carry_over: str = "carry-over"
+    tie_remaining: str = "after-reset"
+    gives_takes_order: str = "net"
+    monks_finish_tie: str = "tie-rule"
 
     @classmethod
     def from_rulings(cls, rulings: Mapping[str, str]) -> Rules:
@@ -102,6 +139,14 @@ class Rules:
             self_play_face_down=reading_in_force(SELF_PLAY_FACE_DOWN, rulings),
             monks_penalty_floor=reading_in_force(MONKS_PENALTY_FLOOR, rulings),
             monks_penalty_trigger=reading_in_force(MONKS_PENALTY_TRIGGER, rulings),
+            finish_before_penalty=reading_in_force(FINISH_BEFORE_PENALTY, rulings),
+            monks_penalty_size=reading_in_force(MONKS_PENALTY_SIZE, rulings),
+            self_played_pickup=reading_in_force(PICKUP, rulings),
+            face_down_at_zero=reading_in_force(FACE_DOWN_AT_ZERO, rulings),
+            carry_over=reading_in_force(CARRY_OVER, rulings),
+            tie_remaining=reading_in_force(TIE_REMAINING, rulings),
+            gives_takes_order=reading_in_force(GIVES_TAKES_ORDER, rulings),
+            monks_finish_tie=reading_in_force(MONKS_FINISH_TIE, rulings),
         )
 
 
@@ -199,6 +244,7 @@ def legal_moves(state: State, deck: Deck, rules: Rules) -> tuple[Move, ...]:
     p = state.active
     hand = set(state.seats[p].hand)
     targets = open_targets(state, rules)
+    me = state.seats[p]
     moves: list[Move] = []
     for card in deck.names:
         if card not in hand:
@@ -207,14 +253,34 @@ def legal_moves(state: State, deck: Deck, rules: Rules) -> tuple[Move, ...]:
             # Gameplay: "Play a Character Card face-up ... OR ... face-down"
             moves += [Move(card, t, FACE_UP, side=s) for s in (0, 1)]
             if t != p:
+                them = state.seats[t]
                 moves += [
                     Move(card, t, FACE_DOWN, player_raises=a, target_raises=b)
                     for a in (LUCK, SHILLING)
+                    if may_raise(me, a, rules)
                     for b in (LUCK, SHILLING)
+                    if may_raise(them, b, rules)
                 ]
             elif rules.self_play_face_down == "allowed":
-                moves += [Move(card, t, FACE_DOWN, player_raises=a) for a in (LUCK, SHILLING)]
+                moves += [
+                    Move(card, t, FACE_DOWN, player_raises=a)
+                    for a in (LUCK, SHILLING)
+                    if may_raise(me, a, rules)
+                ]
     return tuple(moves)
+
+
+def may_raise(seat: Seat, raises: str, rules: Rules) -> bool:
+    """Whether a face-down play may raise ``raises`` for ``seat`` (and lower the other card).
+
+    face-down-at-zero: under ``must-decrease`` the lowered card must be above 0 when the
+    seat has a card above 0 ("Both players must decrease (by one) either their Luck or
+    Shilling Card").
+    """
+    if rules.face_down_at_zero == "clamp":
+        return True
+    lowered = seat.shilling if raises == LUCK else seat.luck
+    return lowered > 0 or seat.luck + seat.shilling == 0
 
 
 def _clamp(value: int) -> int:
@@ -225,6 +291,23 @@ def _clamp(value: int) -> int:
 def _twist(seat: Seat, luck: int, shilling: int) -> Seat:
     # Twisting Fate: "adjusts the value on their Luck and Shilling Cards"
     return replace(seat, luck=_clamp(seat.luck + luck), shilling=_clamp(seat.shilling + shilling))
+
+
+def adjust(value: int, gives: int, takes: int, order: str) -> int:
+    """One card's value after a side's Gives and Takes (gives-takes-order), within 0..4."""
+    if order == "gives-first":
+        return _clamp(_clamp(value + gives) - takes)
+    if order == "takes-first":
+        return _clamp(_clamp(value - takes) + gives)
+    return _clamp(value + gives - takes)
+
+
+def twist_side(seat: Seat, side: Side, rules: Rules) -> Seat:
+    """Twisting Fate with a face-up side: its "Gives" and "Takes" on each card."""
+    order = rules.gives_takes_order
+    luck = adjust(seat.luck, side.gives[0], side.takes[0], order)
+    shilling = adjust(seat.shilling, side.gives[1], side.takes[1], order)
+    return replace(seat, luck=luck, shilling=shilling)
 
 
 def _wild(raises: str) -> tuple[int, int]:
@@ -249,7 +332,7 @@ def score(seat: Seat, rules: Rules) -> tuple[Seat, int]:
     return replace(seat, luck=luck, shilling=shil, sanctuary=sanctuary), points
 
 
-def apply_effects(state: State, move: Move, deck: Deck) -> tuple[Seat, ...]:
+def apply_effects(state: State, move: Move, deck: Deck, rules: Rules) -> tuple[Seat, ...]:
     """The seats after the card's Gives and Takes, before scoring (Twisting Fate)."""
     p, t = state.active, move.target
     seats = list(state.seats)
@@ -262,7 +345,7 @@ def apply_effects(state: State, move: Move, deck: Deck) -> tuple[Seat, ...]:
         # Card Limit: "choosing which direction to face it. In this case the opposite side
         # of the card has no effect."
         if move.play == FACE_UP:
-            me = _twist(me, sides[move.side].luck, sides[move.side].shilling)
+            me = twist_side(me, sides[move.side], rules)
         else:
             me = _twist(me, *_wild(move.player_raises))
         seats[p] = replace(me, self_played=(*me.self_played, move.card))
@@ -272,8 +355,8 @@ def apply_effects(state: State, move: Move, deck: Deck) -> tuple[Seat, ...]:
         # Playing Face-up: "This direction facing the opponent determines which "Gives" and
         # "Takes" affect your opponent and which affect you (the opposite side)."
         theirs, mine = sides[move.side], sides[1 - move.side]
-        target = _twist(target, theirs.luck, theirs.shilling)
-        me = _twist(me, mine.luck, mine.shilling)
+        target = twist_side(target, theirs, rules)
+        me = twist_side(me, mine, rules)
     else:
         # Playing Face-down: "The choice ... (for both players) is made by the player who
         # played the face-down card."
@@ -292,35 +375,50 @@ def _tie_winner(seats: list[Seat], active: int, tied: list[int]) -> int:
     return active if active in top or len(top) > 1 else top[0]
 
 
+def _penalty(seat: Seat, points: int, rules: Rules) -> Seat:
+    # Two-Player Variant: "Should a player play a card on "Monks" that results in him gaining
+    # a Sanctuary Point, the active player also loses a Sanctuary Point." (monks-penalty-size:
+    # one point, or one per point; monks-penalty-floor: below 0 or not)
+    lost = seat.sanctuary - (1 if rules.monks_penalty_size == "one-point" else points)
+    if rules.monks_penalty_floor == "floor-at-zero":
+        lost = max(0, lost)
+    return replace(seat, sanctuary=lost)
+
+
 def resolve_scoring(
     seats: tuple[Seat, ...], active: int, target: int, monks: int | None, rules: Rules
 ) -> tuple[tuple[Seat, ...], int | None]:
     """Scoring Sanctuary after a play: the new seats and the winner, if the game ended."""
     out = list(seats)
+    # tie-remaining: "remaining" Luck and Shilling read before the scoring card resets
+    twisted = list(seats)
     # "active player's token moves first"
     out[active], _ = score(out[active], rules)
     if rules.simultaneous_finish == "active-first" and out[active].sanctuary >= LAST:
         # Game End: "the game immediately ends": the target's token never moves.
         return tuple(out), active
+    points = 0
     if target != active:
         out[target], points = score(out[target], rules)
-        if target == monks and points:
-            # Two-Player Variant: "Should a player play a card on "Monks" that results in him
-            # gaining a Sanctuary Point, the active player also loses a Sanctuary Point."
-            # Both monks-penalty-trigger readings fire here: the Monks' values change only
-            # when a card is played on them.
-            lost = out[active].sanctuary - points
-            if rules.monks_penalty_floor == "floor-at-zero":
-                lost = max(0, lost)
-            out[active] = replace(out[active], sanctuary=lost)
+    # Both monks-penalty-trigger readings fire here: the Monks' values change only when a
+    # card is played on them.
+    penalised = target == monks and points > 0
+    if penalised and rules.finish_before_penalty == "penalty-first":
+        out[active] = _penalty(out[active], points, rules)
     finished = [s for s in (active, target) if out[s].sanctuary >= LAST]
     if not finished:
+        if penalised and rules.finish_before_penalty == "game-ends-first":
+            out[active] = _penalty(out[active], points, rules)
         return tuple(out), None
+    # Game End: "the game immediately ends" (under game-ends-first, before any penalty)
     if len(finished) == 1:
         return tuple(out), finished[0]
-    # Two seats reached the last card in the same play (the Monks among them: a gap, which
-    # the model settles with the same tie rule).
-    return tuple(out), _tie_winner(out, active, finished)
+    # Two seats reached the last card in the same play; the Monks among them: a gap
+    # (monks-finish-tie), by default settled with the same tie rule.
+    if monks in finished and rules.monks_finish_tie != "tie-rule":
+        return tuple(out), active if rules.monks_finish_tie == "active-player" else monks
+    values = out if rules.tie_remaining == "after-reset" else twisted
+    return tuple(out), _tie_winner(values, active, finished)
 
 
 def next_active(state: State) -> int:
@@ -344,12 +442,20 @@ def step(state: State, move: Move, deck: Deck, rules: Rules) -> State:
 
 def play(state: State, move: Move, deck: Deck, rules: Rules) -> State:
     """Play a legal ``move``; the state after scoring, at the next player's turn (or an end)."""
-    seats = apply_effects(state, move, deck)
+    seats = apply_effects(state, move, deck, rules)
     seats, winner = resolve_scoring(seats, state.active, move.target, state.monks, rules)
     after = replace(state, seats=seats, winner=winner)
     if winner is not None or after.round_over:
         return after
     return replace(after, active=next_active(after))
+
+
+def _next_round(seat: Seat, rules: Rules) -> Seat:
+    """A seat at the start of the next round, before its new hand."""
+    seat = replace(seat, in_front=(), self_played=())
+    if rules.carry_over == "reset-each-round":
+        seat = replace(seat, luck=0, shilling=0)
+    return seat
 
 
 def start(players: int, deck: Deck) -> State:
@@ -387,12 +493,14 @@ def start_two_player(deck: Deck) -> tuple[tuple[int, State], ...]:
     return tuple(out)
 
 
-def chance_outcomes(state: State, deck: Deck) -> tuple[tuple[int, State], ...]:
+def chance_outcomes(state: State, deck: Deck, rules: Rules) -> tuple[tuple[int, State], ...]:
     """The next round's start after a finished round: (weight, state) per random outcome.
 
-    3-4 players (Round End): each player picks up what lies in front of them (their
-    own forced cards too) and the next starter is the one to the left: no chance.
-    2 players (Two-Player Variant): the Monks' cards and the unused cards cycle at random.
+    3-4 players (Round End): each player picks up the cards in front of them (their own
+    forced cards too, or not: self-played-pickup) and the next starter is the one to the
+    left: no chance. 2 players (Two-Player Variant): "Each player picks up the six cards in
+    front of them", and the Monks' cards and the unused cards cycle at random. Luck and
+    Shilling carry over, or reset to 0 (carry-over).
     """
     if state.over or not state.round_over:
         raise ValueError("the round is not over")
@@ -400,13 +508,16 @@ def chance_outcomes(state: State, deck: Deck) -> tuple[tuple[int, State], ...]:
     starter = (state.starter + 1) % n
     fronts = [deck.sort(s.in_front + s.self_played) for s in state.seats]
     base = dict(round=state.round + 1, starter=starter, active=starter)
+    cleared = [_next_round(s, rules) for s in state.seats]
     if state.monks is None:
-        seats = tuple(
-            replace(s, hand=fronts[i], in_front=(), self_played=())
-            for i, s in enumerate(state.seats)
-        )
-        return ((1, replace(state, seats=seats, **base)),)
-    cleared = [replace(s, in_front=(), self_played=()) for s in state.seats]
+        if rules.self_played_pickup == "opponents-only":
+            # "picks up the six cards that were played in front of them by their opponents"
+            fronts = [deck.sort(s.in_front) for s in state.seats]
+        seats = tuple(replace(s, hand=fronts[i]) for i, s in enumerate(cleared))
+        nxt = replace(state, seats=seats, **base)
+        if not seats[starter].hand:  # opponents-only can leave the starter with no card
+            nxt = replace(nxt, active=next_active(nxt))
+        return ((1, nxt),)
     monks_front = fronts[2]
     if state.round == 1:
         # "Each player picks up the six cards in front of them and adds the three unused cards

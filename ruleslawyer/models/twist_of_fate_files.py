@@ -7,7 +7,14 @@ Deck file (built-in ``ruleslawyer/data/twist-of-fate.toml``)::
     [[character]]
     name = "Mr. Brownlow"
     provenance = "printed"
-    sides = [ { luck = -2, shilling = 2 }, { luck = 1, shilling = 1 } ]
+    sides = [
+      { gives = { shilling = 2 }, takes = { luck = 2 } },
+      { gives = { luck = 1, shilling = 1 } },
+    ]
+
+A side is written as printed, ``gives`` and ``takes`` amounts (0..4) of Luck and
+Shilling, or as net changes ``{ luck = -2, shilling = 2 }`` (-4..4; the older
+form, which never gives and takes one value).
 
 Position file (the solver's input): ``deck`` (a built-in id or a path relative
 to the position file), ``active``, one ``[[player]]`` per seat in clockwise
@@ -46,15 +53,23 @@ Provenance = Literal["printed", "assumed", "placeholder"]
 Value = Annotated[int, Field(ge=0, le=TOP, strict=True)]
 Sanctuary = Annotated[int, Field(ge=0, le=LAST, strict=True)]
 Change = Annotated[int, Field(ge=-TOP, le=TOP, strict=True)]
+Amount = Annotated[int, Field(ge=0, le=TOP, strict=True)]
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class AmountDoc(_Strict):
+    luck: Amount = 0
+    shilling: Amount = 0
+
+
 class SideDoc(_Strict):
-    luck: Change
-    shilling: Change
+    luck: Change | None = None
+    shilling: Change | None = None
+    gives: AmountDoc | None = None
+    takes: AmountDoc | None = None
 
 
 class CharacterDoc(_Strict):
@@ -111,14 +126,31 @@ def deck_from_document(doc: Mapping[str, Any], source: str) -> Deck:
             Character(
                 c.name,
                 (
-                    Side(c.sides[0].luck, c.sides[0].shilling),
-                    Side(c.sides[1].luck, c.sides[1].shilling),
+                    side_from_document(c.sides[0], source, f"character[{i}].sides[0]"),
+                    side_from_document(c.sides[1], source, f"character[{i}].sides[1]"),
                 ),
                 c.provenance,
             )
-            for c in parsed.character
+            for i, c in enumerate(parsed.character)
         ),
     )
+
+
+def side_from_document(doc: SideDoc, source: str, place: str) -> Side:
+    """A side as printed (``gives``/``takes``) or as net changes (``luck`` and ``shilling``)."""
+    net = [k for k in ("luck", "shilling") if getattr(doc, k) is not None]
+    printed = [k for k in ("gives", "takes") if getattr(doc, k) is not None]
+    if printed and net:
+        found = f"both {' and '.join(net)} and {' and '.join(printed)}"
+        expected = "either gives/takes (as printed) or luck and shilling (net changes)"
+        raise InputError(source, place, found, expected)
+    if printed:
+        gives, takes = doc.gives or AmountDoc(), doc.takes or AmountDoc()
+        return Side((gives.luck, gives.shilling), (takes.luck, takes.shilling))
+    if len(net) != 2:
+        found = f"only {net[0]}" if net else "an empty side"
+        raise InputError(source, place, found, "gives/takes, or both luck and shilling")
+    return Side.net(doc.luck or 0, doc.shilling or 0)
 
 
 def load_deck(target: str, *, relative_to: Path | None = None) -> Deck:

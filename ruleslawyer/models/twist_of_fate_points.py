@@ -85,6 +85,26 @@ PLAY_CONTINUES = _s(
     "wins the game.",
 )
 ROUND_ENDS = _s("Round End", "The round ends when all players have played all their cards.")
+TWISTING = _s(
+    "Twisting Fate",
+    "Having played a card in front of another player, each player then adjusts the value on "
+    'their Luck and Shilling Cards according to the "Gives" and "Takes" affecting them.',
+)
+CLAMP = _s(
+    "Scoring Sanctuary",
+    "Note: A player's Luck and Shilling Cards can never drop below '0' or go above '4' in value. "
+    'Excess "Gives" and "Takes" are not counted.',
+)
+SETUP_ZERO = _s(
+    "Set-Up",
+    "Each player lays out in front of them the Luck Card and the Shilling Card, begin the game "
+    'with the "0" amount of the card facing the player.',
+)
+CHOOSER = _s(
+    "Playing Face-down",
+    "The choice of which cards are increased or decreased (for both players) is made by the "
+    "player who played the face-down card.",
+)
 
 DOUBLE_THRESHOLD = RulePoint(
     id="twist-of-fate/double-threshold",
@@ -119,7 +139,9 @@ SIMULTANEOUS_FINISH = RulePoint(
         Reading(
             "active-first",
             "The active player's token moves first, reaches the last card and the game ends "
-            "at once: the active player wins and the target does not score.",
+            "at once, before the other token moves: the active player wins; the other seat "
+            "(the Monks too) neither scores nor resets the card at 4 that would have scored, "
+            "and no Monks penalty follows.",
         ),
     ),
     default="tie-break",
@@ -180,7 +202,23 @@ MONKS_FINISH_TIE = RulePoint(
     title="The Monks and a player reach the last Sanctuary Card in the same play",
     kind=Kind.GAP,
     sentences=(MONKS_WIN, TIE_RULE, ACTIVE_FIRST),
-    readings=(),
+    readings=(
+        Reading(
+            "tie-rule",
+            "The tie rule, the Monks as a tied player: the highest Luck + Shilling left wins "
+            "(the Monks winning means both players lose), then the active player.",
+        ),
+        Reading(
+            "active-player",
+            "The active player's token moved first, so the Monks did not get there "
+            '"first": the active player wins.',
+        ),
+        Reading(
+            "monks",
+            "The Monks reached the final card (not after the player): both players lose.",
+        ),
+    ),
+    default="tie-rule",
 )
 ENDLESS_GAME = RulePoint(
     id="twist-of-fate/endless-game",
@@ -197,6 +235,119 @@ LAST_TIE_BREAK = RulePoint(
     readings=(),
 )
 
+FINISH_BEFORE_PENALTY = RulePoint(
+    id="twist-of-fate/finish-before-penalty",
+    title="A play on the Monks brings the active player to the last Sanctuary Card and makes "
+    "the Monks score: does the penalty take the win back?",
+    kind=Kind.CONTRADICTION,
+    sentences=(ACTIVE_FIRST, GAME_ENDS, MONKS_PENALTY),
+    readings=(
+        Reading(
+            "game-ends-first",
+            "The tokens move (the active player's first), the game ends at once when a token "
+            "reaches the last card, and the Monks penalty follows only if play goes on: a "
+            "player who reached the last card has won.",
+        ),
+        Reading(
+            "penalty-first",
+            "The penalty is part of the scoring: the active player loses the point before the "
+            "end of the game is checked, and play goes on from 7.",
+        ),
+    ),
+    default="game-ends-first",
+)
+MONKS_PENALTY_SIZE = RulePoint(
+    id="twist-of-fate/monks-penalty-size",
+    title="The Monks score two Sanctuary Points in one play: how many does the active player lose?",
+    kind=Kind.AMBIGUITY,
+    sentences=(MONKS_PENALTY, SCORES_ONE),
+    readings=(
+        Reading("one-point", '"also loses a Sanctuary Point": one point, whatever the Monks gain.'),
+        Reading("per-point", "One point for each point the Monks gain."),
+    ),
+    default="one-point",
+)
+PICKUP = RulePoint(
+    id="twist-of-fate/self-played-pickup",
+    title="At the end of a round, what happens to the cards a player had to play in front of "
+    "themselves?",
+    kind=Kind.GAP,
+    sentences=(PICK_UP, FORCED_SELF),
+    readings=(
+        Reading(
+            "all-in-front",
+            "The player picks up every card in front of them, their own forced cards too (the "
+            "six cards lying there).",
+        ),
+        Reading(
+            "opponents-only",
+            "Only the cards opponents played there are picked up; the player's own forced cards "
+            "are set aside and the player starts the next round with fewer cards.",
+        ),
+    ),
+    default="all-in-front",
+)
+FACE_DOWN_AT_ZERO = RulePoint(
+    id="twist-of-fate/face-down-at-zero",
+    title="A face-down play that decreases a card already at 0",
+    kind=Kind.AMBIGUITY,
+    sentences=(FACE_DOWN, CHOOSER, CLAMP),
+    readings=(
+        Reading(
+            "clamp",
+            "Allowed: the card stays at 0 (the excess is not counted) and the other card still "
+            "rises.",
+        ),
+        Reading(
+            "must-decrease",
+            'Each player "must decrease" a card: the chooser must lower a card above 0 where the '
+            "player has one (both at 0: either choice, clamped).",
+        ),
+    ),
+    default="clamp",
+)
+CARRY_OVER = RulePoint(
+    id="twist-of-fate/carry-over",
+    title="Do Luck and Shilling carry over from one round to the next?",
+    kind=Kind.GAP,
+    sentences=(SETUP_ZERO, PICK_UP),
+    readings=(
+        Reading("carry-over", "The cards stay as they are: only the set-up puts them at 0."),
+        Reading("reset-each-round", "Every round begins, like the game, with both cards at 0."),
+    ),
+    default="carry-over",
+)
+TIE_REMAINING = RulePoint(
+    id="twist-of-fate/tie-remaining",
+    title='The tie-break\'s "remaining" Luck and Shilling: before or after the scoring '
+    "card resets?",
+    kind=Kind.AMBIGUITY,
+    sentences=(TIE_RULE, RESET),
+    readings=(
+        Reading(
+            "after-reset",
+            "What is left after the card that scored is reset to 0.",
+        ),
+        Reading(
+            "before-reset",
+            "The values the play left, the card at 4 that scored included.",
+        ),
+    ),
+    default="after-reset",
+)
+GIVES_TAKES_ORDER = RulePoint(
+    id="twist-of-fate/gives-takes-order",
+    title="A side that Gives and Takes the same value: in what order, against the 0..4 limits?",
+    kind=Kind.AMBIGUITY,
+    sentences=(TWISTING, CLAMP),
+    readings=(
+        Reading("net", "Gives and Takes add up first; the sum is applied and kept within 0..4."),
+        Reading("gives-first", "The Gives apply first (kept within 0..4), then the Takes."),
+        Reading("takes-first", "The Takes apply first (kept within 0..4), then the Gives."),
+    ),
+    default="net",
+)
+
 RULE_POINTS: tuple[RulePoint, ...] = (
     DOUBLE_THRESHOLD,
     SIMULTANEOUS_FINISH,
@@ -207,4 +358,11 @@ RULE_POINTS: tuple[RulePoint, ...] = (
     MONKS_FINISH_TIE,
     ENDLESS_GAME,
     LAST_TIE_BREAK,
+    FINISH_BEFORE_PENALTY,
+    MONKS_PENALTY_SIZE,
+    PICKUP,
+    FACE_DOWN_AT_ZERO,
+    CARRY_OVER,
+    TIE_REMAINING,
+    GIVES_TAKES_ORDER,
 )

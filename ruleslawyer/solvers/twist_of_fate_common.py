@@ -63,7 +63,13 @@ def move_json(move: Move, active: int, seat_names: tuple[str, ...], deck: Any) -
         side = deck.card(move.card).sides[move.side]
         out["side"] = move.side
         gets = "player_gets" if move.target == active else "target_gets"
-        out[gets] = {"luck": side.luck, "shilling": side.shilling}
+        if side.overlaps:  # as printed: the net change depends on gives-takes-order
+            out[gets] = {
+                "gives": {"luck": side.gives[0], "shilling": side.gives[1]},
+                "takes": {"luck": side.takes[0], "shilling": side.takes[1]},
+            }
+        else:
+            out[gets] = {"luck": side.luck, "shilling": side.shilling}
     else:
         out["player_raises"] = move.player_raises
         if move.target_raises is not None:
@@ -96,6 +102,8 @@ def _word(value: Any) -> str:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, dict) and "gives" in value:
+        return f"(gives {_show(value['gives'])}, takes {_show(value['takes'])})"
     if isinstance(value, dict):
         return f"({value['luck']:+d} Luck, {value['shilling']:+d} Shilling)"
     return str(value)

@@ -51,7 +51,11 @@ VARIANTS = 6
 
 # params
 (P_K, P_S, P_N, P_MONKS, P_ROOT, P_AF, P_SPC, P_SFD, P_FLOOR, P_HB, P_EMPTY, P_ENDMASK) = range(12)
-NPARAMS = 12
+# 1 for the non-default readings of finish-before-penalty (penalty-first), monks-penalty-size
+# (per-point), face-down-at-zero (must-decrease) and tie-remaining (before-reset)
+P_PFIRST, P_PSIZE, P_FDZ, P_TIE = range(12, 16)
+P_MFT = 16  # monks-finish-tie: 0 tie-rule, 1 active-player, 2 monks
+NPARAMS = 17
 
 # counters
 C_DEPTH, C_STATES, C_ENDS, C_DONE, C_MAIN, C_LEAVES, C_EXPANDED = range(7)
@@ -382,6 +386,27 @@ def _seat(ls, z, count):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _lose(z, points, params):
+    """Sanctuary ``z`` (offset) after the Monks penalty of ``points`` (the model's ``_penalty``)."""
+    z -= points
+    if params[P_FLOOR] == 1 and z < Z_OFF:
+        z = Z_OFF
+    return z
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def may_raise(ls, raise_luck, params):
+    """Whether a face-down play may raise Luck (else Shilling) of a seat with Luck and
+    Shilling ``ls`` (the model's ``may_raise``: face-down-at-zero)."""
+    if params[P_FDZ] == 0:
+        return True
+    luck = ls & 7
+    shilling = ls >> 3
+    lowered = shilling if raise_luck else luck
+    return lowered > 0 or luck + shilling == 0
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def child(k1, k2, p, t, ep, et, params, scores):
     """The words after the active player ``p`` plays on ``t`` (``k2``: ``p``'s hand already
     without the card), with changes ``ep`` for ``p`` and ``et`` for ``t`` (columns of the
@@ -421,21 +446,30 @@ def child(k1, k2, p, t, ep, et, params, scores):
             zt += pts
             if zt > LAST + Z_OFF:
                 zt = LAST + Z_OFF
+            penalty = 0
             if t == params[P_MONKS] and pts > 0:
-                zp -= pts
-                if params[P_FLOOR] == 1 and zp < Z_OFF:
-                    zp = Z_OFF
+                penalty = pts if params[P_PSIZE] == 1 else 1
+            if params[P_PFIRST] == 1:
+                zp = _lose(zp, penalty, params)
+                penalty = 0
             fpz = zp >= LAST + Z_OFF
             ftz = zt >= LAST + Z_OFF
-            if fpz and ftz:
-                lsp = x & 63
+            if fpz and ftz and t == params[P_MONKS] and params[P_MFT] > 0:
+                winner = p if params[P_MFT] == 1 else t
+            elif fpz and ftz:
+                # the tie rule's "remaining" values: after the reset, or before it
+                shift = 8 if params[P_TIE] == 1 else 0
+                lsp = (x >> shift) & 63
+                ltt = (y >> shift) & 63
                 vp = (lsp & 7) + (lsp >> 3)
-                vt = (lst & 7) + (lst >> 3)
+                vt = (ltt & 7) + (ltt >> 3)
                 winner = t if vt > vp else p
             elif fpz:
                 winner = p
             elif ftz:
                 winner = t
+            else:  # the game goes on: the penalty (game-ends-first) follows
+                zp = _lose(zp, penalty, params)
         k1 &= ~((SEAT_MASK << sp) | (SEAT_MASK << st))
         k1 |= (_seat(x & 63, zp, countp) << sp) | (_seat(lst, zt, countt) << st)
     if winner >= 0:
@@ -551,6 +585,8 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
             base = (c * n_s + t) * VARIANTS
             if t == p:
                 for v in range(self_variants):
+                    if v >= 2 and not may_raise(lsp, v == 2, params):
+                        continue
                     if v < 2:
                         ep = sides[c, v]
                     elif v == 2:
@@ -573,6 +609,10 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
             safe = zp + MOST_POINTS < LAST + Z_OFF and zt + MOST_POINTS < LAST + Z_OFF
             safe = safe and t != monks
             for v in range(VARIANTS):
+                if v >= 2 and not (
+                    may_raise(lsp, v < 4, params) and may_raise(lst, v % 2 == 0, params)
+                ):
+                    continue
                 x = after[lsp, c, v, 0]
                 y = after[lst, c, v, 1]
                 if safe or (

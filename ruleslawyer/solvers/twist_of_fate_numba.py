@@ -28,10 +28,13 @@ from ruleslawyer.models.twist_of_fate import (
     FACE_UP,
     LUCK,
     SHILLING,
+    Deck,
     Move,
     Rules,
+    Seat,
     count_toward_limit,
     seat_names,
+    twist_side,
 )
 from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unfinished
@@ -108,6 +111,11 @@ def encode(position: Position, rules: Rules) -> Encoded:
     params[k.P_SPC] = rules.self_play_count == "counts-toward-six"
     params[k.P_SFD] = rules.self_play_face_down == "allowed"
     params[k.P_FLOOR] = rules.monks_penalty_floor == "floor-at-zero"
+    params[k.P_PFIRST] = rules.finish_before_penalty == "penalty-first"
+    params[k.P_PSIZE] = rules.monks_penalty_size == "per-point"
+    params[k.P_FDZ] = rules.face_down_at_zero == "must-decrease"
+    params[k.P_TIE] = rules.tie_remaining == "before-reset"
+    params[k.P_MFT] = ("tie-rule", "active-player", "monks").index(rules.monks_finish_tie)
     params[k.P_HB] = hand_bits
     params[k.P_EMPTY] = index[(0,) * kinds]
     params[k.P_ENDMASK] = k.MARK1 | sum(
@@ -117,12 +125,10 @@ def encode(position: Position, rules: Rules) -> Encoded:
     for i, v in enumerate(vectors):
         held = [c for c in range(kinds) if v[c]]
         cards[i, : len(held)] = held
-    sides = np.array(
-        [[k.effect(side.luck, side.shilling) for side in c.sides] for c in deck.characters],
-        dtype=np.int16,
-    )
+    # each side has its own column after the net changes' (see score_table)
+    sides = np.array([[k.EFFECTS + 2 * c + s for s in (0, 1)] for c in range(kinds)], np.int16)
     columns = np.array([k.variant_columns(tuple(row)) for row in sides.tolist()], dtype=np.int16)
-    scores = score_table(rules)
+    scores = score_table(rules, deck)
     after = np.ascontiguousarray(scores[:, columns])
     return Encoded((k1, k2), params, remove, cards, sides, scores, columns, after)
 
@@ -142,9 +148,30 @@ def _score_table(double_threshold: int) -> np.ndarray:
     return table
 
 
-def score_table(rules: Rules) -> np.ndarray:
-    """Each Luck and Shilling, each change: the seat after the change and after scoring."""
-    return _score_table(DOUBLE_THRESHOLD[rules.double_threshold])
+def score_table(rules: Rules, deck: Deck | None = None) -> np.ndarray:
+    """Each Luck and Shilling, each change: the seat after the change and after scoring.
+
+    The columns are the net changes (:func:`~twist_of_fate_kernel.effect`), then, with a
+    ``deck``, one per card side (card ``c`` side ``s`` at ``EFFECTS + 2 * c + s``): that
+    side's Gives and Takes applied in the gives-takes-order in force (the model's
+    ``twist_side``), then scored.
+    """
+    from ruleslawyer.solvers import twist_of_fate_kernel as k
+
+    dt = DOUBLE_THRESHOLD[rules.double_threshold]
+    base = _score_table(dt)
+    if deck is None:
+        return base
+    extra = np.zeros((64, 2 * len(deck.characters)), dtype=np.int16)
+    for luck, shilling in product(range(k.TOP + 1), repeat=2):
+        seat = Seat(luck=luck, shilling=shilling)
+        for c, character in enumerate(deck.characters):
+            for s, side in enumerate(character.sides):
+                twisted = twist_side(seat, side, rules)
+                extra[luck | (shilling << 3), 2 * c + s] = k.score_entry(
+                    twisted.luck, twisted.shilling, (0, 0), dt
+                )
+    return np.concatenate([base, extra], axis=1)
 
 
 def decode_move(m: int, position: Position) -> Move:

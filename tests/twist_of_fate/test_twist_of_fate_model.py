@@ -136,7 +136,7 @@ def test_round_end_hands_and_next_starter() -> None:
         state,
         seats=tuple(replace(s, hand=(), in_front=DECK.names) for s in state.seats),
     )
-    [(weight, nxt)] = chance_outcomes(ended, DECK)
+    [(weight, nxt)] = chance_outcomes(ended, DECK, RULES)
     assert weight == 1 and nxt.starter == 1 and nxt.active == 1 and nxt.round == 2
     assert all(s.hand == DECK.sort(DECK.names) and not s.in_front for s in nxt.seats)
 
@@ -180,5 +180,12 @@ def test_issue_ids_and_readings() -> None:
     assert by_id["twist-of-fate/self-play-face-down"] == ("allowed", "not-allowed")
     assert by_id["twist-of-fate/monks-penalty-floor"] == ("floor-at-zero", "negative")
     assert by_id["twist-of-fate/monks-penalty-trigger"] == ("your-card", "any-monks-score")
-    assert by_id["twist-of-fate/monks-finish-tie"] == ()
+    assert by_id["twist-of-fate/monks-finish-tie"] == ("tie-rule", "active-player", "monks")
     assert by_id["twist-of-fate/endless-game"] == ()
+    assert by_id["twist-of-fate/finish-before-penalty"] == ("game-ends-first", "penalty-first")
+    assert by_id["twist-of-fate/monks-penalty-size"] == ("one-point", "per-point")
+    assert by_id["twist-of-fate/self-played-pickup"] == ("all-in-front", "opponents-only")
+    assert by_id["twist-of-fate/face-down-at-zero"] == ("clamp", "must-decrease")
+    assert by_id["twist-of-fate/carry-over"] == ("carry-over", "reset-each-round")
+    assert by_id["twist-of-fate/tie-remaining"] == ("after-reset", "before-reset")
+    assert by_id["twist-of-fate/gives-takes-order"] == ("net", "gives-first", "takes-first")

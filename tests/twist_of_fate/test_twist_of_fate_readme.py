@@ -17,14 +17,22 @@ SECTION = (
 )
 
 
-def test_console_example_runs_as_printed() -> None:
-    block = re.search(r"```console\n\$ ruleslawyer (.+?)\n(.*?)```", SECTION, re.DOTALL)
-    assert block is not None
-    args, printed = block.group(1).split(), block.group(2)
-    result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    assert result.exit_code == 0
-    strip = re.compile(r"^seconds: .*$", re.MULTILINE)
-    assert strip.sub("", result.output) == strip.sub("", printed)
+def test_console_examples_run_as_printed() -> None:
+    blocks = re.findall(r"```console\n\$ ruleslawyer (.+?)\n(.*?)```", SECTION, re.DOTALL)
+    assert len(blocks) == 2
+    for command, printed in blocks:
+        result = CliRunner().invoke(cli, command.split(), catch_exceptions=False)
+        assert result.exit_code == 0
+        strip = re.compile(r"^seconds: .*$", re.MULTILINE)
+        assert strip.sub("", result.output) == strip.sub("", printed)
+
+
+def test_penalty_first_ruling_as_the_readme_says() -> None:
+    args = ["twist-of-fate", "solve", "examples/twist-of-fate/monks-win.toml"]
+    ruling = ["--ruling", "twist-of-fate/finish-before-penalty=penalty-first"]
+    out = CliRunner().invoke(cli, [*args, *ruling], catch_exceptions=False).output
+    assert "guaranteed_sanctuary: 7" in out and "guaranteed_win: False" in out
+    assert "`guaranteed_sanctuary: 7`, `guaranteed_win: False`" in SECTION
 
 
 def test_toml_blocks_parse() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import Rules, Seat, State
+from ruleslawyer.models.twist_of_fate import Rules, Seat, Side, State
 from ruleslawyer.models.twist_of_fate_files import (
     Position,
     dumps,
@@ -128,6 +128,17 @@ def test_cli_memory_cap_stops_with_finished_false() -> None:
 # --- differential: small random positions -------------------------------------------
 
 NAMES = DECK.names
+# The built-in deck with three sides that give and take one value (gives-takes-order parts).
+OVERLAP_DECK = replace(
+    DECK,
+    characters=(
+        replace(DECK.characters[0], sides=(Side((0, 2), (2, 0)), Side((2, 1), (1, 0)))),
+        replace(DECK.characters[1], sides=(Side((1, 3), (0, 2)), DECK.characters[1].sides[1])),
+        *DECK.characters[2:4],
+        replace(DECK.characters[4], sides=(DECK.characters[4].sides[0], Side((3, 1), (1, 2)))),
+        DECK.characters[5],
+    ),
+)
 
 
 @st.composite
@@ -153,6 +164,7 @@ def positions(draw: st.DrawFn, most: int = 6) -> tuple[Position, Rules]:
             )
         )
     active = holders[0]
+    deck = draw(st.sampled_from((DECK, OVERLAP_DECK)))
     rules = Rules(
         double_threshold=draw(
             st.sampled_from(("two-points", "one-point-reset-both", "one-point-reset-one"))
@@ -160,14 +172,20 @@ def positions(draw: st.DrawFn, most: int = 6) -> tuple[Position, Rules]:
         simultaneous_finish=draw(st.sampled_from(("tie-break", "active-first"))),
         self_play_face_down=draw(st.sampled_from(("allowed", "not-allowed"))),
         monks_penalty_floor=draw(st.sampled_from(("floor-at-zero", "negative"))),
+        finish_before_penalty=draw(st.sampled_from(("game-ends-first", "penalty-first"))),
+        monks_penalty_size=draw(st.sampled_from(("one-point", "per-point"))),
+        face_down_at_zero=draw(st.sampled_from(("clamp", "must-decrease"))),
+        tie_remaining=draw(st.sampled_from(("after-reset", "before-reset"))),
+        gives_takes_order=draw(st.sampled_from(("net", "gives-first", "takes-first"))),
+        monks_finish_tie=draw(st.sampled_from(("tie-rule", "active-player", "monks"))),
     )
     state = State(seats=tuple(seats), players=players, active=active, starter=active)
     names = ("ann", "bob", "cat", "dan")[:players]
-    return Position(state, names, DECK, {}), rules
+    return Position(state, names, deck, {}), rules
 
 
 @settings(
-    max_examples=25,
+    max_examples=30,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
