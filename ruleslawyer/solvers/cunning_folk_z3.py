@@ -69,18 +69,27 @@ class Deduction:
             cell: tuple(r for r in self.roles if (c, r) in seen) for c, cell in enumerate(CELLS)
         }
 
-    def why(self, cell: int, role: str, *, max_checks: int = 64) -> tuple[int, ...]:
+    def why(
+        self, cell: int, role: str, *, max_checks: int = 64, seconds: float | None = None
+    ) -> tuple[int, ...] | None:
         """The events (indices) that force ``role`` in ``cell``: an unsat core.
 
         Z3's core is shrunk by deletion to a minimal one (dropping any event frees the
         cell); then smaller sets of the constraining events are tried, up to
         ``max_checks`` solver calls, so the core is the smallest whenever that search
-        is small (in practice: always for cores of one or two events).
+        is small (in practice: always for cores of one or two events). With ``seconds``
+        the first call is bounded by it (and the shrinking by the same again): None when
+        Z3 gave up in time.
         """
         import z3
 
+        if seconds is not None:
+            self.solver.set("timeout", max(1, int(seconds * 1000)))
         other = z3.Not(self._holds(cell, role))
-        if self.solver.check(*self.labels, other) != z3.unsat:
+        answer = self.solver.check(*self.labels, other)
+        if answer == z3.unknown:
+            return None
+        if answer != z3.unsat:
             raise ValueError(f"{CELLS[cell]} is not certainly {role}")
         in_core = {label.get_id() for label in self.solver.unsat_core()}
         core = [k for k, label in enumerate(self.labels) if label.get_id() in in_core]

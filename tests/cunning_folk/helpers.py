@@ -57,6 +57,8 @@ def random_recording(
     )
 
 
-def log_of(document: dict[str, Any], source: str = "log.toml") -> Log:
+def log_of(
+    document: dict[str, Any], source: str = "log.toml", cli_rulings: dict[str, str] | None = None
+) -> Log:
     """Parse a log document the way the CLI does: through its TOML text."""
-    return parse_log(tomllib.loads(dump_log(document)), source)
+    return parse_log(tomllib.loads(dump_log(document)), source, cli_rulings)
