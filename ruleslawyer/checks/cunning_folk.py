@@ -24,6 +24,7 @@ from ruleslawyer.models.cunning_folk import (
     GAME,
     GOOD_ELDER,
     LIAR,
+    OPPOSITION,
     PIRATE,
     POINTS,
     ROLES,
@@ -51,11 +52,16 @@ MAX_DEPTH = 8
 
 @dataclass(frozen=True)
 class Plan:
-    """How to search one rule point: which rules field it sets, on which setup, with how many."""
+    """How to search one rule point: which rules field it sets, on which setup, with how many.
+
+    ``allow`` (if given) limits the moves searched, so the witness shows the difference
+    that matters rather than the first one (e.g. not a self-penalising pick).
+    """
 
     field: str
     players: int
     setup: Callable[[GameData], Setup]
+    allow: Callable[[State, str], bool] | None = None
 
 
 def _standard(data: GameData) -> Setup:
@@ -73,13 +79,34 @@ def _with_liar(data: GameData) -> Setup:
     return _bonus(data, LIAR)
 
 
+def _scoundrels(data: GameData) -> Setup:
+    """A scoundrels village for 3 players: the core and the first three cards of the pool."""
+    added = cards_of(data.scoundrel_pool)[: len(CELLS) - sum(data.scoundrel_core.values())]
+    return Setup("scoundrels", (_sorted((*cards_of(data.scoundrel_core), *added)),))
+
+
+def _face_up_pick_opposes(state: State, move: str) -> bool:
+    """A face-up card is picked only where it opposes the elder: a card a claim left face up."""
+    word, *args = move.split()
+    if word != "pick" or not state.face_up[CELLS.index(args[0])]:
+        return True
+    return (
+        state.claim in OPPOSITION and state.village[CELLS.index(args[0])] in OPPOSITION[state.claim]
+    )
+
+
 PLANS: dict[str, Plan] = {
     "cunning-folk/multiple-challengers": Plan("multiple_challengers", 3, _standard),
     "cunning-folk/villager-challenge": Plan("villager_challenge", 2, _standard),
-    "cunning-folk/elder-face-up-picks": Plan("elder_face_up_picks", 2, _standard),
+    "cunning-folk/elder-face-up-picks": Plan(
+        "elder_face_up_picks", 2, _standard, _face_up_pick_opposes
+    ),
     "cunning-folk/liar-face-up": Plan("liar_face_up", 2, _with_liar),
     "cunning-folk/swap-face-up": Plan("swap_face_up", 2, _standard),
     "cunning-folk/optional-action": Plan("optional_action", 2, _standard),
+    "cunning-folk/elder-run-stop": Plan("elder_run_stop", 2, _standard),
+    "cunning-folk/declare-without-picks": Plan("declare_without_picks", 3, _scoundrels),
+    "cunning-folk/challenge-order": Plan("challenge_order", 3, _standard),
 }
 
 
@@ -281,7 +308,9 @@ def _reading_point(
         )
         for r, t in tables.items()
     }
-    search = shortest_parting(first, readings, observe, budget, max_depth=MAX_DEPTH)
+    search = shortest_parting(
+        first, readings, observe, budget, max_depth=MAX_DEPTH, allow=plan.allow
+    )
     return _parting_finding(point_id, search, tables, setup, plan.players, deal, first, rulings)
 
 
@@ -467,9 +496,10 @@ def _pirate_unknown(
         parted=True,
         witness=witness,
         searched=search.searched,
-        message="Under the scoundrels deal nobody knows whether the pirate is in the village, "
-        "so 'reveal the pirate when he is present' cannot be followed; the declaration rule "
-        "decides the game instead.",
+        message="Under the scoundrels deal whether the pirate is in the village is hidden "
+        "information, like any face-down card: the elder cannot know whether 'reveal the "
+        "pirate when he is present' applies, and the declaration rule settles the game (the "
+        "same moves end with different winners, as the rules say they should). Not a gap.",
     )
 
 

@@ -230,7 +230,8 @@ def _swap(table: _Table, r: Record, perspective: str | None) -> list[Op]:
 
 
 def _trade(table: _Table, r: Record, perspective: str | None) -> list[Op]:
-    if VAGRANT not in table.setup.roles:
+    # (In scoundrels the vagrant may be claimed, and her trade taken, even when set aside.)
+    if VAGRANT not in table.setup.roles and not table.setup.declares:
         raise table.fail(r, f"no trade: a {table.setup.name} game has no vagrant")
     p = table.pending
     if p is None or p.kind != "trade" or (r.player is not None and p.player != r.player):

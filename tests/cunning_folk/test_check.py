@@ -27,12 +27,15 @@ ISSUE_POINTS = {
     "cunning-folk/pirate-unknown": (),
     "cunning-folk/scoundrels-village-size": (),
     "cunning-folk/endless-passing": (),
+    "cunning-folk/elder-run-stop": ("must-continue", "may-stop"),
+    "cunning-folk/declare-without-picks": ("allowed", "after-a-pick"),
+    "cunning-folk/challenge-order": ("from-left", "first-to-speak"),
 }
 EXPECTED_KIND = {
     "cunning-folk/multiple-challengers": Kind.AMBIGUITY,
     "cunning-folk/villager-challenge": Kind.AMBIGUITY,
     "cunning-folk/elder-face-up-picks": Kind.AMBIGUITY,
-    "cunning-folk/pirate-unknown": Kind.GAP,
+    "cunning-folk/pirate-unknown": Kind.INFO,
     "cunning-folk/scoundrels-village-size": Kind.GAP,
     "cunning-folk/endless-passing": Kind.NON_TERMINATION,
     "cunning-folk/endless-extra-turns": Kind.NON_TERMINATION,
@@ -40,6 +43,9 @@ EXPECTED_KIND = {
     "cunning-folk/swap-face-up": Kind.AMBIGUITY,
     "cunning-folk/optional-action": Kind.AMBIGUITY,
     "cunning-folk/cat-meow": Kind.DEAD_RULE,
+    "cunning-folk/elder-run-stop": Kind.AMBIGUITY,
+    "cunning-folk/declare-without-picks": Kind.AMBIGUITY,
+    "cunning-folk/challenge-order": Kind.AMBIGUITY,
 }
 
 
