@@ -14,9 +14,7 @@ from tests.cunning_folk.helpers import log_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ISSUE_EXAMPLE = (ROOT / "examples" / "cunning-folk" / "table-talk.toml").read_text(
-    encoding="utf-8"
-)
+ISSUE_EXAMPLE = (ROOT / "examples" / "cunning-folk" / "table-talk.toml").read_text(encoding="utf-8")
 
 
 def run(tmp_path: Path, text: str, *args: str):
