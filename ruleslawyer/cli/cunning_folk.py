@@ -32,6 +32,12 @@ def _odds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, 
     )
 
 
+def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if value != value:  # NaN passes every range check
+        raise click.BadParameter("found nan, expected a number of seconds from 0 to 86400")
+    return value
+
+
 @group.command()
 @click.argument("log_file", metavar="LOG.toml", type=click.Path(dir_okay=False, path_type=Path))
 @format_option(("text", "json"))
@@ -50,6 +56,7 @@ def _odds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, 
     type=click.FloatRange(min=0, min_open=True, max=86400),
     default=60.0,
     show_default=True,
+    callback=_seconds,
     help="Stop after this many seconds and report finished: false.",
 )
 @one_line_errors

@@ -101,6 +101,6 @@ def _project(village: np.ndarray, weight: np.ndarray, elder: str) -> tuple[np.nd
         return projected, weight
     keys = (projected.astype(np.int64) + 1) @ (len(ROLES) + 1) ** np.arange(projected.shape[1])
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    merged = np.zeros(len(first), dtype=object)
+    merged = np.zeros(len(first), dtype=weight.dtype)
     np.add.at(merged, inverse.ravel(), weight)
     return projected[first], merged

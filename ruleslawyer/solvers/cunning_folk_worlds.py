@@ -5,8 +5,8 @@ compositions) together with a value for each hidden swap (swapped or not).
 Worlds are weighted: a deal by the setup's prior (1 for standard and bonus;
 the dealing process for scoundrels, :data:`~ruleslawyer.models.cunning_folk.SCOUNDREL_PRIOR`),
 a hidden swap by the odds ``swapped:kept`` (1:1 unless chosen otherwise).
-Weights are exact Python integers (numpy object arrays): they grow as the
-odds to the power of the hidden swaps and never overflow. Two methods give
+Weights are exact: int64 while their total fits, Python integers (numpy
+object arrays) once the hidden swaps make it larger, so they never overflow. Two methods give
 the same counts:
 
 - :func:`filter_worlds`, the fast one: forward filtering over the current
@@ -42,7 +42,7 @@ class Worlds:
     """
 
     village: np.ndarray  # (n, 9) role codes
-    weight: np.ndarray  # (n,) exact world weights (Python ints in an object array)
+    weight: np.ndarray  # (n,) exact world weights: int64, or Python ints once they grow
     face_up: tuple[bool, ...]
     impossible: int | None
     finished: bool = True  # False: the budget ended the filtering before the last event
@@ -68,7 +68,7 @@ def initial_village(log: Log) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct deal of every composition the setup allows, as role codes, and its weight."""
     parts = [arrangement_array(cards) for cards in log.setup.compositions]
     weight = np.concatenate(
-        [np.full(len(part), log.setup.weight(k), dtype=object) for k, part in enumerate(parts)]
+        [np.full(len(part), log.setup.weight(k), dtype=np.int64) for k, part in enumerate(parts)]
     )
     return np.concatenate(parts), weight
 
@@ -120,19 +120,27 @@ def filter_worlds(
                 if op.known:
                     village = twin
                 else:
+                    weight = _exact(weight, sum(odds))
                     village, weight = _merge(
                         np.concatenate([village, twin]),
                         np.concatenate([weight * odds[1], weight * odds[0]]),
                     )
-        if not len(weight) or not any(weight):
+        if not weight.any():
             return Worlds(village, weight, face_up, event.index)
     return Worlds(village, weight, face_up, None)
+
+
+def _exact(weight: np.ndarray, factor: int) -> np.ndarray:
+    """``weight`` as int64 while ``factor`` times its total fits, else as Python integers."""
+    if weight.dtype == object or int(weight.sum()) * factor < 2**62 > factor:
+        return weight
+    return weight.astype(object)
 
 
 def _merge(village: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     keys = village.astype(np.int64) @ _PLACE
     unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    merged = np.zeros(len(unique), dtype=object)
+    merged = np.zeros(len(unique), dtype=weight.dtype)
     np.add.at(merged, inverse.ravel(), weight)
     keep = merged != 0
     return village[first][keep], merged[keep]
