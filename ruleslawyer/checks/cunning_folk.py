@@ -23,6 +23,7 @@ from ruleslawyer.models.cunning_folk import (
     EVIL_WITCH,
     GAME,
     GOOD_ELDER,
+    GOOD_WITCH,
     LIAR,
     OPPOSITION,
     PIRATE,
@@ -86,13 +87,19 @@ def _scoundrels(data: GameData) -> Setup:
 
 
 def _face_up_pick_opposes(state: State, move: str) -> bool:
-    """A face-up card is picked only where it opposes the elder: a card a claim left face up."""
+    """The moves that can show a face-up card the elder run may or may not pick.
+
+    Only claims that can leave a true card face up or start a run, and only picks of a
+    face-up card that opposes the elder (a card a challenged true claim left face up):
+    face-down picks never part the readings, and a self-penalising pick shows nothing.
+    """
     word, *args = move.split()
-    if word != "pick" or not state.face_up[CELLS.index(args[0])]:
-        return True
-    return (
-        state.claim in OPPOSITION and state.village[CELLS.index(args[0])] in OPPOSITION[state.claim]
-    )
+    if word == "claim":
+        return args[0] in (GOOD_WITCH, *OPPOSITION)
+    if word == "pick":
+        cell = CELLS.index(args[0])
+        return state.face_up[cell] and state.village[cell] in OPPOSITION.get(state.claim, ())
+    return word in ("investigate", "accept", "challenge")
 
 
 PLANS: dict[str, Plan] = {
