@@ -233,7 +233,9 @@ def _annotated(table: Table, state: State, moves: tuple[str, ...]) -> tuple[str,
     """Moves prefixed with the player who makes them (replayed under ``table``'s rules)."""
     out = []
     for move in moves:
-        out.append(f"{_player(state.actor)} {move}")
+        # An out-of-turn challenge (first-to-speak) is made by the player it names.
+        who = move.split()[1] if move.startswith("first-challenge") else _player(state.actor)
+        out.append(f"{who} {move}")
         if move in legal_moves(table, state):
             state = step(table, state, move)
     return tuple(out)
