@@ -23,7 +23,9 @@ from ruleslawyer.models.cunning_folk import (
     EVIL_WITCH,
     GAME,
     GOOD_ELDER,
+    GOOD_WITCH,
     LIAR,
+    OPPOSITION,
     PIRATE,
     POINTS,
     ROLES,
@@ -51,11 +53,16 @@ MAX_DEPTH = 8
 
 @dataclass(frozen=True)
 class Plan:
-    """How to search one rule point: which rules field it sets, on which setup, with how many."""
+    """How to search one rule point: which rules field it sets, on which setup, with how many.
+
+    ``allow`` (if given) limits the moves searched, so the witness shows the difference
+    that matters rather than the first one (e.g. not a self-penalising pick).
+    """
 
     field: str
     players: int
     setup: Callable[[GameData], Setup]
+    allow: Callable[[State, str], bool] | None = None
 
 
 def _standard(data: GameData) -> Setup:
@@ -73,13 +80,40 @@ def _with_liar(data: GameData) -> Setup:
     return _bonus(data, LIAR)
 
 
+def _scoundrels(data: GameData) -> Setup:
+    """A scoundrels village for 3 players: the core and the first three cards of the pool."""
+    added = cards_of(data.scoundrel_pool)[: len(CELLS) - sum(data.scoundrel_core.values())]
+    return Setup("scoundrels", (_sorted((*cards_of(data.scoundrel_core), *added)),))
+
+
+def _face_up_pick_opposes(state: State, move: str) -> bool:
+    """The moves that can show a face-up card the elder run may or may not pick.
+
+    Only claims that can leave a true card face up or start a run, and only picks of a
+    face-up card that opposes the elder (a card a challenged true claim left face up):
+    face-down picks never part the readings, and a self-penalising pick shows nothing.
+    """
+    word, *args = move.split()
+    if word == "claim":
+        return args[0] in (GOOD_WITCH, *OPPOSITION)
+    if word == "pick":
+        cell = CELLS.index(args[0])
+        return state.face_up[cell] and state.village[cell] in OPPOSITION.get(state.claim, ())
+    return word in ("investigate", "accept", "challenge")
+
+
 PLANS: dict[str, Plan] = {
     "cunning-folk/multiple-challengers": Plan("multiple_challengers", 3, _standard),
     "cunning-folk/villager-challenge": Plan("villager_challenge", 2, _standard),
-    "cunning-folk/elder-face-up-picks": Plan("elder_face_up_picks", 2, _standard),
+    "cunning-folk/elder-face-up-picks": Plan(
+        "elder_face_up_picks", 2, _standard, _face_up_pick_opposes
+    ),
     "cunning-folk/liar-face-up": Plan("liar_face_up", 2, _with_liar),
     "cunning-folk/swap-face-up": Plan("swap_face_up", 2, _standard),
     "cunning-folk/optional-action": Plan("optional_action", 2, _standard),
+    "cunning-folk/elder-run-stop": Plan("elder_run_stop", 2, _standard),
+    "cunning-folk/declare-without-picks": Plan("declare_without_picks", 3, _scoundrels),
+    "cunning-folk/challenge-order": Plan("challenge_order", 3, _standard),
 }
 
 
@@ -199,7 +233,9 @@ def _annotated(table: Table, state: State, moves: tuple[str, ...]) -> tuple[str,
     """Moves prefixed with the player who makes them (replayed under ``table``'s rules)."""
     out = []
     for move in moves:
-        out.append(f"{_player(state.actor)} {move}")
+        # An out-of-turn challenge (first-to-speak) is made by the player it names.
+        who = move.split()[1] if move.startswith("first-challenge") else _player(state.actor)
+        out.append(f"{who} {move}")
         if move in legal_moves(table, state):
             state = step(table, state, move)
     return tuple(out)
@@ -281,7 +317,9 @@ def _reading_point(
         )
         for r, t in tables.items()
     }
-    search = shortest_parting(first, readings, observe, budget, max_depth=MAX_DEPTH)
+    search = shortest_parting(
+        first, readings, observe, budget, max_depth=MAX_DEPTH, allow=plan.allow
+    )
     return _parting_finding(point_id, search, tables, setup, plan.players, deal, first, rulings)
 
 
@@ -467,9 +505,10 @@ def _pirate_unknown(
         parted=True,
         witness=witness,
         searched=search.searched,
-        message="Under the scoundrels deal nobody knows whether the pirate is in the village, "
-        "so 'reveal the pirate when he is present' cannot be followed; the declaration rule "
-        "decides the game instead.",
+        message="Under the scoundrels deal whether the pirate is in the village is hidden "
+        "information, like any face-down card: the elder cannot know whether 'reveal the "
+        "pirate when he is present' applies, and the declaration rule settles the game (the "
+        "same moves end with different winners, as the rules say they should). Not a gap.",
     )
 
 

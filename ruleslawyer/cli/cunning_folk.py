@@ -22,33 +22,71 @@ def group() -> None:
     """Cunning Folk: deduction from a log of play."""
 
 
+def _odds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
+    swapped, sep, kept = value.partition(":")
+    if sep and swapped.isdigit() and kept.isdigit() and len(value) <= 21:
+        odds = int(swapped), int(kept)
+        if any(odds):
+            return odds
+    raise click.BadParameter(
+        f"found {value!r}, expected SWAPPED:KEPT, two whole numbers not both 0"
+    )
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if value != value:  # NaN passes every range check
+        raise click.BadParameter("found nan, expected a number of seconds from 0 to 86400")
+    return value
+
+
 @group.command()
 @click.argument("log_file", metavar="LOG.toml", type=click.Path(dir_okay=False, path_type=Path))
 @format_option(("text", "json"))
 @output_option
 @ruling_option
+@click.option(
+    "--swap-odds",
+    default="1:1",
+    show_default=True,
+    callback=_odds,
+    metavar="SWAPPED:KEPT",
+    help="How a hidden evil-witch swap is weighted: swapped against kept as they were.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True, max=86400),
+    default=60.0,
+    show_default=True,
+    callback=_seconds,
+    help="Stop after this many seconds and report finished: false.",
+)
 @one_line_errors
-def deduce(log_file: Path, fmt: str, output: Path | None, rulings: tuple[str, ...]) -> None:
+def deduce(
+    log_file: Path,
+    fmt: str,
+    output: Path | None,
+    rulings: tuple[str, ...],
+    swap_odds: tuple[int, int],
+    max_seconds: float,
+) -> None:
     """Where each townsfolk can be now, with exact world counts, and each elder's best run.
 
-    Only the ruling on cunning-folk/elder-face-up-picks changes the result.
+    The log must be one a legal game produces under the rulings in force (the log's
+    [rulings] table, then --ruling); a log none does exits 2 naming the event and rule.
 
     \b
     LOG.toml: `setup`, `players`, `perspective`, then one [[event]] per thing that player saw
     (peek, claim, swap, reveal, ...). Examples: examples/cunning-folk/*.toml.
     """
-    from ruleslawyer.findings import parse_ruling_options, reading_in_force, resolve_rulings
+    from ruleslawyer.findings import parse_ruling_options
     from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.models.cunning_folk import POINTS, RULE_POINTS
     from ruleslawyer.models.cunning_folk_log import parse_log
     from ruleslawyer.solvers.cunning_folk_deduce import deduce as run
     from ruleslawyer.solvers.cunning_folk_deduce import render_text
 
-    chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source=str(log_file))
     _, document = read_toml(log_file, display=str(log_file))
-    log = parse_log(document, str(log_file))
-    picks = reading_in_force(POINTS["cunning-folk/elder-face-up-picks"], chosen)
+    log = parse_log(document, str(log_file), parse_ruling_options(rulings))
     progress(f"counting the worlds that fit {log_file} ...")
-    result = run(log, face_down_only=picks == "face-down-only")
+    result = run(log, odds=swap_odds, max_seconds=max_seconds)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
     emit(text, output)

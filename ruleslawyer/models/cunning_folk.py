@@ -12,6 +12,7 @@ The game itself, as an immutable state machine, is in
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -91,6 +92,11 @@ class Setup:
 
     name: str
     compositions: tuple[tuple[str, ...], ...]
+    weights: tuple[int, ...] = ()  # per composition: each arrangement's weight (empty: all 1)
+
+    def weight(self, k: int) -> int:
+        """The prior weight of each arrangement of composition ``k``."""
+        return self.weights[k] if self.weights else 1
 
     @property
     def public(self) -> bool:
@@ -134,20 +140,38 @@ def bonus_setup(bonus: Sequence[str], *, source: str = "bonus", place: str = "bo
     return Setup("bonus", (cards_of(counts),))
 
 
+SCOUNDREL_PRIOR = (
+    "scoundrels deal: the pool is shuffled, two cards dealt to each player, each player keeps "
+    "either card with equal chance (players' choices are not modelled), then the village is "
+    "shuffled; every (kept cards, arrangement) outcome of that process weighs the same"
+)
+
+
 def scoundrel_setup(players: int, kept: Sequence[str] = (), discarded: Sequence[str] = ()) -> Setup:
     """Every village the scoundrels deal can make for ``players``: core plus one kept card each.
 
     ``kept`` and ``discarded`` are cards one player knows are in and out of the game.
+    Each composition is weighted by the dealing process (:data:`SCOUNDREL_PRIOR`): with
+    the kept card drawn evenly from the two dealt, the other players' kept cards are an
+    even draw of physical cards from what is left of the pool, so a composition that adds
+    ``a_r`` cards of role ``r`` has C(left_r, a_r) ways; each of its distinct arrangements
+    stands for prod(count_r!) orders of the physical cards. Weights are divided by their
+    common divisor, so they are the smallest integers in the right proportion.
     """
     pool = Counter(SCOUNDREL_POOL)
     pool.subtract(discarded)
     pool.subtract(kept)
     free = players - len(kept)
     core = cards_of(SCOUNDREL_CORE)
-    found: set[tuple[str, ...]] = set()
+    found: dict[tuple[str, ...], int] = {}
     for added in _sub_multisets(cards_of(+pool), free):
-        found.add(tuple(sorted(core + tuple(kept) + added, key=ROLES.index)))
-    return Setup("scoundrels", tuple(sorted(found, key=lambda c: [ROLES.index(r) for r in c])))
+        cards = tuple(sorted(core + tuple(kept) + added, key=ROLES.index))
+        ways = math.prod(math.comb(pool[r], n) for r, n in Counter(added).items())
+        orders = math.prod(math.factorial(n) for n in Counter(cards).values())
+        found[cards] = ways * orders
+    order = sorted(found, key=lambda c: [ROLES.index(r) for r in c])
+    common = math.gcd(*found.values()) if found else 1
+    return Setup("scoundrels", tuple(order), tuple(found[c] // common for c in order))
 
 
 def _sub_multisets(cards: tuple[str, ...], size: int) -> Iterator[tuple[str, ...]]:
@@ -251,9 +275,9 @@ RULE_POINTS: tuple[RulePoint, ...] = (
     ),
     RulePoint(
         id="cunning-folk/pirate-unknown",
-        title="An elder must reveal the pirate 'when he is present', but in the scoundrels "
-        "variant nobody knows whether he is",
-        kind=Kind.GAP,
+        title="An elder must reveal the pirate 'when he is present'; in the scoundrels "
+        "variant whether he is present is hidden, and the declaration rule settles it",
+        kind=Kind.INFO,
         sentences=(
             _s(
                 "Bonus characters",
@@ -362,6 +386,79 @@ RULE_POINTS: tuple[RulePoint, ...] = (
             Reading("only-if-swapped", "only cards that actually changed places turn face-down"),
         ),
         default="turn-down",
+    ),
+    RulePoint(
+        id="cunning-folk/elder-run-stop",
+        title="Whether an elder run may stop after an opposing card, before it wins or fails",
+        kind=Kind.AMBIGUITY,
+        sentences=(
+            _s("Townsfolk", "If it's evil, continue."),
+            _s(
+                "Townsfolk",
+                "Otherwise your turn ends immediately and you must take a suspected card, or "
+                "flip it to the ostracized side if you already have one.",
+            ),
+        ),
+        readings=(
+            Reading(
+                "must-continue",
+                "after an opposing card the run goes on: it ends only with a card that does "
+                "not oppose (a penalty), a win or (scoundrels) a declaration; with "
+                "face-down-only picks a player can be forced to pick into a penalty",
+            ),
+            Reading("may-stop", "the player may end the run after any opposing card, unpunished"),
+        ),
+        default="must-continue",
+    ),
+    RulePoint(
+        id="cunning-folk/declare-without-picks",
+        title="Scoundrels: whether an elder may declare before identifying anyone",
+        kind=Kind.AMBIGUITY,
+        sentences=(
+            _s(
+                "A village full of scoundrels",
+                "When you think you've identified the opposition, say so.",
+            ),
+            _s(
+                "A village full of scoundrels",
+                "it's possible to take one of the elder actions, identify 3(or even 4) "
+                "opposing character and still not have identified all of them.",
+            ),
+        ),
+        readings=(
+            Reading(
+                "allowed",
+                "the declaration may come at once: the declarer can win while identifying "
+                "nothing, if no opponent finds an opposing card",
+            ),
+            Reading("after-a-pick", "only after at least one opposing card has been picked"),
+        ),
+        default="allowed",
+    ),
+    RulePoint(
+        id="cunning-folk/challenge-order",
+        title="In what order the other players may challenge a claim",
+        kind=Kind.AMBIGUITY,
+        sentences=(
+            _s("Turn", "If you choose to allege, any other player may challenge your claim:"),
+            _s(
+                "Turn",
+                "The player who challenged you must take a suspected card and place it in "
+                "front of her or himself.",
+            ),
+        ),
+        readings=(
+            Reading(
+                "from-left",
+                "each other player answers in turn from the claimant's left (as the "
+                "scoundrels answers go, 'in turn order starting on your left')",
+            ),
+            Reading(
+                "first-to-speak",
+                "any other player may speak first; the first challenger is whoever spoke first",
+            ),
+        ),
+        default="from-left",
     ),
 )
 

@@ -13,8 +13,10 @@ from typing import Literal
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import GameSource, validate
-from ruleslawyer.models.cunning_folk import ROLES, Setup, cards_of
+from ruleslawyer.models.cunning_folk import CELLS, MIN_PLAYERS, ROLES, Setup, cards_of
 from ruleslawyer.schema import StrictModel
+
+MAX_COUNT = len(CELLS)  # no role can have more cards than the village has cells
 
 
 class _Grid(StrictModel):
@@ -75,12 +77,39 @@ def load_game_data(source: GameSource) -> GameData:
         for role, count in table.items():
             if role not in ROLES:
                 raise InputError(where, f"{place}.{role}", role, f"a role ({', '.join(ROLES)})")
-            if count < 0:
-                raise InputError(where, f"{place}.{role}", count, "a count of 0 or more")
+            if not 1 <= count <= MAX_COUNT:
+                raise InputError(
+                    where,
+                    f"{place}.{role}",
+                    count,
+                    f"a count of 1 to {MAX_COUNT} (the village has {MAX_COUNT} cells; "
+                    "leave out a role with no cards)",
+                )
     for i, role in enumerate([*doc.bonus.characters, doc.bonus.replaces]):
         place = f"bonus.characters[{i}]" if i < len(doc.bonus.characters) else "bonus.replaces"
         if role not in ROLES:
             raise InputError(where, place, role, f"a role ({', '.join(ROLES)})")
+        if role in doc.bonus.characters[:i]:
+            raise InputError(where, place, role, "each bonus character once")
+    pool = sum(doc.scoundrels.pool.values())
+    deal = doc.scoundrels.dealt_per_player
+    if not 1 <= deal <= pool // MIN_PLAYERS:
+        raise InputError(
+            where,
+            "scoundrels.dealt_per_player",
+            deal,
+            f"1 to {pool // MIN_PLAYERS} (the pool of {pool} cards dealt to {MIN_PLAYERS} players)",
+        )
+    if not 1 <= doc.scoundrels.kept_per_player <= deal:
+        raise InputError(
+            where,
+            "scoundrels.kept_per_player",
+            doc.scoundrels.kept_per_player,
+            f"1 to {deal} (a player keeps some of the {deal} cards dealt to them)",
+        )
+    for key in ("columns", "rows"):
+        if not 1 <= getattr(doc.grid, key) <= MAX_COUNT:
+            raise InputError(where, f"grid.{key}", getattr(doc.grid, key), f"1 to {MAX_COUNT}")
     return GameData(
         columns=doc.grid.columns,
         rows=doc.grid.rows,

@@ -1,24 +1,21 @@
 """Cunning Folk logs: what one player (or an onlooker) saw of a game, as TOML.
 
-A log names the setup, the players, an optional ``perspective`` player and a
-list of ``[[event]]`` tables (``peek``, ``claim``, ``pass``, ``swap``,
-``trade``, ``reveal``). :func:`parse_log` checks it and turns each event into
-primitive operations on the village, which every solver reads the same way:
-
-- ``Is(cell, role)``: the card in ``cell`` is ``role`` at this point;
-- ``IsNot(cell, role)``: it is not;
-- ``Exchange(a, b, known)``: the cards in ``a`` and ``b`` changed places
-  (``known=False``: a hidden evil-witch swap, swapped or not);
-- ``FaceUp(cell)`` / ``FaceDown(cell)``: public flips.
+A log names the setup, the players, an optional ``perspective`` player, an
+optional ``[rulings]`` table and a list of ``[[event]]`` tables (``peek``,
+``claim``, ``pass``, ``swap``, ``trade``, ``reveal``). :func:`parse_log`
+checks each event's shape, then checks that a legal game under the rulings in
+force can produce the events (:mod:`.cunning_folk_legal`) and turns each into
+primitive operations on the village (:mod:`.cunning_folk_ops`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ruleslawyer.errors import InputError
+from ruleslawyer.findings import resolve_rulings
 from ruleslawyer.gamefiles import validate
 from ruleslawyer.models.cunning_folk import (
     CELL_INDEX,
@@ -27,61 +24,29 @@ from ruleslawyer.models.cunning_folk import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     ROLES,
+    RULE_POINTS,
     SETUPS,
     Setup,
     bonus_setup,
     scoundrel_setup,
     standard_setup,
 )
+from ruleslawyer.models.cunning_folk_legal import Record, public_events
+from ruleslawyer.models.cunning_folk_ops import (
+    Event,
+    Exchange,
+    FaceDown,
+    FaceUp,
+    Is,
+    IsNot,
+    Op,
+)
+from ruleslawyer.models.cunning_folk_play import Rules
 from ruleslawyer.schema import StrictModel
 
+__all__ = ["Event", "Exchange", "FaceDown", "FaceUp", "Is", "IsNot", "Log", "Op", "parse_log"]
+
 EVENT_TYPES = ("peek", "claim", "pass", "swap", "trade", "reveal")
-
-
-@dataclass(frozen=True)
-class Is:
-    cell: int
-    role: str
-
-
-@dataclass(frozen=True)
-class IsNot:
-    cell: int
-    role: str
-
-
-@dataclass(frozen=True)
-class Exchange:
-    a: int
-    b: int
-    known: bool
-
-
-@dataclass(frozen=True)
-class FaceUp:
-    cell: int
-
-
-@dataclass(frozen=True)
-class FaceDown:
-    cell: int
-
-
-Op = Is | IsNot | Exchange | FaceUp | FaceDown
-
-
-@dataclass(frozen=True)
-class Event:
-    """One logged event, its primitive operations and a one-line description."""
-
-    index: int
-    type: str
-    text: str
-    ops: tuple[Op, ...]
-
-    @property
-    def constrains(self) -> bool:
-        return any(isinstance(op, Is | IsNot) for op in self.ops)
 
 
 @dataclass(frozen=True)
@@ -91,6 +56,8 @@ class Log:
     players: tuple[str, ...]
     perspective: str | None
     events: tuple[Event, ...]
+    rules: Rules = field(default_factory=Rules)
+    rulings: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def unknown_swaps(self) -> int:
@@ -119,12 +86,20 @@ class _LogDoc(StrictModel):
     perspective: str | None = None
     kept: list[str] = []
     discarded: list[str] = []
+    rulings: dict[str, str] = {}
     event: list[_EventDoc] = []
 
 
-def parse_log(document: Mapping[str, Any], source: str) -> Log:
-    """Check a parsed log; every problem is an :class:`InputError` naming its place."""
+def parse_log(
+    document: Mapping[str, Any], source: str, cli_rulings: Mapping[str, str] | None = None
+) -> Log:
+    """Check a parsed log; every problem is an :class:`InputError` naming its place.
+
+    The rulings in force are the log's ``[rulings]`` table with ``cli_rulings``
+    (``--ruling``) over it.
+    """
     doc = validate(_LogDoc, document, source)
+    rulings = resolve_rulings(RULE_POINTS, doc.rulings, cli_rulings or {}, source=source)
     if doc.setup not in SETUPS:
         raise InputError(source, "setup", doc.setup, " | ".join(SETUPS))
     players = tuple(doc.players)
@@ -133,8 +108,10 @@ def parse_log(document: Mapping[str, Any], source: str) -> Log:
     if doc.perspective is not None and doc.perspective not in players:
         raise InputError(source, "perspective", doc.perspective, f"one of {', '.join(players)}")
     setup = _setup(doc, source)
-    events = tuple(_event(i, e, doc, setup, source) for i, e in enumerate(doc.event))
-    return Log(source, setup, players, doc.perspective, events)
+    records = [_record(i, e, doc, setup, source) for i, e in enumerate(doc.event)]
+    rules = Rules.from_rulings(rulings)
+    events = public_events(records, setup, players, doc.perspective, rules, source)
+    return Log(source, setup, players, doc.perspective, events, rules, rulings)
 
 
 def _setup(doc: _LogDoc, source: str) -> Setup:
@@ -187,7 +164,8 @@ def _cell(value: str | None, source: str, place: str) -> int:
     return CELL_INDEX[value]
 
 
-def _event(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Event:
+def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Record:
+    """One event's shape: keys allowed for its type, known players, cells and roles."""
     at = f"event[{i}]"
     # Roles the table may name: for scoundrels every card that could be dealt, since what
     # the perspective knows was set aside is secret (a card seen there is then impossible).
@@ -207,46 +185,43 @@ def _event(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Eve
         raise InputError(source, f"{at}.player", e.player, f"one of {', '.join(doc.players)}")
     if e.type in ("peek", "claim", "pass", "swap") and e.player is None:
         raise InputError(source, f"{at}.player", "nothing", "the player who acted")
-    ops: list[Op] = []
-    if e.type in ("peek", "claim", "pass", "reveal"):
-        cell = _cell(e.cell, source, f"{at}.cell")
-        if e.saw is not None:
-            if e.player != doc.perspective:
-                raise InputError(
-                    source, f"{at}.saw", e.saw, "saw only on the perspective player's events"
-                )
-            ops.append(Is(cell, _role(e.saw, source, f"{at}.saw", roles)))
-        if e.type == "pass" and LIAR in setup.roles:
-            ops.append(IsNot(cell, LIAR))
-        if e.type == "claim":
-            claimable = tuple(r for r in roles if r != LIAR)
-            _role(e.role or "nothing", source, f"{at}.role", claimable)
-            if e.challenged:
-                if e.revealed is None:
-                    raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
-                ops += [Is(cell, _role(e.revealed, source, f"{at}.revealed", roles)), FaceUp(cell)]
-            elif e.revealed is not None:
-                raise InputError(source, f"{at}.revealed", e.revealed, "nothing (not challenged)")
-        if e.type == "reveal":
-            if e.revealed is None:
-                raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
-            ops += [Is(cell, _role(e.revealed, source, f"{at}.revealed", roles)), FaceUp(cell)]
-        what = e.revealed if e.type == "reveal" else (e.role or "")
-        text = " ".join(x for x in (e.type, e.player or "", CELLS[cell], what) if x)
-    else:
+    if e.type in ("swap", "trade"):
         if e.cells is None or len(e.cells) != 2 or e.cells[0] == e.cells[1]:
             raise InputError(source, f"{at}.cells", e.cells or "nothing", "two different cells")
         a, b = (_cell(c, source, f"{at}.cells[{k}]") for k, c in enumerate(e.cells))
-        known = e.type == "trade"
-        swapped = True
-        if e.type == "swap" and e.swapped is not None:
-            if e.player != doc.perspective:
-                raise InputError(
-                    source, f"{at}.swapped", e.swapped, "swapped only on the perspective's swaps"
-                )
-            known, swapped = True, e.swapped
-        if swapped:
-            ops.append(Exchange(a, b, known))
-        ops += [FaceDown(a), FaceDown(b)]
-        text = f"{e.type} {CELLS[a]} {CELLS[b]}"
-    return Event(i, e.type, text, tuple(ops))
+        return Record(
+            i, e.type, f"{e.type} {CELLS[a]} {CELLS[b]}", e.player, cells=(a, b), swapped=e.swapped
+        )
+    cell = _cell(e.cell, source, f"{at}.cell")
+    saw = ""
+    if e.saw is not None:
+        if e.player != doc.perspective:
+            raise InputError(
+                source, f"{at}.saw", e.saw, "saw only on the perspective player's events"
+            )
+        saw = _role(e.saw, source, f"{at}.saw", roles)
+    role = revealed = ""
+    if e.type == "claim":
+        claimable = tuple(r for r in roles if r != LIAR)
+        role = _role(e.role or "nothing", source, f"{at}.role", claimable)
+        if e.challenged and e.revealed is None:
+            raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
+        if not e.challenged and e.revealed is not None:
+            raise InputError(source, f"{at}.revealed", e.revealed, "nothing (not challenged)")
+    if e.type == "reveal" and e.revealed is None:
+        raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
+    if e.revealed is not None:
+        revealed = _role(e.revealed, source, f"{at}.revealed", roles)
+    what = revealed if e.type == "reveal" else role
+    text = " ".join(x for x in (e.type, e.player or "", CELLS[cell], what) if x)
+    return Record(
+        i,
+        e.type,
+        text,
+        e.player,
+        cell,
+        role=role,
+        challenged=e.challenged,
+        revealed=revealed,
+        saw=saw,
+    )

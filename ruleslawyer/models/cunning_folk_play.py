@@ -52,6 +52,9 @@ class Rules:
     liar_face_up: str = "must-claim"
     swap_face_up: str = "turn-down"
     optional_action: str = "must-act"
+    elder_run_stop: str = "must-continue"
+    declare_without_picks: str = "allowed"
+    challenge_order: str = "from-left"
 
     @classmethod
     def from_rulings(cls, rulings: Mapping[str, str]) -> Rules:
@@ -133,6 +136,8 @@ def legal_moves(table: Table, state: State) -> tuple[str, ...]:
         claims = tuple(f"claim {r}" for r in table.claimable)
         return claims if forced else ("pass", *claims)
     if phase == CHALLENGE:
+        if table.rules.challenge_order == "first-to-speak" and not state.challengers:
+            return ("accept", "challenge", *(f"first-challenge P{p + 1}" for p in _later(state)))
         return ("accept", "challenge")
     if phase == SWAP:
         swaps = tuple(
@@ -147,7 +152,12 @@ def legal_moves(table: Table, state: State) -> tuple[str, ...]:
         return _with_decline(table, state, trades)
     if phase == ELDER:
         picks = tuple(f"pick {CELLS[i]}" for i in _pickable(table, state))
-        return _with_decline(table, state, (*picks, "declare") if table.setup.declares else picks)
+        declare = table.setup.declares and (
+            state.picked or table.rules.declare_without_picks == "allowed"
+        )
+        stop = state.picked and table.rules.elder_run_stop == "may-stop"
+        ends = ("declare",) * bool(declare) + ("stop",) * bool(stop)
+        return _with_decline(table, state, (*picks, *ends))
     if phase == ANSWER:
         down = tuple(f"reveal {c}" for i, c in enumerate(CELLS) if not state.face_up[i])
         return ("no-reveal", *down)
@@ -168,7 +178,7 @@ def step(table: Table, state: State, move: str) -> State:
     word, *args = move.split()
     if word == "investigate":
         return replace(state, phase=ALLEGE, cell=CELL_INDEX[args[0]])
-    if word in ("pass", "decline"):
+    if word in ("pass", "decline", "stop"):
         return _next_turn(state)
     if word == "claim":
         return replace(
@@ -176,6 +186,8 @@ def step(table: Table, state: State, move: str) -> State:
         )
     if word in ("accept", "challenge"):
         return _answer_challenge(table, state, word == "challenge")
+    if word == "first-challenge":
+        return replace(state, challengers=(int(args[0][1:]) - 1,))
     if word == "swap":
         return _swap(table, state, CELL_INDEX[args[0]], CELL_INDEX[args[1]], args[2] == "swapped")
     if word == "trade":
@@ -197,6 +209,16 @@ def _left_of(state: State, player: int) -> int:
         if state.marks[p] < OSTRACISED:
             return p
     return player
+
+
+def _later(state: State) -> tuple[int, ...]:
+    """The players still to answer a claim after the current responder, in turn order."""
+    out = []
+    p = _left_of(state, state.responder)
+    while p != state.player:
+        out.append(p)
+        p = _left_of(state, p)
+    return tuple(out)
 
 
 def _next_turn(state: State, *, same_player: bool = False) -> State:
@@ -236,7 +258,8 @@ def _flip(state: State, cell: int, up: bool) -> State:
 def _answer_challenge(table: Table, state: State, challenges: bool) -> State:
     if challenges:
         state = replace(state, challengers=(*state.challengers, state.responder))
-    following = _left_of(state, state.responder)
+    # A player who already challenged out of turn (first-to-speak) does not answer again.
+    following = next((p for p in _later(state) if p not in state.challengers), state.player)
     if following != state.player:
         return replace(state, responder=following)
     state = replace(state, responder=-1)

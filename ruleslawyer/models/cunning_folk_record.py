@@ -19,6 +19,7 @@ from ruleslawyer.models.cunning_folk_play import (
     ALLEGE,
     CHALLENGE,
     OVER,
+    Rules,
     State,
     Table,
     legal_moves,
@@ -39,7 +40,12 @@ class Recording:
 
 
 def events_of(
-    before: State, move: str, after: State, names: Sequence[str], perspective: int | None
+    before: State,
+    move: str,
+    after: State,
+    names: Sequence[str],
+    perspective: int | None,
+    rules: Rules | None = None,
 ) -> list[dict[str, Any]]:
     """The log events ``move`` produces, as seen from ``perspective``'s chair."""
     word, *args = move.split()
@@ -49,7 +55,7 @@ def events_of(
         event = {"type": "pass", "player": player, "cell": CELLS[before.cell]}
         return [{**event, "saw": before.village[before.cell]} if mine else event]
     if before.phase == CHALLENGE and (after.phase != CHALLENGE):
-        challenged = bool(before.challengers) or word == "challenge"
+        challenged = bool(before.challengers) or word != "accept"
         event = {
             "type": "claim",
             "player": player,
@@ -64,7 +70,13 @@ def events_of(
         return [event]
     if word == "swap":
         event = {"type": "swap", "player": player, "cells": [args[0], args[1]]}
-        return [{**event, "swapped": args[2] == "swapped"} if mine else event]
+        # Under only-if-swapped a face-up card stays up only when not swapped: all see it.
+        public = (
+            rules is not None
+            and rules.swap_face_up == "only-if-swapped"
+            and any(before.face_up[CELLS.index(c)] for c in args[:2])
+        )
+        return [{**event, "swapped": args[2] == "swapped"} if mine or public else event]
     if word == "trade":
         return [{"type": "trade", "player": player, "cells": [CELLS[before.cell], args[0]]}]
     if word in ("pick", "reveal"):
@@ -101,14 +113,27 @@ def play_and_record(
         after = step(table, state, move)
         if move.startswith("swap") and state.player != perspective:
             hidden.append(move.endswith("swapped"))
-        events += events_of(state, move, after, names, perspective)
+        events += events_of(state, move, after, names, perspective, table.rules)
         moves.append(move)
         state = after
     document: dict[str, Any] = {**_setup_keys(table.setup, setup_keys), "players": list(names)}
+    rulings = _rulings(table.rules)
+    if rulings:
+        document["rulings"] = rulings
     if perspective is not None:
         document["perspective"] = names[perspective]
     document["event"] = events
     return Recording(document, deal, tuple(hidden), state, tuple(moves))
+
+
+def _rulings(rules: Rules) -> dict[str, str]:
+    """The readings of ``rules`` that are not the default, as a log's ``rulings`` table."""
+    default = Rules()
+    return {
+        f"cunning-folk/{name.replace('_', '-')}": getattr(rules, name)
+        for name in Rules.__dataclass_fields__
+        if getattr(rules, name) != getattr(default, name)
+    }
 
 
 def _setup_keys(setup: Setup, given: dict[str, Any] | None) -> dict[str, Any]:
@@ -131,4 +156,6 @@ def _value(value: Any) -> str:
         return json.dumps(value)
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_value(k)} = {_value(v)}" for k, v in value.items()) + " }"
     raise TypeError(f"cannot write {value!r} to a log")

@@ -41,6 +41,7 @@ def plan(
     elder: str,
     *,
     declares: bool = False,
+    declare_at_once: bool = True,
     face_down_only: bool = False,
 ) -> ElderPlan:
     """Best first pick and win probability of ``elder``'s run over these weighted villages."""
@@ -64,7 +65,7 @@ def plan(
         best: tuple[Fraction, int | None] = (Fraction(0), None)
         if done == mass and not declares:
             best = (Fraction(1), None)
-        elif declares:
+        elif declares and (picked or declare_at_once):
             best = (Fraction(done, mass), None)
         # A pick wins at most with the chance that it opposes: try the likeliest first and
         # skip any cell whose bound is below the best found (ties go to the earlier cell).
@@ -100,6 +101,6 @@ def _project(village: np.ndarray, weight: np.ndarray, elder: str) -> tuple[np.nd
         return projected, weight
     keys = (projected.astype(np.int64) + 1) @ (len(ROLES) + 1) ** np.arange(projected.shape[1])
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    merged = np.zeros(len(first), dtype=np.int64)
+    merged = np.zeros(len(first), dtype=weight.dtype)
     np.add.at(merged, inverse.ravel(), weight)
     return projected[first], merged

@@ -1,14 +1,19 @@
 """Exact world counts for a Cunning Folk log.
 
-A world is an initial deal (a distinct arrangement of the setup's cards)
-together with a value for each hidden swap (swapped or not). Two methods give
+A world is an initial deal (a distinct arrangement of one of the setup's
+compositions) together with a value for each hidden swap (swapped or not).
+Worlds are weighted: a deal by the setup's prior (1 for standard and bonus;
+the dealing process for scoundrels, :data:`~ruleslawyer.models.cunning_folk.SCOUNDREL_PRIOR`),
+a hidden swap by the odds ``swapped:kept`` (1:1 unless chosen otherwise).
+Weights are exact: int64 while their total fits, Python integers (numpy
+object arrays) once the hidden swaps make it larger, so they never overflow. Two methods give
 the same counts:
 
 - :func:`filter_worlds`, the fast one: forward filtering over the current
-  arrangements with integer weights (numpy). A hidden swap doubles every
-  arrangement's worlds into itself and its swapped twin, and twins that meet
-  are merged, so the work stays at most the number of distinct arrangements
-  per event, whatever the number of swaps.
+  arrangements with integer weights (numpy). A hidden swap splits every
+  arrangement's weight between itself and its swapped twin, and twins that
+  meet are merged, so the work stays at most the number of distinct
+  arrangements per event, whatever the number of swaps.
 - :func:`brute_force`, the plain reference: every deal times every swap
   outcome, replayed event by event.
 """
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.models.cunning_folk import CELLS, ROLES, arrangements
 from ruleslawyer.models.cunning_folk_log import Exchange, FaceDown, FaceUp, Is, IsNot, Log
 
@@ -36,9 +42,10 @@ class Worlds:
     """
 
     village: np.ndarray  # (n, 9) role codes
-    weight: np.ndarray  # (n,) int64 world counts
+    weight: np.ndarray  # (n,) exact world weights: int64, or Python ints once they grow
     face_up: tuple[bool, ...]
     impossible: int | None
+    finished: bool = True  # False: the budget ended the filtering before the last event
 
     @property
     def total(self) -> int:
@@ -57,9 +64,13 @@ class Worlds:
         return out
 
 
-def initial_village(log: Log) -> np.ndarray:
-    """Every distinct deal of every composition the setup allows, as role codes."""
-    return np.concatenate([arrangement_array(cards) for cards in log.setup.compositions])
+def initial_village(log: Log) -> tuple[np.ndarray, np.ndarray]:
+    """Every distinct deal of every composition the setup allows, as role codes, and its weight."""
+    parts = [arrangement_array(cards) for cards in log.setup.compositions]
+    weight = np.concatenate(
+        [np.full(len(part), log.setup.weight(k), dtype=np.int64) for k, part in enumerate(parts)]
+    )
+    return np.concatenate(parts), weight
 
 
 def arrangement_array(cards: tuple[str, ...]) -> np.ndarray:
@@ -81,12 +92,24 @@ def arrangement_array(cards: tuple[str, ...]) -> np.ndarray:
     return village
 
 
-def filter_worlds(log: Log, village: np.ndarray | None = None) -> Worlds:
-    """Forward filtering: exact world counts after every event of ``log``."""
-    village = initial_village(log) if village is None else village
-    weight = np.ones(len(village), dtype=np.int64)
+Odds = tuple[int, int]  # (swapped, kept): the weight of each outcome of a hidden swap
+
+
+def filter_worlds(
+    log: Log,
+    *,
+    odds: Odds = (1, 1),
+    budget: Budget | None = None,
+    progress: Progress | None = None,
+) -> Worlds:
+    """Forward filtering: exact world weights after every event of ``log``."""
+    village, weight = initial_village(log)
     face_up = face_up_after(log)
     for event in log.events:
+        if budget is not None and budget.spent():
+            return Worlds(village, weight, face_up, None, finished=False)
+        if progress is not None:
+            progress.update(event.index)
         for op in event.ops:
             if isinstance(op, Is | IsNot):
                 keep = (village[:, op.cell] == ROLE_CODE[op.role]) == isinstance(op, Is)
@@ -97,20 +120,30 @@ def filter_worlds(log: Log, village: np.ndarray | None = None) -> Worlds:
                 if op.known:
                     village = twin
                 else:
+                    weight = _exact(weight, sum(odds))
                     village, weight = _merge(
-                        np.concatenate([village, twin]), np.concatenate([weight, weight])
+                        np.concatenate([village, twin]),
+                        np.concatenate([weight * odds[1], weight * odds[0]]),
                     )
-        if not len(weight):
+        if not weight.any():
             return Worlds(village, weight, face_up, event.index)
     return Worlds(village, weight, face_up, None)
+
+
+def _exact(weight: np.ndarray, factor: int) -> np.ndarray:
+    """``weight`` as int64 while ``factor`` times its total fits, else as Python integers."""
+    if weight.dtype == object or int(weight.sum()) * factor < 2**62 > factor:
+        return weight
+    return weight.astype(object)
 
 
 def _merge(village: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     keys = village.astype(np.int64) @ _PLACE
     unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    merged = np.zeros(len(unique), dtype=np.int64)
+    merged = np.zeros(len(unique), dtype=weight.dtype)
     np.add.at(merged, inverse.ravel(), weight)
-    return village[first], merged
+    keep = merged != 0
+    return village[first][keep], merged[keep]
 
 
 def replay(log: Log, deal: tuple[str, ...], outcomes: tuple[bool, ...]) -> tuple[str, ...] | None:
@@ -128,15 +161,18 @@ def replay(log: Log, deal: tuple[str, ...], outcomes: tuple[bool, ...]) -> tuple
     return tuple(village)
 
 
-def brute_force(log: Log) -> Counter[tuple[str, ...]]:
-    """The reference: how many (deal, hidden-swap outcomes) worlds end in each village."""
+def brute_force(log: Log, odds: Odds = (1, 1)) -> Counter[tuple[str, ...]]:
+    """The reference: the weight of the (deal, hidden-swap outcomes) worlds ending in each end."""
     ends: Counter[tuple[str, ...]] = Counter()
-    deals = [a for cards in log.setup.compositions for a in arrangements(cards)]
-    for deal in deals:
-        for outcomes in itertools.product((False, True), repeat=log.unknown_swaps):
-            end = replay(log, deal, outcomes)
-            if end is not None:
-                ends[end] += 1
+    for k, cards in enumerate(log.setup.compositions):
+        for deal in arrangements(cards):
+            for outcomes in itertools.product((False, True), repeat=log.unknown_swaps):
+                end = replay(log, deal, outcomes)
+                if end is not None:
+                    swapped = sum(outcomes)
+                    weight = odds[0] ** swapped * odds[1] ** (len(outcomes) - swapped)
+                    if weight:
+                        ends[end] += log.setup.weight(k) * weight
     return ends
 
 

@@ -12,6 +12,7 @@ is certain. The solver's assertions never change after construction.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,24 +70,36 @@ class Deduction:
             cell: tuple(r for r in self.roles if (c, r) in seen) for c, cell in enumerate(CELLS)
         }
 
-    def why(self, cell: int, role: str, *, max_checks: int = 64) -> tuple[int, ...]:
+    def why(
+        self, cell: int, role: str, *, max_checks: int = 64, seconds: float | None = None
+    ) -> tuple[int, ...] | None:
         """The events (indices) that force ``role`` in ``cell``: an unsat core.
 
         Z3's core is shrunk by deletion to a minimal one (dropping any event frees the
         cell); then smaller sets of the constraining events are tried, up to
         ``max_checks`` solver calls, so the core is the smallest whenever that search
-        is small (in practice: always for cores of one or two events).
+        is small (in practice: always for cores of one or two events). With ``seconds``
+        every call and the whole search are bounded by it: None when time ran out first.
         """
         import z3
 
+        deadline = None if seconds is None else time.monotonic() + seconds
+        if seconds is not None:
+            self.solver.set("timeout", max(1, int(seconds * 1000)))
         other = z3.Not(self._holds(cell, role))
-        if self.solver.check(*self.labels, other) != z3.unsat:
+        answer = self.solver.check(*self.labels, other)
+        if answer == z3.unknown:
+            return None
+        if answer != z3.unsat:
             raise ValueError(f"{CELLS[cell]} is not certainly {role}")
         in_core = {label.get_id() for label in self.solver.unsat_core()}
         core = [k for k, label in enumerate(self.labels) if label.get_id() in in_core]
         for k in list(reversed(core)):
             trial = [j for j in core if j != k]
-            if self._forces(trial, other):
+            forces = self._forces(trial, other, deadline)
+            if forces is None:
+                return None
+            if forces:
                 core = trial
         checks = 0
         candidates = [k for k, c in enumerate(self.constraining) if c]
@@ -95,14 +108,21 @@ class Deduction:
                 checks += 1
                 if checks > max_checks:
                     return tuple(core)
-                if self._forces(list(subset), other):
+                forces = self._forces(list(subset), other, deadline)
+                if forces is None:
+                    return None
+                if forces:
                     return subset
         return tuple(core)
 
-    def _forces(self, events: list[int], other: Any) -> bool:
+    def _forces(self, events: list[int], other: Any, deadline: float | None = None) -> bool | None:
+        """Whether ``events`` alone force the cell; None when the time ran out."""
         import z3
 
-        return self.solver.check(*(self.labels[k] for k in events), other) == z3.unsat
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        answer = self.solver.check(*(self.labels[k] for k in events), other)
+        return None if answer == z3.unknown else answer == z3.unsat
 
     def _holds(self, cell: int, role: str) -> Any:
         return self._is[(cell, role)]

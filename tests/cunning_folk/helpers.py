@@ -7,6 +7,7 @@ import tomllib
 from typing import Any
 
 from ruleslawyer.models.cunning_folk import (
+    POINTS,
     SCOUNDREL_CORE,
     SCOUNDREL_POOL,
     bonus_setup,
@@ -15,17 +16,34 @@ from ruleslawyer.models.cunning_folk import (
     standard_setup,
 )
 from ruleslawyer.models.cunning_folk_log import Log, parse_log
-from ruleslawyer.models.cunning_folk_play import Table
+from ruleslawyer.models.cunning_folk_play import Rules, Table
 from ruleslawyer.models.cunning_folk_record import Recording, dump_log, play_and_record
 
 NAMES = ("me", "bea", "cal", "dan")
 
 
+def random_rules(rng: random.Random) -> Rules:
+    """Each rule point that changes play at a random reading (the default half the time)."""
+    chosen = {}
+    for name in Rules.__dataclass_fields__:
+        point = POINTS[f"cunning-folk/{name.replace('_', '-')}"]
+        chosen[name] = rng.choice([point.default, *point.reading_names])
+    return Rules(**chosen)
+
+
 def random_recording(
-    seed: int, *, max_moves: int = 40, setups: tuple[str, ...] = ("standard", "standard", "bonus")
+    seed: int,
+    *,
+    max_moves: int = 40,
+    setups: tuple[str, ...] = ("standard", "standard", "bonus"),
+    any_rules: bool = False,
 ) -> Recording:
-    """A random game from a random deal, logged from a random chair (or none)."""
+    """A random game from a random deal, logged from a random chair (or none).
+
+    With ``any_rules`` the rules are drawn by :func:`random_rules` (the log's ``rulings``).
+    """
     rng = random.Random(seed)
+    rules = random_rules(random.Random(seed + 7919)) if any_rules else Rules()
     kind = rng.choice(setups)
     n = 3 if kind == "scoundrels" else rng.randint(2, 4)
     perspective = rng.choice([None, *range(n)])
@@ -47,7 +65,7 @@ def random_recording(
         cards = [*cards_of(SCOUNDREL_CORE), *kept]
     rng.shuffle(cards)
     return play_and_record(
-        Table(setup, n),
+        Table(setup, n, rules),
         tuple(cards),
         lambda state, moves: rng.choice(moves),
         names=NAMES[:n],
@@ -57,6 +75,8 @@ def random_recording(
     )
 
 
-def log_of(document: dict[str, Any], source: str = "log.toml") -> Log:
+def log_of(
+    document: dict[str, Any], source: str = "log.toml", cli_rulings: dict[str, str] | None = None
+) -> Log:
     """Parse a log document the way the CLI does: through its TOML text."""
-    return parse_log(tomllib.loads(dump_log(document)), source)
+    return parse_log(tomllib.loads(dump_log(document)), source, cli_rulings)

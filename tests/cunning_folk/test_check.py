@@ -27,12 +27,15 @@ ISSUE_POINTS = {
     "cunning-folk/pirate-unknown": (),
     "cunning-folk/scoundrels-village-size": (),
     "cunning-folk/endless-passing": (),
+    "cunning-folk/elder-run-stop": ("must-continue", "may-stop"),
+    "cunning-folk/declare-without-picks": ("allowed", "after-a-pick"),
+    "cunning-folk/challenge-order": ("from-left", "first-to-speak"),
 }
 EXPECTED_KIND = {
     "cunning-folk/multiple-challengers": Kind.AMBIGUITY,
     "cunning-folk/villager-challenge": Kind.AMBIGUITY,
     "cunning-folk/elder-face-up-picks": Kind.AMBIGUITY,
-    "cunning-folk/pirate-unknown": Kind.GAP,
+    "cunning-folk/pirate-unknown": Kind.INFO,
     "cunning-folk/scoundrels-village-size": Kind.GAP,
     "cunning-folk/endless-passing": Kind.NON_TERMINATION,
     "cunning-folk/endless-extra-turns": Kind.NON_TERMINATION,
@@ -40,6 +43,9 @@ EXPECTED_KIND = {
     "cunning-folk/swap-face-up": Kind.AMBIGUITY,
     "cunning-folk/optional-action": Kind.AMBIGUITY,
     "cunning-folk/cat-meow": Kind.DEAD_RULE,
+    "cunning-folk/elder-run-stop": Kind.AMBIGUITY,
+    "cunning-folk/declare-without-picks": Kind.AMBIGUITY,
+    "cunning-folk/challenge-order": Kind.AMBIGUITY,
 }
 
 
@@ -164,3 +170,66 @@ def test_an_exhausted_budget_never_claims_a_clean_bill() -> None:
     result = check_source(games.load_source("cunning-folk"), {}, Budget(max_states=1))
     searched = [f for f in result.findings if f.id in PLANS]
     assert searched and all(not f.finished and f.kind != Kind.INFO for f in searched)
+
+
+def _replay(table: Table, deal: tuple[str, ...], moves: list[str]):
+    """The state after ``moves`` from the opening position of ``deal``, and the moves allowed
+    before the last one (state None: the last move is not allowed under ``table``)."""
+    state, allowed = start(table, deal), ()
+    for move in moves:
+        allowed = legal_moves(table, state)
+        if move not in allowed:
+            return None, allowed
+        state = step(table, state, move)
+    return state, allowed
+
+
+def test_every_committed_witness_replays_from_the_start(result) -> None:
+    # Every witness starts at the opening position of a deal of the game file's cards (a
+    # position reachable from the start: it is the start), and its moves, replayed under
+    # each reading (or, for pirate-unknown, from each deal), give the recorded results.
+    data = load_game_data(games.load_source("cunning-folk"))
+    replayed = set()
+    for finding in result.findings:
+        witness = finding.witness.to_json() if finding.witness else {}
+        if not witness.get("moves"):
+            continue
+        position = witness["position"]
+        moves = [m.split(" ", 1)[1] for m in witness["moves"]]
+        if finding.id == "cunning-folk/pirate-unknown":
+            deals = {k: tuple(v.values()) for k, v in position.items() if isinstance(v, dict)}
+            setup = Setup("scoundrels", tuple(tuple(sorted(d)) for d in deals.values()))
+            table = Table(setup, position["players"])
+            for name, deal in deals.items():
+                state, _ = _replay(table, deal, moves)
+                while state.phase != "over":
+                    state = step(table, state, "no-reveal")
+                got = json.loads(json.dumps(summary(state)))
+                recorded = dict(witness["results"][name])
+                recorded.pop("then")
+                assert got == recorded, name
+            replayed.add(finding.id)
+            continue
+        deal = tuple(position["deal"].values())
+        assert sorted(deal) == sorted(
+            data.standard.cards if position["setup"] == "standard" else deal
+        )
+        setup = Setup(position["setup"], (tuple(sorted(deal)),))
+        table = Table(setup, position["players"])
+        if finding.id in PLANS:
+            plan = PLANS[finding.id]
+            for reading in finding.readings:
+                rules = replace(Rules(), **{plan.field: reading.name})
+                state, allowed = _replay(Table(setup, plan.players, rules), deal, moves)
+                got = json.loads(json.dumps(summary(state, allowed)))
+                assert got == witness["results"][reading.name], (finding.id, reading.name)
+        else:  # loops come back to the opening position; the cat's claim changes nothing
+            state, _ = _replay(table, deal, moves)
+            assert state is not None
+            if finding.kind == Kind.NON_TERMINATION:
+                assert state == start(table, deal)
+            else:
+                assert json.loads(json.dumps(summary(state))) in witness["results"].values()
+        replayed.add(finding.id)
+    assert replayed == {f.id for f in result.findings if f.witness and f.witness.moves}
+    assert len(replayed) >= 12

@@ -1,0 +1,60 @@
+"""The primitive operations a Cunning Folk log event does to the village.
+
+Every solver reads a log as these, the same way:
+
+- ``Is(cell, role)``: the card in ``cell`` is ``role`` at this point;
+- ``IsNot(cell, role)``: it is not;
+- ``Exchange(a, b, known)``: the cards in ``a`` and ``b`` changed places
+  (``known=False``: a hidden evil-witch swap, swapped or not);
+- ``FaceUp(cell)`` / ``FaceDown(cell)``: public flips.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Is:
+    cell: int
+    role: str
+
+
+@dataclass(frozen=True)
+class IsNot:
+    cell: int
+    role: str
+
+
+@dataclass(frozen=True)
+class Exchange:
+    a: int
+    b: int
+    known: bool
+
+
+@dataclass(frozen=True)
+class FaceUp:
+    cell: int
+
+
+@dataclass(frozen=True)
+class FaceDown:
+    cell: int
+
+
+Op = Is | IsNot | Exchange | FaceUp | FaceDown
+
+
+@dataclass(frozen=True)
+class Event:
+    """One logged event, its primitive operations and a one-line description."""
+
+    index: int
+    type: str
+    text: str
+    ops: tuple[Op, ...]
+
+    @property
+    def constrains(self) -> bool:
+        return any(isinstance(op, Is | IsNot) for op in self.ops)
