@@ -1,4 +1,4 @@
-"""Twist of Fate checks for what happens between rounds (issue 11's rule points).
+"""Twist of Fate checks for what happens between rounds.
 
 self-played-pickup and carry-over change only the next round's start, which the
 solver's horizon (the end of the round) never reaches: they are searched from the real

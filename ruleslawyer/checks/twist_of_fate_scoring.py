@@ -1,4 +1,4 @@
-"""Twist of Fate checks for how a play is adjusted and scored (issue 11's rule points).
+"""Twist of Fate checks for how a play is adjusted and scored.
 
 finish-before-penalty, monks-penalty-size, tie-remaining, gives-takes-order and
 face-down-at-zero: each searched from the real start of a game (see
