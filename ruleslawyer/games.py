@@ -13,6 +13,7 @@ A game module answers a small contract:
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,7 +118,7 @@ def load_source(target: str) -> Any:
             document=doc,
         )
     path = Path(target)
-    if path.suffix != ".toml" and not path.exists():
+    if path.suffix != ".toml" and not os.path.lexists(path):  # never raises (long names too)
         get(target)  # raises: neither a game id nor a file
     text, doc = read_toml(path, display=target)
     return GameSource(
@@ -134,7 +135,7 @@ def identify(document: Mapping[str, Any], source: str) -> str:
     """Which game a parsed file belongs to: its ``game`` key, else its marker keys."""
     declared = document.get("game")
     if declared is not None:
-        if declared not in GAMES:
+        if not isinstance(declared, str) or declared not in GAMES:
             raise UnknownGameError(source, "game", declared, f"one of {', '.join(GAMES)}")
         return str(declared)
     matches = [g.id for g in GAMES.values() if g.marker_keys <= document.keys()]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -10,23 +11,41 @@ from typing import Any, TypeVar
 
 import click
 
-from ruleslawyer.errors import RulesLawyerError
+from ruleslawyer.errors import RulesLawyerError, printable
+from ruleslawyer.inputs import tracking
+from ruleslawyer.outputs import write_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
+
+
 def one_line_errors(func: F) -> F:
-    """Print a :class:`RulesLawyerError` as one line on stderr and exit 2; never a traceback."""
+    """Print a :class:`RulesLawyerError` as one line on stderr and exit 2; never a traceback.
+
+    An interrupt (Ctrl-C) exits 130 with nothing reported as finished. The files
+    the command reads are remembered, so ``-o`` never overwrites one of them.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with tracking():
+                return func(*args, **kwargs)
         except RulesLawyerError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {printable(str(exc))}", err=True)
             sys.exit(2)
+        except KeyboardInterrupt:
+            interrupted()
 
     return wrapper  # type: ignore[return-value]
+
+
+def interrupted() -> None:
+    """Stop on Ctrl-C: one line on stderr, exit 130."""
+    click.echo("interrupted: nothing reported", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[F], F]:
@@ -65,23 +84,43 @@ fail_on_option = click.option(
     "A data-error always counts.",
 )
 
+
+class FiniteFloat(click.ParamType):
+    """A finite number above ``above`` (or at least ``least``): never inf or nan."""
+
+    name = "float"
+
+    def __init__(self, *, above: float | None = None, least: float | None = None) -> None:
+        self.above, self.least = above, least
+
+    def convert(self, value: Any, param: Any, ctx: click.Context | None) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        low_ok = (self.above is None or number > self.above) and (
+            self.least is None or number >= self.least
+        )
+        if not (math.isfinite(number) and low_ok):
+            wanted = (
+                f"above {self.above:g}" if self.above is not None else f"of at least {self.least:g}"
+            )
+            self.fail(f"{value!r} is not a finite number {wanted}", param, ctx)
+        return number
+
+
 max_seconds_option = click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloat(above=0),
     default=None,
     help="Stop searching after this many seconds and report finished: false.",
 )
 
 
 def emit(text: str, output: Path | None) -> None:
-    """Write ``text`` to ``output`` or stdout (colour kept only on a TTY)."""
+    """Write ``text`` to ``output`` (atomically, never over an input) or stdout (colour kept
+    only on a TTY)."""
     if output is None:
         click.echo(text, nl=False)
     else:
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(click.unstyle(text), "utf-8")
-        except OSError as exc:
-            from ruleslawyer.errors import InputError
-
-            raise InputError(str(output), "", exc.strerror or str(exc), "a writable path") from None
+        write_atomic(output, click.unstyle(text))

@@ -92,7 +92,7 @@ def explain(
     """Explain a rule point: its sentences, readings, ruling and the witness where readings part."""
     from ruleslawyer import games
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_source
+    from ruleslawyer.checking import check_source, validate_cli_rulings
     from ruleslawyer.errors import InputError
     from ruleslawyer.explaining import explain as words
     from ruleslawyer.findings import parse_ruling_options
@@ -103,7 +103,9 @@ def explain(
     if source.game != game or point_id not in {p.id for p in info.rule_points()}:
         known = ", ".join(p.id for p in info.rule_points())
         raise InputError("ID", "", point_id, f"a rule point of {source.game} ({known})")
-    result = check_source(source, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    cli_rulings = parse_ruling_options(rulings)
+    validate_cli_rulings([source], cli_rulings)
+    result = check_source(source, cli_rulings, Budget(max_seconds=max_seconds))
     finding = next(f for f in result.findings if f.id == point_id)
     point = next(p for p in info.rule_points() if p.id == point_id)
     click.echo(words(point, finding, result), nl=False)

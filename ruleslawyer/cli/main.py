@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,6 +13,7 @@ from ruleslawyer.cli.common import (
     emit,
     fail_on_option,
     format_option,
+    interrupted,
     max_seconds_option,
     one_line_errors,
     output_option,
@@ -37,6 +39,12 @@ class GameGroups(click.Group):
         if info is None or info.cli is None:
             return None
         return importlib.import_module(info.cli).group
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # outside a command's own handler (e.g. while importing)
+            interrupted()
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
@@ -130,19 +138,28 @@ def report(
     rulings: tuple[str, ...],
     max_seconds: float | None,
 ) -> None:
-    """Write a report with pictures per game (all built-in games by default)."""
+    """Write a report with pictures per game (all built-in games by default).
+
+    The whole set is written, then swapped in at once. Exits 1 when a finding is
+    at or above --fail-on (as check does).
+    """
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
+    from ruleslawyer.outputs import write_set
     from ruleslawyer.reports.files import report_files
 
     kinds = parse_kinds(fail_on)
     sources = load_all(targets)
     results = check_sources(sources, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    files: dict[str, str] = {}
     for source, result in zip(sources, results, strict=True):
-        for name, text in report_files(source, result, kinds, fmt).items():
-            emit(text, directory / name)
-            click.echo(f"wrote {directory / name}", err=True)
+        files.update(report_files(source, result, kinds, fmt))
+    write_set(directory, files)
+    for name in files:
+        click.echo(f"wrote {directory / name}", err=True)
+    if any(r.failing(kinds) for r in results):
+        raise SystemExit(1)
 
 
 from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)

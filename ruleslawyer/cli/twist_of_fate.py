@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ruleslawyer.cli.common import (
+    FiniteFloat,
     emit,
     format_option,
     max_seconds_option,
@@ -35,7 +36,7 @@ def group() -> None:
 )
 @click.option(
     "--max-memory",
-    type=click.FloatRange(min=0.01),
+    type=FiniteFloat(least=0.01),
     default=5.0,
     show_default=True,
     metavar="GIB",

@@ -17,6 +17,7 @@ from typing import Any
 
 from ruleslawyer.models.cunning_folk import CELLS, ROLES
 from ruleslawyer.models.cunning_folk_log import Exchange, Is, IsNot, Log
+from ruleslawyer.solvers.z3util import check
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
 
@@ -37,7 +38,7 @@ class Deduction:
         import z3
 
         labels = self.labels if upto is None else self.labels[: upto + 1]
-        return self.solver.check(*labels) == z3.sat
+        return check(self.solver, *labels) == z3.sat
 
     def first_impossible(self) -> int | None:
         """Index of the first event after which no world remains, or None."""
@@ -61,7 +62,7 @@ class Deduction:
             for role in self.roles:
                 if (c, role) in seen:
                     continue
-                if self.solver.check(*self.labels, self._holds(c, role)) == z3.sat:
+                if check(self.solver, *self.labels, self._holds(c, role)) == z3.sat:
                     model = self.solver.model()
                     for k, term in enumerate(self.final):
                         seen.add((k, ROLES[model.eval(term, model_completion=True).as_long()]))
@@ -80,7 +81,7 @@ class Deduction:
         import z3
 
         other = z3.Not(self._holds(cell, role))
-        if self.solver.check(*self.labels, other) != z3.unsat:
+        if check(self.solver, *self.labels, other) != z3.unsat:
             raise ValueError(f"{CELLS[cell]} is not certainly {role}")
         in_core = {label.get_id() for label in self.solver.unsat_core()}
         core = [k for k, label in enumerate(self.labels) if label.get_id() in in_core]
@@ -102,7 +103,7 @@ class Deduction:
     def _forces(self, events: list[int], other: Any) -> bool:
         import z3
 
-        return self.solver.check(*(self.labels[k] for k in events), other) == z3.unsat
+        return check(self.solver, *(self.labels[k] for k in events), other) == z3.unsat
 
     def _holds(self, cell: int, role: str) -> Any:
         return self._is[(cell, role)]
