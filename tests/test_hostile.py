@@ -10,7 +10,9 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import signal
 import threading
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -42,8 +44,8 @@ def one_line(result, names: str) -> str:
 
 
 def test_z3_interrupt_is_not_an_answer() -> None:
-    """Z3 answers ``unknown`` when its search is cancelled (as it is on Ctrl-C); read as "not
-    sat" that changed findings. The shared check raises KeyboardInterrupt instead."""
+    """Z3 used to catch Ctrl-C itself and answer ``unknown`` (read as "not sat", that changed
+    findings) or drop it. Now Ctrl-C during a question raises KeyboardInterrupt at once."""
     z3 = pytest.importorskip("z3")
     from ruleslawyer.solvers.z3util import check
 
@@ -52,13 +54,27 @@ def test_z3_interrupt_is_not_an_answer() -> None:
     solver.add(*(x >= 0 for x in xs), *(x < 1000 for x in xs))
     solver.add(z3.Sum([x * x * x for x in xs]) == 123456789)
     solver.add(z3.Sum([x * y for x, y in itertools.pairwise(xs)]) == 987651)
-    timer = threading.Timer(0.5, solver.ctx.interrupt)  # what Z3's own Ctrl-C handler does
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))  # a real Ctrl-C
+    started = time.monotonic()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             check(solver)
     finally:
         timer.cancel()
+    assert time.monotonic() - started < 10  # at once, not when Z3 would have finished
+
+
+def test_z3_unknown_is_never_read_as_unsat() -> None:
+    z3 = pytest.importorskip("z3")
+    from ruleslawyer.solvers.z3util import SolverUnknown, check
+
+    solver = z3.Solver()
+    solver.set(timeout=1)  # an undecided question, as a resource limit would leave it
+    x, y = z3.Ints("x y")
+    solver.add(x**3 + y**3 == 33, x > 10**6)
+    with pytest.raises(SolverUnknown):
+        check(solver)
 
 
 def test_raw_z3_checks_only_in_the_shared_helper() -> None:
