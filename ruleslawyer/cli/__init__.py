@@ -1,1 +1,14 @@
 """The ``ruleslawyer`` command line (click). Game groups load only when called."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """The console script: Ctrl-C even while the CLI is still being imported exits 130."""
+    try:
+        from ruleslawyer.cli.main import main as run
+    except KeyboardInterrupt:
+        sys.exit(130)
+    run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import math
 import sys
@@ -37,6 +38,10 @@ def one_line_errors(func: F) -> F:
             click.echo(f"error: {printable(str(exc))}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
+            interrupted()
+        except ctypes.ArgumentError as exc:  # Ctrl-C while ctypes converted a call's arguments
+            if "KeyboardInterrupt" not in str(exc):
+                raise
             interrupted()
 
     return wrapper  # type: ignore[return-value]

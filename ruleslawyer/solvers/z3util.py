@@ -45,7 +45,7 @@ def check(solver: Any, *assumptions: Any) -> Any:
     question = _asker().submit(solver.check, *assumptions)
     try:
         result = question.result()
-    except KeyboardInterrupt:
+    except BaseException:  # Ctrl-C (or an alarm) while Z3 works: stop it, then pass it on
         solver.ctx.interrupt()
         question.exception()  # wait until Z3 has stopped
         raise
