@@ -13,13 +13,54 @@ import os
 import shutil
 import signal
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.inputs import was_read
+
+_INTERRUPTED = threading.Event()  # set by Ctrl-C while a command runs (see noting_interrupts)
+
+
+@contextlib.contextmanager
+def noting_interrupts() -> Iterator[None]:
+    """Note every Ctrl-C while the block runs, even one Python drops.
+
+    Ctrl-C raises KeyboardInterrupt as usual, and is also noted; an interrupt
+    raised inside a finaliser (a Z3 object's ``__del__``) is dropped by Python
+    ("Exception ignored"), but being noted, it still stops every output
+    (:func:`refuse_if_interrupted`). Main thread only; elsewhere a no-op.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        _INTERRUPTED.set()
+        signal.default_int_handler(signum, frame)
+
+    def quiet(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+
+    _INTERRUPTED.clear()
+    previous, hook = signal.signal(signal.SIGINT, note), sys.unraisablehook
+    sys.unraisablehook = quiet
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = hook
+
+
+def refuse_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C came while this command ran (even one dropped)."""
+    if _INTERRUPTED.is_set():
+        raise KeyboardInterrupt
 
 
 def refuse_input(path: Path, shown: str) -> None:
@@ -36,6 +77,7 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path``: a temporary file in the same directory, renamed over it
     (over a symbolic link's target, as a plain write would)."""
     refuse_input(path, str(path))
+    refuse_if_interrupted()
     if _special(path):  # /dev/stdout, /dev/null, a FIFO: write into it, never replace it
         try:
             with open(path, "w", encoding="utf-8") as handle:
@@ -90,6 +132,7 @@ def write_set(directory: Path, files: Mapping[str, str]) -> None:
             target.write_text(text, "utf-8")
         tops = sorted({Path(name).parts[0] for name in files})
         with _signals_held():
+            refuse_if_interrupted()
             for top in tops:
                 if os.path.lexists(directory / top):
                     os.replace(directory / top, old / top)

@@ -415,3 +415,21 @@ def test_json_output_is_whole(tmp_path) -> None:
     assert result.exit_code in (0, 1)
     json.loads(out.read_text("utf-8"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.json"]
+
+
+def test_interrupt_dropped_by_a_finaliser_still_stops_output(tmp_path) -> None:
+    """Ctrl-C landing in a finaliser (a Z3 object's ``__del__``) is dropped by Python; it is
+    noted all the same, so the command writes nothing and exits 130."""
+    from ruleslawyer.outputs import noting_interrupts, write_atomic
+
+    class Finaliser:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs here, between bytecodes
+                pass
+
+    with noting_interrupts():
+        Finaliser()  # collected at once; its KeyboardInterrupt is dropped
+        with pytest.raises(KeyboardInterrupt):
+            write_atomic(tmp_path / "out.txt", "x")
+    assert not (tmp_path / "out.txt").exists()

@@ -36,7 +36,14 @@ def cli(*args: str) -> list[str]:
 def interrupted_run(args: list[str], delay: float, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     with subprocess.Popen(
-        args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        args,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        # Ctrl-C's default action, even when this test runs where SIGINT is ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as process:
         time.sleep(delay)
         process.send_signal(signal.SIGINT)

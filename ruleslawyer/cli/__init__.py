@@ -10,5 +10,6 @@ def main() -> None:
     try:
         from ruleslawyer.cli.main import main as run
     except KeyboardInterrupt:
+        print("interrupted: nothing reported", file=sys.stderr)
         sys.exit(130)
     run()

@@ -14,7 +14,7 @@ import click
 
 from ruleslawyer.errors import RulesLawyerError, printable
 from ruleslawyer.inputs import tracking
-from ruleslawyer.outputs import write_atomic
+from ruleslawyer.outputs import noting_interrupts, refuse_if_interrupted, write_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,8 +32,10 @@ def one_line_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with tracking():
-                return func(*args, **kwargs)
+            with tracking(), noting_interrupts():
+                value = func(*args, **kwargs)
+                refuse_if_interrupted()  # a Ctrl-C Python dropped still ends in exit 130
+                return value
         except RulesLawyerError as exc:
             click.echo(f"error: {printable(str(exc))}", err=True)
             sys.exit(2)
@@ -126,6 +128,7 @@ def emit(text: str, output: Path | None) -> None:
     """Write ``text`` to ``output`` (atomically, never over an input) or stdout (colour kept
     only on a TTY)."""
     if output is None:
+        refuse_if_interrupted()
         click.echo(text, nl=False)
     else:
         write_atomic(output, click.unstyle(text))

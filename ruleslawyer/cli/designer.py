@@ -108,7 +108,7 @@ def explain(
     result = check_source(source, cli_rulings, Budget(max_seconds=max_seconds))
     finding = next(f for f in result.findings if f.id == point_id)
     point = next(p for p in info.rule_points() if p.id == point_id)
-    click.echo(words(point, finding, result), nl=False)
+    emit(words(point, finding, result), None)
 
 
 COMMANDS = (baseline, diff, explain)
