@@ -13,8 +13,11 @@ never a traceback, another exit code, or a run past the case's time limit.
 
 from __future__ import annotations
 
+import _thread
 import json
+import os
 import signal
+import threading
 import traceback
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Sequence
@@ -30,6 +33,7 @@ from ruleslawyer.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 CASE_SECONDS = 30.0  # a case running longer has no budget: a failure
+CASE_BYTES = 1 << 30  # a case growing the process by more has no memory bound: a failure
 
 
 def example(path: str, *replace: tuple[str, str]) -> Callable[[], str]:
@@ -184,6 +188,10 @@ class CaseTimeout(Exception):
     """A case ran past :data:`CASE_SECONDS`."""
 
 
+class CaseTooBig(Exception):
+    """A case grew the process by more than :data:`CASE_BYTES`."""
+
+
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
     def stop(_signum: int, _frame: Any) -> None:
@@ -198,6 +206,34 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+@contextmanager
+def memory_limit(extra_bytes: int) -> Iterator[list[int]]:
+    """Stop the case (as Ctrl-C would) when the process grows by more than ``extra_bytes``;
+    the list yielded gets the size seen when it did."""
+    page = os.sysconf("SC_PAGE_SIZE")
+
+    def resident() -> int:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * page
+
+    start, over, done = resident(), [], threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.05):
+            if resident() - start > extra_bytes:
+                over.append(resident())
+                _thread.interrupt_main()
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield over
+    finally:
+        done.set()
+        watcher.join()
+
+
 def run_case(
     kind: InputKind, text: str, command: Sequence[str], directory: Path
 ) -> tuple[Result, list[str]]:
@@ -207,8 +243,10 @@ def run_case(
     for name, make in kind.support.items():
         (directory / name).write_text(make(), "utf-8")
     args = [a.format(file=directory / kind.file, dir=directory) for a in command]
-    with time_limit(CASE_SECONDS):
+    with time_limit(CASE_SECONDS), memory_limit(CASE_BYTES) as over:
         result = CliRunner().invoke(cli, args)
+    if over:
+        result.exception = CaseTooBig(f"no memory bound: the process grew past {CASE_BYTES} bytes")
     return result, names
 
 

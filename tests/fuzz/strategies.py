@@ -39,6 +39,7 @@ HOSTILE_STRINGS = (
     "kaelyfos",
     "none",
 )
+LARGE = (50, 1000, 10**6, 2**31, 2**63 - 1, 10**18)  # counts and sizes far past the examples
 HOSTILE_INTS = (0, -1, 1, 2, 7, 2**31, 2**63 - 1, 2**63, -(2**63), 10**18, 10**30)
 
 hostile_scalars = st.one_of(
@@ -83,8 +84,8 @@ def _parent(doc: Any, path: Path_) -> Any:
 def mutated(draw: st.DrawFn, doc: dict[str, Any], *, valid_only: bool = False) -> dict[str, Any]:
     """``doc`` after one to four mutations (``valid_only``: nudges, drops and repeats only)."""
     doc = json.loads(json.dumps(doc))  # a deep copy (TOML documents hold no dates here)
-    ops = ["nudge", "drop", "repeat"] if valid_only else [
-        "nudge", "drop", "repeat", "delete", "unknown", "replace", "replace", "deep",
+    ops = ["nudge", "nudge", "drop", "repeat", "scale"] if valid_only else [
+        "nudge", "drop", "repeat", "scale", "delete", "unknown", "replace", "replace", "deep",
     ]  # fmt: skip
     for _ in range(draw(st.integers(1, 4))):
         places = paths(doc)
@@ -96,6 +97,8 @@ def mutated(draw: st.DrawFn, doc: dict[str, Any], *, valid_only: bool = False) -
         value = parent[last]
         if op == "nudge" and isinstance(value, int) and not isinstance(value, bool):
             parent[last] = value + draw(st.integers(-2, 2))
+        elif op == "scale" and isinstance(value, int) and not isinstance(value, bool):
+            parent[last] = draw(st.sampled_from(LARGE))
         elif op == "drop" and isinstance(parent, list):
             del parent[last]
         elif op == "repeat" and isinstance(parent, list):

@@ -8,6 +8,7 @@ A failure prints the case (file text and command line) so it can be replayed.
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import tomllib
 from pathlib import Path
@@ -20,7 +21,7 @@ from tests.fuzz.harness import KINDS, InputKind, run_case, verdict
 from tests.fuzz.strategies import mutated, text_mutated, toml_text
 
 FAST_EXAMPLES = 5  # per kind in the fast suite
-SLOW_EXAMPLES = 2000  # per kind under -m slow
+SLOW_EXAMPLES = int(os.environ.get("RULESLAWYER_FUZZ_EXAMPLES", "2000"))  # per kind, -m slow
 COMMON = dict(
     deadline=None,
     database=None,
@@ -166,3 +167,21 @@ def test_the_verdict_can_fail() -> None:
     assert verdict(result(1, out="<a>\x01</a>"), junit, ["x.toml"])
     assert verdict(result(2, err="error: x.toml: found 1, expected 2\n"), args, ["x.toml"]) is None
     assert verdict(result(1, out="{}"), args, ["x.toml"]) is None
+
+
+def test_the_limits_stop_a_runaway_case() -> None:
+    """A case that grows without bound is stopped and seen (so the fuzz cannot hang on it)."""
+    import time
+
+    from tests.fuzz.harness import CaseTimeout, memory_limit, time_limit
+
+    grown: list[bytearray] = []
+    with memory_limit(64 << 20) as over, pytest.raises(KeyboardInterrupt):
+        while True:
+            grown.append(bytearray(1 << 20))
+            time.sleep(0.001)
+    assert over
+    grown.clear()
+    with time_limit(0.2), pytest.raises(CaseTimeout):
+        while True:
+            time.sleep(0.01)
