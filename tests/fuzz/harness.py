@@ -235,19 +235,21 @@ def memory_limit(extra_bytes: int) -> Iterator[list[int]]:
 
 
 def run_case(
-    kind: InputKind, text: str, command: Sequence[str], directory: Path
-) -> tuple[Result, list[str]]:
-    """Write the case's files and run the command; the result and the files' names."""
+    kind: InputKind, text: str, command: Sequence[str], directory: Path, *, extra_bytes: int = 0
+) -> tuple[Result, list[str], list[str]]:
+    """Write the case's files and run the command: the result, the files' names and the
+    command line run."""
     names = [kind.file, *kind.support]
     (directory / kind.file).write_text(text, "utf-8", errors="surrogateescape")
     for name, make in kind.support.items():
         (directory / name).write_text(make(), "utf-8")
     args = [a.format(file=directory / kind.file, dir=directory) for a in command]
-    with time_limit(CASE_SECONDS), memory_limit(CASE_BYTES) as over:
+    limit = extra_bytes or CASE_BYTES
+    with time_limit(CASE_SECONDS), memory_limit(limit) as over:
         result = CliRunner().invoke(cli, args)
     if over:
-        result.exception = CaseTooBig(f"no memory bound: the process grew past {CASE_BYTES} bytes")
-    return result, names
+        result.exception = CaseTooBig(f"no memory bound: the process grew past {limit} bytes")
+    return result, names, args
 
 
 def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | None:
