@@ -118,7 +118,7 @@ def load_source(target: str) -> Any:
             document=doc,
         )
     path = Path(target)
-    if path.suffix != ".toml" and not os.path.lexists(path):  # never raises (long names too)
+    if path.suffix != ".toml" and not os.path.lexists(target):  # never raises; "" is not "."
         get(target)  # raises: neither a game id nor a file
     text, doc = read_toml(path, display=target)
     return GameSource(

@@ -183,6 +183,17 @@ def test_max_seconds_must_be_finite_positive(value) -> None:
     assert result.exit_code == 2 and "--max-seconds" in result.stderr
 
 
+@pytest.mark.parametrize("point", ["", "kaelyfos", "/x"])
+def test_explain_of_no_rule_point_id_is_one_line(point) -> None:
+    # found by the command-line fuzz: `explain ''` read the current directory as a game file
+    one_line(run("explain", point), "ID: found")
+
+
+def test_empty_target_is_not_the_current_directory() -> None:
+    line = one_line(run("check", ""), "expected a game id")
+    assert "directory" not in line
+
+
 @pytest.mark.parametrize("suffix", ["", ".toml"])
 def test_file_name_too_long_is_one_line(suffix) -> None:
     name = "x" * 5000 + suffix

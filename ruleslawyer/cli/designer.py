@@ -97,7 +97,9 @@ def explain(
     from ruleslawyer.explaining import explain as words
     from ruleslawyer.findings import parse_ruling_options
 
-    game = point_id.split("/", 1)[0]
+    game, slash, _ = point_id.partition("/")
+    if not (game and slash):
+        raise InputError("ID", "", point_id, "a rule point id such as kaelyfos/attack-removal")
     source = games.load_source(game_file or game)
     info = games.get(source.game)
     if source.game != game or point_id not in {p.id for p in info.rule_points()}:
