@@ -97,7 +97,7 @@ def get(game_id: str) -> GameInfo:
         return GAMES[game_id]
     except KeyError:
         raise UnknownGameError(
-            game_id, "", game_id, f"a game id ({', '.join(GAMES)}) or a game file path"
+            game_id or "GAME", "", game_id, f"a game id ({', '.join(GAMES)}) or a game file path"
         ) from None
 
 

@@ -190,7 +190,7 @@ def test_explain_of_no_rule_point_id_is_one_line(point) -> None:
 
 
 def test_empty_target_is_not_the_current_directory() -> None:
-    line = one_line(run("check", ""), "expected a game id")
+    line = one_line(run("check", ""), "error: GAME: found nothing, expected a game id")
     assert "directory" not in line
 
 

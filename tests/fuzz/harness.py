@@ -268,7 +268,9 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         if len(lines) != 1 or not lines[0].startswith("error: "):
             return f"exit 2 without exactly one error line: {result.stderr!r}"
         targets = _positionals(args)  # a rule point id is named by its game: "nosuch/x"
-        named = (*names, *targets, *(t.split("/")[0] for t in targets), "--", "ruleslawyer/data/")
+        arguments = ("--", "error: ID:", "error: GAME:")  # an option or argument, by name
+        named = (*names, *targets, *(t.split("/")[0] for t in targets), *arguments)
+        named = (*named, "ruleslawyer/data/")
         if not any(name and name in lines[0] for name in named):
             return f"the error line names no file of the case: {lines[0]!r}"
         return None
