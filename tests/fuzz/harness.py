@@ -267,7 +267,8 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
             return None if lines and lines[-1].startswith("Error: ") else result.stderr
         if len(lines) != 1 or not lines[0].startswith("error: "):
             return f"exit 2 without exactly one error line: {result.stderr!r}"
-        targets = _positionals(args)  # a rule point id is named by its game: "nosuch/x"
+        # the targets, and every path given (--baseline FILE); a rule point id by its game
+        targets = [*_positionals(args), *(a for a in args if "/" in a)]
         arguments = ("--", "error: ID:", "error: GAME:")  # an option or argument, by name
         named = (*names, *targets, *(t.split("/")[0] for t in targets), *arguments)
         named = (*named, "ruleslawyer/data/")
