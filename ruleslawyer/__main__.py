@@ -1,3 +1,3 @@
-from ruleslawyer.cli.main import main
+from ruleslawyer.cli import main
 
 main()

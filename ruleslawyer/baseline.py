@@ -17,6 +17,7 @@ from typing import Any
 from ruleslawyer import __version__
 from ruleslawyer.checking import GameResult
 from ruleslawyer.errors import InputError
+from ruleslawyer.inputs import check_nesting, read_text, too_deep
 
 FORMAT = "ruleslawyer-baseline/1"
 
@@ -58,14 +59,17 @@ class Baseline:
 def load(path: Path) -> Baseline:
     """The findings recorded in a baseline file."""
     shown = str(path)
+    text = read_text(path, shown, "a baseline written by `ruleslawyer baseline`")
     try:
-        doc: Any = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise InputError(
-            shown, "", "no such file", "a baseline written by `ruleslawyer baseline`"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise InputError(shown, "", type(exc).__name__, "a JSON baseline file") from None
+        doc: Any = json.loads(text)
+    except RecursionError:
+        raise too_deep(shown) from None
+    except json.JSONDecodeError as exc:
+        place = f"line {exc.lineno}, column {exc.colno}"
+        raise InputError(shown, place, exc.msg, "a JSON baseline file") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise InputError(shown, "", "a number too long", "a JSON baseline file") from None
+    check_nesting(doc, shown)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise InputError(shown, "format", found, repr(FORMAT))

@@ -118,16 +118,23 @@ def check_sources(
     progress: Callable[[str], None] | None = None,
 ) -> list[GameResult]:
     """Check each source; ``progress`` is told which game starts (for a terminal's stderr)."""
-    known = {p.id for s in sources for p in games.get(s.game).rule_points()}
-    for point_id in cli_rulings:
-        if point_id not in known:
-            raise InputError("--ruling", "", point_id, "a rule point id of a checked game")
+    validate_cli_rulings(sources, cli_rulings)
     results = []
     for i, s in enumerate(sources, start=1):
         if progress is not None:
             progress(f"checking {s.game} ({s.display}), {i} of {len(sources)} ...")
         results.append(check_source(s, cli_rulings, budget))
     return results
+
+
+def validate_cli_rulings(sources: Sequence[GameSource], cli_rulings: Mapping[str, str]) -> None:
+    """Every ``--ruling`` must name a rule point of a game being checked, and one of its
+    readings (``check``, ``report``, ``diff`` and ``explain`` all ask this)."""
+    points = {p.id: p for s in sources for p in games.get(s.game).rule_points()}
+    for point_id in cli_rulings:
+        if point_id not in points:
+            raise InputError("--ruling", "", point_id, "a rule point id of a checked game")
+    resolve_rulings(points.values(), {}, cli_rulings, source="--ruling")
 
 
 def check_all(

@@ -10,7 +10,12 @@ from typing import Any
 
 from ruleslawyer import games
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import GameResult, check_source, effective_fail_on
+from ruleslawyer.checking import (
+    GameResult,
+    check_source,
+    effective_fail_on,
+    validate_cli_rulings,
+)
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind
 from ruleslawyer.gamefiles import GameSource
@@ -47,6 +52,7 @@ def diff_files(old: str, new: str, cli_rulings: Mapping[str, str], budget: Budge
         raise InputError(
             new, "game", new_source.game, f"the same game as {old} ({old_source.game})"
         )
+    validate_cli_rulings([old_source, new_source], cli_rulings)
     old_result = check_source(old_source, cli_rulings, budget)
     new_result = check_source(new_source, cli_rulings, budget)
     game = old_source.game

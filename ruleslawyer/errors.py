@@ -35,7 +35,7 @@ class InputError(RulesLawyerError):
 
     def line(self) -> str:
         where = f"{self.source}: {self.place}" if self.place else self.source
-        return f"{where}: found {_show(self.found)}, expected {self.expected}"
+        return printable(f"{where}: found {_show(self.found)}, expected {self.expected}")
 
 
 class UnknownGameError(InputError):
@@ -54,8 +54,25 @@ class BudgetExceeded(RulesLawyerError):
     """A search ran out of its budget; callers report ``finished: false``."""
 
 
+MAX_SHOWN = 200  # characters of a value echoed in a message
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print as one line: every character that is not printable
+    (newlines, tabs, control and bidirectional format characters, NUL) becomes its
+    Python escape (``\\n``, ``\\u202e``), so an echoed key can neither split nor
+    reverse the line. Every error message passes through here."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _show(value: object) -> str:
-    """``None`` (and the empty string) read as "nothing"; other values as their repr."""
+    """``None`` (and the empty string) read as "nothing"; other values as their repr,
+    cut to :data:`MAX_SHOWN` characters."""
     if value is None or value == "":
         return "nothing"
-    return repr(value)
+    shown = repr(value)
+    if len(shown) > MAX_SHOWN:
+        shown = shown[: MAX_SHOWN - 1] + "…"
+    return shown

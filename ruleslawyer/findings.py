@@ -36,8 +36,8 @@ DEFAULT_FAIL_ON: frozenset[Kind] = frozenset({Kind.CONTRADICTION, Kind.GAP})
 
 def parse_kinds(text: str) -> frozenset[Kind]:
     """Parse ``--fail-on`` text: comma-separated kinds, or ``none``."""
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    if names in ([], ["none"]):
+    names = [part.strip() for part in text.split(",")]
+    if names == ["none"]:  # spelled out: an empty value is an error, not "none"
         return frozenset()
     known = {k.value: k for k in Kind}
     kinds = set()

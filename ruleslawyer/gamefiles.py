@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ruleslawyer.errors import InputError
+from ruleslawyer.inputs import check_nesting, read_text, too_deep
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -31,20 +32,20 @@ DESIGNER_KEYS = ("rulebook", "edits")
 def read_toml(path: str | Path, *, display: str | None = None) -> tuple[str, dict[str, Any]]:
     """Read and parse a TOML file; return its text and document."""
     shown = display or str(path)
-    try:
-        text = Path(path).read_text("utf-8")
-    except FileNotFoundError:
-        raise InputError(shown, "", "no such file", "a readable TOML file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(shown, "", type(exc).__name__, "a readable UTF-8 TOML file") from None
+    text = read_text(path, shown, "a readable TOML file")
     try:
         document = tomllib.loads(text)
+    except RecursionError:
+        raise too_deep(shown) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         where = re.search(r"\(at (line \d+, column \d+)\)", message)
         place = where.group(1) if where else ""
         what = re.sub(r"\s*\(at .*\)$", "", message)
         raise InputError(shown, place, what, "valid TOML") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise InputError(shown, "", "a number too long", "valid TOML") from None
+    check_nesting(document, shown)
     return text, {k: v for k, v in document.items() if k not in DESIGNER_KEYS}
 
 

@@ -13,6 +13,7 @@ A game module answers a small contract:
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,7 +97,7 @@ def get(game_id: str) -> GameInfo:
         return GAMES[game_id]
     except KeyError:
         raise UnknownGameError(
-            game_id,
+            game_id or "GAME",
             "",
             game_id,
             f"a game id ({', '.join(GAMES)}) or a game file path{suggestion(game_id, GAMES)}",
@@ -134,7 +135,7 @@ def load_source(target: str) -> Any:
             document=doc,
         )
     path = Path(target)
-    if path.suffix != ".toml" and not path.exists():
+    if path.suffix != ".toml" and not os.path.lexists(target):  # never raises; "" is not "."
         get(target)  # raises: neither a game id nor a file
     text, doc = read_toml(path, display=target)
     return GameSource(
@@ -154,10 +155,9 @@ def identify(document: Mapping[str, Any], source: str) -> str:
     reject_input_file(document, source)
     declared = document.get("game")
     if declared is not None:
-        if declared not in GAMES:
-            raise UnknownGameError(
-                source, "game", declared, f"one of {', '.join(GAMES)}{suggestion(declared, GAMES)}"
-            )
+        if not isinstance(declared, str) or declared not in GAMES:
+            hint = suggestion(declared, GAMES) if isinstance(declared, str) else ""
+            raise UnknownGameError(source, "game", declared, f"one of {', '.join(GAMES)}{hint}")
         return str(declared)
     matches = [g.id for g in GAMES.values() if g.marker_keys <= document.keys()]
     if len(matches) == 1:

@@ -1,1 +1,15 @@
 """The ``ruleslawyer`` command line (click). Game groups load only when called."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """The console script: Ctrl-C even while the CLI is still being imported exits 130."""
+    try:
+        from ruleslawyer.cli.main import main as run
+    except KeyboardInterrupt:
+        print("interrupted: nothing reported", file=sys.stderr)
+        sys.exit(130)
+    run()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -11,25 +13,49 @@ from typing import Any, TypeVar
 
 import click
 
-from ruleslawyer.errors import RulesLawyerError
+from ruleslawyer.errors import RulesLawyerError, printable
+from ruleslawyer.inputs import tracking
+from ruleslawyer.outputs import noting_interrupts, refuse_if_interrupted, write_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_UNFINISHED = 3  # a search ran out of its budget and nothing else failed (README: Exit codes)
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
+
+
 def one_line_errors(func: F) -> F:
-    """Print a :class:`RulesLawyerError` as one line on stderr and exit 2; never a traceback."""
+    """Print a :class:`RulesLawyerError` as one line on stderr and exit 2; never a traceback.
+
+    An interrupt (Ctrl-C) exits 130 with nothing reported as finished. The files
+    the command reads are remembered, so ``-o`` never overwrites one of them.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with tracking(), noting_interrupts():
+                value = func(*args, **kwargs)
+                refuse_if_interrupted()  # a Ctrl-C Python dropped still ends in exit 130
+                return value
         except RulesLawyerError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {printable(str(exc))}", err=True)
             sys.exit(2)
+        except KeyboardInterrupt:
+            interrupted()
+        except ctypes.ArgumentError as exc:  # Ctrl-C while ctypes converted a call's arguments
+            if "KeyboardInterrupt" not in str(exc):
+                raise
+            interrupted()
 
     return wrapper  # type: ignore[return-value]
+
+
+def interrupted() -> None:
+    """Stop on Ctrl-C: one line on stderr, exit 130."""
+    click.echo("interrupted: nothing reported", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[F], F]:
@@ -68,9 +94,34 @@ fail_on_option = click.option(
     "A data-error always counts.",
 )
 
+
+class FiniteFloat(click.ParamType):
+    """A finite number above ``above`` (or at least ``least``): never inf or nan."""
+
+    name = "float"
+
+    def __init__(self, *, above: float | None = None, least: float | None = None) -> None:
+        self.above, self.least = above, least
+
+    def convert(self, value: Any, param: Any, ctx: click.Context | None) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        low_ok = (self.above is None or number > self.above) and (
+            self.least is None or number >= self.least
+        )
+        if not (math.isfinite(number) and low_ok):
+            wanted = (
+                f"above {self.above:g}" if self.above is not None else f"of at least {self.least:g}"
+            )
+            self.fail(f"{value!r} is not a finite number {wanted}", param, ctx)
+        return number
+
+
 max_seconds_option = click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloat(above=0),
     default=None,
     help="Stop searching after this many seconds and report finished: false.",
 )
@@ -82,20 +133,16 @@ def colour_allowed() -> bool:
 
 
 def emit(text: str, output: Path | None, note: str = "") -> None:
-    """Write ``text`` to ``output`` (saying so on stderr, with ``note``) or to stdout.
+    """Write ``text`` to ``output`` (atomically, never over an input; saying so on stderr,
+    with ``note``) or to stdout.
 
     Colour is kept only on a TTY and only without ``NO_COLOR``; files never get it.
     """
     if output is None:
+        refuse_if_interrupted()
         click.echo(text if colour_allowed() else click.unstyle(text), nl=False)
         return
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(click.unstyle(text), "utf-8")
-    except OSError as exc:
-        from ruleslawyer.errors import InputError
-
-        raise InputError(str(output), "", exc.strerror or str(exc), "a writable path") from None
+    write_atomic(output, click.unstyle(text))
     click.echo(f"wrote {output}{note}", err=True)
 
 

@@ -149,7 +149,7 @@ def explain(
     """
     from ruleslawyer import games
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_source
+    from ruleslawyer.checking import check_source, validate_cli_rulings
     from ruleslawyer.errors import InputError
     from ruleslawyer.explaining import explain as words
     from ruleslawyer.findings import parse_ruling_options
@@ -173,11 +173,13 @@ def explain(
         close = games.closest(point_id.split("/", 1)[-1], names)
         hint = f"; did you mean '{names[close]}'?" if close else ""
         raise InputError("ID", "", point_id, expected + hint)
+    cli_rulings = parse_ruling_options(rulings)
+    validate_cli_rulings([source], cli_rulings)
     progress(f"checking {source.display} ...")
-    result = check_source(source, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
+    result = check_source(source, cli_rulings, Budget(max_seconds=max_seconds))
     finding = next(f for f in result.findings if f.id == point_id)
     point = next(p for p in info.rule_points() if p.id == point_id)
-    click.echo(words(point, finding, result), nl=False)
+    emit(words(point, finding, result), None)
     if not finding.finished:
         raise SystemExit(EXIT_UNFINISHED)
 

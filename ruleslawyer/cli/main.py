@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -13,6 +14,7 @@ from ruleslawyer.cli.common import (
     emit,
     fail_on_option,
     format_option,
+    interrupted,
     max_seconds_option,
     one_line_errors,
     output_option,
@@ -49,6 +51,12 @@ class GameGroups(click.Group):
 
             ctx.fail(f"No such command '{name}'{suggestion(name, self.list_commands(ctx))}")
         return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # outside a command's own handler (e.g. while importing)
+            interrupted()
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
@@ -168,20 +176,29 @@ def report(
     \b
     FILE: a game file (TOML), as for `ruleslawyer check`.
     Examples: ruleslawyer/data/*.toml (the built-in games), examples/designer-repo/board.toml.
+
+    The whole set is written, then swapped in at once. Exits 1 when a finding is
+    at or above --fail-on (as check does).
     """
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
+    from ruleslawyer.outputs import write_set
     from ruleslawyer.reports.files import report_files
 
     kinds = parse_kinds(fail_on)
     sources = load_all(targets)
     budget = Budget(max_seconds=max_seconds)
     results = check_sources(sources, parse_ruling_options(rulings), budget, progress)
+    files: dict[str, str] = {}
     for source, result in zip(sources, results, strict=True):
         progress(f"drawing the pictures of {result.game} ...")
-        for name, text in report_files(source, result, kinds, fmt).items():
-            emit(text, directory / name)
+        files.update(report_files(source, result, kinds, fmt))
+    write_set(directory, files)
+    for name in files:
+        click.echo(f"wrote {directory / name}", err=True)
+    if any(r.failing(kinds) for r in results):
+        raise SystemExit(1)
 
 
 from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)

@@ -9,6 +9,7 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    FiniteFloat,
     emit,
     format_option,
     max_seconds_option,
@@ -37,7 +38,7 @@ def group() -> None:
 )
 @click.option(
     "--max-memory",
-    type=click.FloatRange(min=0.01),
+    type=FiniteFloat(least=0.01),
     default=5.0,
     show_default=True,
     metavar="GIB",

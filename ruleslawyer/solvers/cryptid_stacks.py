@@ -34,6 +34,7 @@ from typing import Any
 from ruleslawyer.errors import InconsistentRecord
 from ruleslawyer.models.twisted_cryptids_game import STACK_DEPTH, STACKS, Game, Trait
 from ruleslawyer.solvers.cryptid_record import Record
+from ruleslawyer.solvers.z3util import check
 
 SLOTS = STACKS * STACK_DEPTH
 
@@ -221,7 +222,7 @@ def z3_player(view: PlayerView) -> dict[str, Any]:
         for name, expr in (("real_deals_hidden", deals), ("final_myth", final))
         for sense in ("min", "max")
     }
-    if opt.check() != z3.sat:
+    if check(opt) != z3.sat:
         return {"consistent": False}
     out: dict[str, Any] = {"consistent": True}
     for (name, sense), handle in handles.items():
@@ -448,7 +449,7 @@ def z3_enumerate_counts(
             solver.add(z3.BoolVal(False))
     counts = {i: Counter[str]() for i in hidden}
     total = 0
-    while total < limit and solver.check() == z3.sat:
+    while total < limit and check(solver) == z3.sat:
         model = solver.model()
         values = {i: model.eval(v, model_completion=True).as_long() for i, v in var.items()}
         total += 1

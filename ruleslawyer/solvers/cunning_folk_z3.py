@@ -18,6 +18,7 @@ from typing import Any
 
 from ruleslawyer.models.cunning_folk import CELLS, ROLES
 from ruleslawyer.models.cunning_folk_log import Exchange, Is, IsNot, Log
+from ruleslawyer.solvers.z3util import SolverUnknown, check
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
 
@@ -38,7 +39,7 @@ class Deduction:
         import z3
 
         labels = self.labels if upto is None else self.labels[: upto + 1]
-        return self.solver.check(*labels) == z3.sat
+        return check(self.solver, *labels) == z3.sat
 
     def first_impossible(self) -> int | None:
         """Index of the first event after which no world remains, or None."""
@@ -62,7 +63,7 @@ class Deduction:
             for role in self.roles:
                 if (c, role) in seen:
                     continue
-                if self.solver.check(*self.labels, self._holds(c, role)) == z3.sat:
+                if check(self.solver, *self.labels, self._holds(c, role)) == z3.sat:
                     model = self.solver.model()
                     for k, term in enumerate(self.final):
                         seen.add((k, ROLES[model.eval(term, model_completion=True).as_long()]))
@@ -87,8 +88,9 @@ class Deduction:
         if seconds is not None:
             self.solver.set("timeout", max(1, int(seconds * 1000)))
         other = z3.Not(self._holds(cell, role))
-        answer = self.solver.check(*self.labels, other)
-        if answer == z3.unknown:
+        try:
+            answer = check(self.solver, *self.labels, other)
+        except SolverUnknown:
             return None
         if answer != z3.unsat:
             raise ValueError(f"{CELLS[cell]} is not certainly {role}")
@@ -121,8 +123,10 @@ class Deduction:
 
         if deadline is not None and time.monotonic() > deadline:
             return None
-        answer = self.solver.check(*(self.labels[k] for k in events), other)
-        return None if answer == z3.unknown else answer == z3.unsat
+        try:
+            return check(self.solver, *(self.labels[k] for k in events), other) == z3.unsat
+        except SolverUnknown:
+            return None
 
     def _holds(self, cell: int, role: str) -> Any:
         return self._is[(cell, role)]

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_committed_report_is_current(tmp_path) -> None:
     result = CliRunner().invoke(cli, ["report", "kaelyfos", "--dir", str(tmp_path)])
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # the contradiction and the gaps fail the default --fail-on
     fresh = (tmp_path / "kaelyfos.md").read_text("utf-8")
     assert fresh == (ROOT / "reports" / "kaelyfos.md").read_text("utf-8"), (
         "reports/kaelyfos.md is stale: run `ruleslawyer report kaelyfos`"

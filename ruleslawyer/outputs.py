@@ -1,0 +1,180 @@
+"""Writing output files so that no interrupt leaves one half-written or mixed.
+
+A single file is written to a temporary file beside it and renamed over the
+target (:func:`write_atomic`); a set of files (a report) is written whole to a
+temporary directory and swapped in with interrupts held off (:func:`write_set`).
+Neither overwrites a file the running command read as input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import stat
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from ruleslawyer.errors import InputError
+from ruleslawyer.inputs import was_read
+
+_INTERRUPTED = threading.Event()  # set by Ctrl-C while a command runs (see noting_interrupts)
+
+
+@contextlib.contextmanager
+def noting_interrupts() -> Iterator[None]:
+    """Note every Ctrl-C while the block runs, even one Python drops.
+
+    Ctrl-C raises KeyboardInterrupt as usual, and is also noted; an interrupt
+    raised inside a finaliser (a Z3 object's ``__del__``) is dropped by Python
+    ("Exception ignored"), but being noted, it still stops every output
+    (:func:`refuse_if_interrupted`). Main thread only; elsewhere a no-op.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        _INTERRUPTED.set()
+        signal.default_int_handler(signum, frame)
+
+    def quiet(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+
+    _INTERRUPTED.clear()
+    previous, hook = signal.signal(signal.SIGINT, note), sys.unraisablehook
+    sys.unraisablehook = quiet
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = hook
+
+
+def refuse_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C came while this command ran (even one dropped)."""
+    if _INTERRUPTED.is_set():
+        raise KeyboardInterrupt
+
+
+def refuse_input(path: Path, shown: str) -> None:
+    """Refuse to write over a file the running command read (``check a.toml -o a.toml``)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # nothing there (yet): not an input
+    if was_read(info):
+        raise InputError(shown, "", "an input of this command", "an output that is not an input")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``: a temporary file in the same directory, renamed over it
+    (over a symbolic link's target, as a plain write would)."""
+    refuse_input(path, str(path))
+    refuse_if_interrupted()
+    if _special(path):  # /dev/stdout, /dev/null, a FIFO: write into it, never replace it
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            raise _unwritable(path, exc) from None
+        return
+    target = Path(os.path.realpath(path))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
+    temporary = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, _mode(target))
+        os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise _unwritable(path, exc) from None
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def write_set(directory: Path, files: Mapping[str, str]) -> None:
+    """Write ``files`` (relative path -> text) into ``directory`` as one set.
+
+    The set is written whole to a temporary directory beside ``directory``; then
+    each top-level entry it holds (``kaelyfos.md``, ``kaelyfos/``) replaces the
+    old one of that name, with SIGINT and SIGTERM held off, so an interrupt leaves
+    either the old set or the new one. Other entries of ``directory`` are kept;
+    an old entry's stale pictures go with it.
+    """
+    for name in files:
+        refuse_input(directory / name, str(directory / name))
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}.new-"))
+    except OSError as exc:
+        raise _unwritable(directory, exc) from None
+    try:
+        fresh, old = staging / "new", staging / "old"
+        old.mkdir()
+        for name, text in files.items():
+            target = fresh / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, "utf-8")
+        tops = sorted({Path(name).parts[0] for name in files})
+        with _signals_held():
+            refuse_if_interrupted()
+            for top in tops:
+                if os.path.lexists(directory / top):
+                    os.replace(directory / top, old / top)
+                os.replace(fresh / top, directory / top)
+    except OSError as exc:
+        raise _unwritable(directory, exc) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` exists and is neither a regular file nor a directory."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _unwritable(path: Path, exc: OSError) -> InputError:
+    return InputError(str(path), "", exc.strerror or type(exc).__name__, "a writable path")
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block is done (main thread only; else a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _mode(path: Path) -> int:
+    """The mode a new file gets (as ``open`` would make it), or the old file's mode."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -1,0 +1,446 @@
+"""Issue 16's generic items: each with a minimal hostile input and what must happen.
+
+Bad input: exit 2 and exactly one line on stderr naming the file. Wrong
+answers: an interrupt never turns into a changed answer marked finished.
+Files written: never over an input, never half-written, never mixed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import threading
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.errors import InputError, printable
+from ruleslawyer.inputs import MAX_NESTING
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "examples" / "kaelyfos" / "tiny-board.toml"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def one_line(result, names: str) -> str:
+    """The single stderr line of an exit-2 result, which must name ``names``."""
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("error: ") and names in result.stderr, result.stderr
+    assert "Traceback" not in result.output
+    return result.stderr
+
+
+# --- 1. wrong answers -------------------------------------------------------------------------
+
+
+def test_z3_interrupt_is_not_an_answer() -> None:
+    """Z3 used to catch Ctrl-C itself and answer ``unknown`` (read as "not sat", that changed
+    findings) or drop it. Now Ctrl-C during a question raises KeyboardInterrupt at once."""
+    z3 = pytest.importorskip("z3")
+    from ruleslawyer.solvers.z3util import check
+
+    solver = z3.Solver()
+    xs = [z3.Int(f"x{i}") for i in range(40)]  # far too hard to finish in the test's time
+    solver.add(*(x >= 0 for x in xs), *(x < 1000 for x in xs))
+    solver.add(z3.Sum([x * x * x for x in xs]) == 123456789)
+    solver.add(z3.Sum([x * y for x, y in itertools.pairwise(xs)]) == 987651)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))  # a real Ctrl-C
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            check(solver)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 10  # at once, not when Z3 would have finished
+
+
+def test_z3_unknown_is_never_read_as_unsat() -> None:
+    z3 = pytest.importorskip("z3")
+    from ruleslawyer.solvers.z3util import SolverUnknown, check
+
+    solver = z3.Solver()
+    solver.set(timeout=1)  # an undecided question, as a resource limit would leave it
+    x, y = z3.Ints("x y")
+    solver.add(x**3 + y**3 == 33, x > 10**6)
+    with pytest.raises(SolverUnknown):
+        check(solver)
+
+
+def test_raw_z3_checks_only_in_the_shared_helper() -> None:
+    """Every Z3 question goes through ``z3util.check`` (one place that refuses ``unknown``)."""
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "ruleslawyer").rglob("*.py")
+        if path.name != "z3util.py" and ".check(" in path.read_text("utf-8")
+    ]
+    assert offenders == []
+
+
+def test_report_honours_fail_on(tmp_path) -> None:
+    # The built-in Kaelyfos board has a contradiction (attack-removal): fails the default.
+    assert run("report", "kaelyfos", "--dir", str(tmp_path / "a")).exit_code == 1
+    assert (
+        run("report", "kaelyfos", "--dir", str(tmp_path / "b"), "--fail-on", "none").exit_code == 0
+    )
+    ruled = run("report", "kaelyfos", "--dir", str(tmp_path / "c"), "--fail-on", "contradiction")
+    assert ruled.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("explain", "kaelyfos/pheromone-tie", "--ruling", "nosuch/point=x"),
+        ("explain", "kaelyfos/pheromone-tie", "--ruling", "kaelyfos/attack-removal=nope"),
+        ("explain", "kaelyfos/pheromone-tie", "--ruling", "cunning-folk/cat-meow=x"),
+        ("diff", str(TINY), str(TINY), "--ruling", "nosuch/point=x"),
+        ("diff", str(TINY), str(TINY), "--ruling", "kaelyfos/attack-removal=nope"),
+    ],
+)
+def test_explain_and_diff_reject_unknown_rulings(args) -> None:
+    one_line(run(*args), "--ruling")
+
+
+@pytest.mark.parametrize("value", ["", " ", ",", "gap,", "none,gap"])
+def test_fail_on_must_be_spelled(value) -> None:
+    one_line(run("check", "kaelyfos", "--fail-on", value, "--max-seconds", "1"), "--fail-on")
+
+
+# --- 2. tracebacks ------------------------------------------------------------------------------
+
+DEEP_TOML = {
+    "arrays": "a = " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "inline tables": "a = " + "{b = " * 5_000 + "1" + "}" * 5_000 + "\n",
+    "dotted keys": ".".join(["k"] * 5_000) + " = 1\n",
+    "table header": "[" + ".".join(["k"] * 5_000) + "]\n",
+    "just too deep": "a = " + "[" * MAX_NESTING + "]" * MAX_NESTING + "\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DEEP_TOML))
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("check",),
+        ("kaelyfos", "step"),
+        ("cunning-folk", "deduce"),
+        ("twist-of-fate", "solve"),
+        ("twisted-cryptids", "stacks"),
+    ],
+)
+def test_deeply_nested_toml_is_one_line(tmp_path, kind, command) -> None:
+    path = tmp_path / "deep.toml"
+    path.write_text(DEEP_TOML[kind])
+    line = one_line(run(*command, str(path)), str(path))
+    assert f"nesting deeper than {MAX_NESTING} levels" in line
+
+
+def test_nesting_at_the_limit_is_read(tmp_path) -> None:
+    from ruleslawyer.gamefiles import read_toml
+
+    path = tmp_path / "ok.toml"
+    depth = MAX_NESTING - 1  # the document itself is one level
+    path.write_text("a = " + "[" * depth + "]" * depth + "\n")
+    read_toml(path)
+
+
+@pytest.mark.parametrize("depth", [100_000, MAX_NESTING + 1])
+def test_deeply_nested_baseline_is_one_line(tmp_path, depth) -> None:
+    path = tmp_path / "base.json"
+    path.write_text("[" * depth + "]" * depth)
+    line = one_line(run("check", "kaelyfos", "--baseline", str(path)), str(path))
+    assert "nesting deeper" in line
+
+
+@pytest.mark.parametrize("value", ["{ a = 1 }", "[1, 2]", "[[]]", "1", "true"])
+def test_game_key_of_any_type_is_one_line(tmp_path, value) -> None:
+    path = tmp_path / "g.toml"
+    path.write_text(f"game = {value}\n")
+    one_line(run("check", str(path)), "g.toml: game: found")
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e400", "0", "-1"])
+def test_max_memory_must_be_finite_positive(value) -> None:
+    position = str(ROOT / "examples" / "twist-of-fate" / "brownlow.toml")
+    result = run("twist-of-fate", "solve", position, "--max-memory", value)
+    assert result.exit_code == 2 and "--max-memory" in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-3"])
+def test_max_seconds_must_be_finite_positive(value) -> None:
+    result = run("check", "kaelyfos", "--max-seconds", value)
+    assert result.exit_code == 2 and "--max-seconds" in result.stderr
+
+
+@pytest.mark.parametrize("point", ["", "kaelyfos", "/x"])
+def test_explain_of_no_rule_point_id_is_one_line(point) -> None:
+    # found by the command-line fuzz: `explain ''` read the current directory as a game file
+    one_line(run("explain", point), "ID: found")
+
+
+def test_empty_target_is_not_the_current_directory() -> None:
+    line = one_line(run("check", ""), "error: GAME: found nothing, expected a game id")
+    assert "directory" not in line
+
+
+@pytest.mark.parametrize("suffix", ["", ".toml"])
+def test_file_name_too_long_is_one_line(suffix) -> None:
+    name = "x" * 5000 + suffix
+    one_line(run("check", name), "x" * 100)
+
+
+# --- 3. input paths are regular files -----------------------------------------------------------
+
+
+def _position_naming(tmp_path: Path, kind: str, target: str) -> Path:
+    """A file of ``kind`` whose reference (board, deck, game file) names ``target``."""
+    path = tmp_path / f"{kind}.toml"
+    if kind == "kaelyfos":
+        text = (ROOT / "examples" / "kaelyfos" / "pheromone-tie.toml").read_text("utf-8")
+        text = text.replace('board = "kaelyfos"', f'board = "{target}"')
+    elif kind == "twist-of-fate":
+        text = (ROOT / "examples" / "twist-of-fate" / "brownlow.toml").read_text("utf-8")
+        text = text.replace('deck = "twist-of-fate"', f'deck = "{target}"')
+    else:
+        text = (ROOT / "examples" / "twisted-cryptids" / "six-player-end.toml").read_text("utf-8")
+        text = f'game_file = "{target}"\n' + text
+    assert target in text
+    path.write_text(text)
+    return path
+
+
+def _special_files(tmp_path: Path) -> dict[str, str]:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    return {"device": "/dev/zero", "fifo": str(fifo)}
+
+
+@pytest.mark.parametrize("special", ["device", "fifo"])
+def test_special_file_as_cli_argument_is_refused(tmp_path, special) -> None:
+    target = _special_files(tmp_path)[special]
+    for command in (
+        ("check",),
+        ("kaelyfos", "step"),
+        ("cunning-folk", "deduce"),
+        ("twist-of-fate", "solve"),
+        ("twisted-cryptids", "stacks"),
+    ):
+        line = one_line(run(*command, target), target)
+        assert "not a regular file" in line
+    line = one_line(run("check", "kaelyfos", "--baseline", target), target)
+    assert "not a regular file" in line
+
+
+@pytest.mark.parametrize("special", ["device", "fifo"])
+@pytest.mark.parametrize(
+    ("kind", "command"),
+    [
+        ("kaelyfos", ("kaelyfos", "step")),
+        ("twist-of-fate", ("twist-of-fate", "solve")),
+        ("twisted-cryptids", ("twisted-cryptids", "stacks")),
+    ],
+)
+def test_special_file_named_inside_a_file_is_refused(tmp_path, special, kind, command) -> None:
+    target = _special_files(tmp_path)[special]
+    path = _position_naming(tmp_path, kind, target)
+    line = one_line(run(*command, str(path)), target)
+    assert "not a regular file" in line
+
+
+def test_oversized_file_is_refused_unread(tmp_path) -> None:
+    from ruleslawyer.inputs import MAX_FILE_BYTES
+
+    path = tmp_path / "big.toml"
+    with open(path, "wb") as handle:
+        handle.truncate(MAX_FILE_BYTES + 1)  # sparse: no real disk use
+    line = one_line(run("check", str(path)), "big.toml")
+    assert f"at most {MAX_FILE_BYTES} bytes" in line
+
+
+# --- 4. escaping --------------------------------------------------------------------------------
+
+
+def test_printable_escapes_what_would_split_or_reverse_a_line() -> None:
+    assert printable("a\nb\u202ec\x00d\te") == "a\\nb\\u202ec\\x00d\\te"
+    assert printable("plain — ünïcode ok") == "plain — ünïcode ok"
+    line = str(InputError("f\n.toml", "rulings.x\u202e", "y\n", "z"))
+    assert line.isprintable() and "\n" not in line
+
+
+def test_key_with_newline_and_rtl_control_stays_one_line(tmp_path) -> None:
+    path = tmp_path / "r.toml"
+    path.write_text('[rulings]\n"kaelyfos/a\\nb\\u202ec" = "x"\n[[node]]\n[[edge]]\n')
+    line = one_line(run("check", str(path)), "r.toml")
+    assert "a\\nb\\u202ec" in line and "\u202e" not in line
+
+
+def test_long_values_are_cut_in_messages(tmp_path) -> None:
+    path = tmp_path / "g.toml"
+    path.write_text(f'game = "{"x" * 10_000}"\n')
+    line = one_line(run("check", str(path)), "g.toml")
+    assert len(line) < 600
+
+
+def test_junit_is_well_formed_with_control_characters(sample_result) -> None:
+    import dataclasses
+
+    from ruleslawyer.findings import Kind
+    from ruleslawyer.reports import junit
+
+    nasty = "id\x01<&>\x1b[31m\ud800\ufffe"
+    findings = tuple(
+        dataclasses.replace(f, id=f.id + nasty, title=f.title + nasty, message=nasty)
+        for f in sample_result.findings
+    )
+    result = dataclasses.replace(sample_result, game="k\x02&<", findings=findings)
+    text = junit.render([result], frozenset({Kind.CONTRADICTION}))
+    root = ET.fromstring(text.encode("utf-8"))
+    names = [case.get("name") for case in root.iter("testcase")]
+    assert all("<&>" in n and "\\x01" in n for n in names)
+
+
+def test_junit_of_a_hostile_board_parses(tmp_path) -> None:
+    # Node ids are free strings: one with control characters and markup gives data errors
+    # (unknown node in an edge) whose messages echo it.
+    board = TINY.read_text("utf-8") + '[[edge]]\nbetween = ["glowing-fold", "x\\u0001<&"]\n'
+    path = tmp_path / "b.toml"
+    path.write_text(board)
+    result = run("check", str(path), "--format", "junit", "--max-seconds", "5")
+    assert result.exit_code in (1, 2), result.output
+    if result.exit_code == 1:
+        ET.fromstring(result.stdout.encode("utf-8"))
+
+
+# --- 5. files written ---------------------------------------------------------------------------
+
+
+def test_output_refuses_to_overwrite_an_input(tmp_path) -> None:
+    path = tmp_path / "same.toml"
+    path.write_text(TINY.read_text("utf-8"))
+    before = path.read_bytes()
+    one_line(run("check", str(path), "-o", str(path)), "same.toml")
+    (tmp_path / "link.toml").symlink_to(path)
+    one_line(run("check", str(path), "-o", str(tmp_path / "link.toml")), "link.toml")
+    assert path.read_bytes() == before
+
+
+def test_output_refuses_a_referenced_input(tmp_path) -> None:
+    """The board a position names is an input too."""
+    board = tmp_path / "board.toml"
+    board.write_text(TINY.read_text("utf-8"))
+    before = board.read_bytes()
+    position = tmp_path / "pos.toml"
+    position.write_text(
+        'board = "board.toml"\nnests = { A = "glowing-fold", B = "bony-protrusion", '
+        'C = "vesicle-cluster" }\nsupply = 4\nexplorers = {}\nbloodsuckers = {}\ntraps = []\n'
+        "[card]\nspawn = []\nmove = 1\n"
+    )
+    result = run("kaelyfos", "step", str(position), "-o", str(board))
+    if result.exit_code != 2 or "an input of this command" not in result.stderr:
+        pytest.fail(result.output)
+    assert board.read_bytes() == before
+
+
+def test_baseline_refuses_to_overwrite_its_game_file(tmp_path) -> None:
+    path = tmp_path / "b.toml"
+    path.write_text(TINY.read_text("utf-8"))
+    one_line(run("baseline", str(path), "-o", str(path), "--max-seconds", "2"), "b.toml")
+
+
+def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch) -> None:
+    from ruleslawyer import outputs
+
+    path = tmp_path / "out.txt"
+    path.write_text("old")
+
+    def interrupted(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(outputs.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        outputs.write_atomic(path, "new")
+    assert path.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]  # no temporary left
+
+
+def test_atomic_write_to_special_files_writes_into_them(tmp_path) -> None:
+    from ruleslawyer.outputs import write_atomic
+
+    write_atomic(Path("/dev/null"), "x")
+    assert Path("/dev/null").is_char_device()
+
+
+def test_report_set_is_swapped_in_whole(tmp_path, monkeypatch) -> None:
+    from ruleslawyer import outputs
+
+    directory = tmp_path / "reports"
+    outputs.write_set(directory, {"g.md": "old", "g/a.svg": "old-a", "g/stale.svg": "s"})
+    (directory / "README.md").write_text("mine")
+    before = {p.relative_to(directory): p.read_text() for p in directory.rglob("*") if p.is_file()}
+
+    real = Path.write_text
+    calls = []
+
+    def interrupted(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        outputs.write_set(directory, {"g.md": "new", "g/a.svg": "new-a"})
+    monkeypatch.setattr(Path, "write_text", real)
+    after = {p.relative_to(directory): p.read_text() for p in directory.rglob("*") if p.is_file()}
+    assert after == before  # nothing of the new set, nothing lost
+    assert [p.name for p in tmp_path.iterdir()] == ["reports"]  # no staging left
+
+    outputs.write_set(directory, {"g.md": "new", "g/a.svg": "new-a"})
+    after = {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
+    assert after == {"README.md", "g.md", "g/a.svg"}  # the stale picture went with the old set
+    assert (directory / "g.md").read_text() == "new"
+
+
+def test_report_refuses_to_overwrite_its_input(tmp_path) -> None:
+    directory = tmp_path / "r"
+    directory.mkdir()
+    path = directory / "kaelyfos.md"
+    path.write_text(TINY.read_text("utf-8"))
+    one_line(run("report", str(path), "--dir", str(directory)), "kaelyfos.md")
+
+
+def test_json_output_is_whole(tmp_path) -> None:
+    out = tmp_path / "o.json"
+    result = run("check", str(TINY), "--format", "json", "-o", str(out), "--max-seconds", "5")
+    assert result.exit_code in (0, 1)
+    json.loads(out.read_text("utf-8"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.json"]
+
+
+def test_interrupt_dropped_by_a_finaliser_still_stops_output(tmp_path) -> None:
+    """Ctrl-C landing in a finaliser (a Z3 object's ``__del__``) is dropped by Python; it is
+    noted all the same, so the command writes nothing and exits 130."""
+    from ruleslawyer.outputs import noting_interrupts, write_atomic
+
+    class Finaliser:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs here, between bytecodes
+                pass
+
+    with noting_interrupts():
+        Finaliser()  # collected at once; its KeyboardInterrupt is dropped
+        with pytest.raises(KeyboardInterrupt):
+            write_atomic(tmp_path / "out.txt", "x")
+    assert not (tmp_path / "out.txt").exists()
