@@ -150,7 +150,7 @@ def load_source(target: str) -> Any:
 
 def identify(document: Mapping[str, Any], source: str) -> str:
     """Which game a parsed file belongs to: its ``game`` key, else its marker keys."""
-    from ruleslawyer.inputfiles import reject_input_file
+    from ruleslawyer.play_files import reject_input_file
 
     reject_input_file(document, source)
     declared = document.get("game")
