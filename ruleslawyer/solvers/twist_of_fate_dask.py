@@ -47,7 +47,7 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
-MAX_PARTITIONS = 1 << 12
+MAX_PARTITIONS = 1 << 10
 MANIFEST = "manifest.json"
 VERSION = 1
 
@@ -77,9 +77,11 @@ def _values_file(work: Path, k: int, i: int) -> Path:
     return _tier_dir(work, k) / f"values-{i:05d}.npy"
 
 
-def _shuffle_file(work: Path, k: int, i: int, j: int) -> Path:
-    """Children of tier ``k - 1``'s partition ``i`` that fall in tier ``k``'s partition ``j``."""
-    return work / f"tier-{k:04d}.in" / f"from-{i:05d}-to-{j:05d}.npy"
+def _shuffle_files(work: Path, k: int, i: int) -> tuple[Path, Path]:
+    """The children of tier ``k - 1``'s partition ``i``, grouped by their partition of
+    tier ``k`` (one sorted run per partition), and where each run starts."""
+    folder = work / f"tier-{k:04d}.in"
+    return folder / f"from-{i:05d}.npy", folder / f"from-{i:05d}.starts.npy"
 
 
 def _who() -> dict[str, Any]:
@@ -107,14 +109,21 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
         ends.append(np.unique(found))
     written = 0
     if children:
-        for j in range(parts):
-            written += _save(_shuffle_file(work, k + 1, i, j), _union(buckets[j]))
+        runs = [_union(b) for b in buckets]
+        starts = np.cumsum([0] + [r.shape[0] for r in runs])
+        data, index = _shuffle_files(work, k + 1, i)
+        written = _save(data, np.concatenate(runs)) + _save(index, starts)
     return {"ends": _union(ends), "children": children, "bytes": written, **_who()}
 
 
 def merge_task(work: Path, k: int, j: int, sources: int) -> dict[str, Any]:
     """Tier ``k``'s partition ``j``: the union of what tier ``k - 1``'s partitions sent it."""
-    words = _union([np.load(_shuffle_file(work, k, i, j)) for i in range(sources)])
+    runs = []
+    for i in range(sources):
+        data, index = _shuffle_files(work, k, i)
+        starts = np.load(index)
+        runs.append(np.load(data, mmap_mode="r")[starts[j] : starts[j + 1]])
+    words = _union(runs)
     return {"states": int(words.shape[0]), "bytes": _save(_words_file(work, k, j), words), **_who()}
 
 
@@ -123,21 +132,35 @@ def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> d
     partitions, already valued)."""
     parents = np.load(_words_file(work, k, i))
     values = np.empty(parents.shape[0], dtype=np.uint16)
+    opened: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for start, stop, kids, _, _ in tiers.expand_chunks(prob, parents, CHUNK):
-        child_values = lookup(work, k + 1, parts, kids)
+        child_values = lookup(work, k + 1, parts, kids, opened)
         values[start:stop] = tiers.combine(prob, parents[start:stop], child_values)
     return {"bytes": _save(_values_file(work, k, i), values), **_who()}
 
 
-def lookup(work: Path, k: int, parts: int, words: np.ndarray) -> np.ndarray:
-    """The values of ``words`` (states of tier ``k``), one partition at a time."""
+def lookup(
+    work: Path,
+    k: int,
+    parts: int,
+    words: np.ndarray,
+    opened: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
+) -> np.ndarray:
+    """The values of ``words`` (states of tier ``k``), one partition at a time; the
+    partitions' files are memory-mapped once (kept in ``opened``)."""
+    opened = {} if opened is None else opened
     out = np.empty(words.shape[0], dtype=np.int64)
     if words.shape[0] == 0:
         return out
     owner = tiers.partition_of(words, parts)
     for j in np.unique(owner).tolist():
         sel = np.flatnonzero(owner == j)
-        known = np.load(_words_file(work, k, j), mmap_mode="r")
+        if j not in opened:
+            opened[j] = (
+                np.load(_words_file(work, k, j), mmap_mode="r"),
+                np.load(_values_file(work, k, j), mmap_mode="r"),
+            )
+        known, known_values = opened[j]
         want = words[sel]
         at = np.searchsorted(known, want)
         if np.any(at >= known.shape[0]) or np.any(
@@ -146,7 +169,7 @@ def lookup(work: Path, k: int, parts: int, words: np.ndarray) -> np.ndarray:
             raise InputError(
                 str(_words_file(work, k, j)), "states", "a state missing", "every child of tier"
             )
-        out[sel] = np.load(_values_file(work, k, j), mmap_mode="r")[at]
+        out[sel] = known_values[at]
     return out
 
 
