@@ -107,12 +107,11 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
         for j, part in enumerate(tiers.split(kids, parts)):
             buckets[j].append(np.unique(part))
         ends.append(np.unique(found))
-    written = 0
-    if children:
-        runs = [_union(b) for b in buckets]
-        starts = np.cumsum([0] + [r.shape[0] for r in runs])
-        data, index = _shuffle_files(work, k + 1, i)
-        written = _save(data, np.concatenate(runs)) + _save(index, starts)
+    # written even when empty: every partition of tier k + 1 reads every one
+    runs = [_union(b) for b in buckets]
+    starts = np.cumsum([0] + [r.shape[0] for r in runs])
+    data, index = _shuffle_files(work, k + 1, i)
+    written = _save(data, np.concatenate(runs)) + _save(index, starts)
     return {"ends": _union(ends), "children": children, "bytes": written, **_who()}
 
 
