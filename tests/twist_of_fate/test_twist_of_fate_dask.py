@@ -6,7 +6,6 @@ import json
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -96,28 +95,34 @@ def test_position_that_does_not_fit_one_word_is_an_input_error() -> None:
 
 def _tiered(position: Position, rules: Rules, partition_states: int) -> dict:
     with tempfile.TemporaryDirectory() as work:
-        engine = Engine(
-            position, rules, InProcess(), Path(work), partition_states=partition_states
-        )
+        engine = Engine(position, rules, InProcess(), Path(work), partition_states=partition_states)
         return engine.solve().answer()
 
 
-@settings(
-    max_examples=30,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(positions(most=5), st.sampled_from((1 << 21, 40)))
-def test_tiered_engine_agrees_with_memory_solver(
-    case: tuple[Position, Rules], partition_states: int
-) -> None:
+def _agree(case: tuple[Position, Rules], partition_states: int) -> None:
     # 40 states a partition splits every tier of a few hundred states into several
     # partitions: the dedup and the join must then cross partitions.
     position, rules = case
     memory = twist_of_fate_numba.solve(position, rules, threads=1)
     assert memory.finished
     assert _tiered(position, rules, partition_states) == memory.answer()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=4), st.sampled_from((1 << 21, 40)))
+def test_tiered_engine_agrees_with_memory_solver(
+    case: tuple[Position, Rules], partition_states: int
+) -> None:
+    _agree(case, partition_states)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=6), st.sampled_from((1 << 21, 40, 400)))
+def test_tiered_engine_agrees_with_memory_solver_more(
+    case: tuple[Position, Rules], partition_states: int
+) -> None:
+    _agree(case, partition_states)
 
 
 def test_shipped_3p_6_same_answer_both_engines() -> None:
