@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 
-HEAVY = ("z3", "numba", "networkx", "pydantic")
+HEAVY = ("z3", "numba", "networkx", "pydantic", "dask", "distributed")
 
 
 def test_help_imports_no_heavy_modules() -> None:

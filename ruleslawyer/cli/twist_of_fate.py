@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +20,11 @@ from ruleslawyer.cli.common import (
     progress,
     ruling_option,
 )
+
+if TYPE_CHECKING:
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.models.twist_of_fate import Rules
+    from ruleslawyer.models.twist_of_fate_files import Position
 
 
 @click.group(name="twist-of-fate")
@@ -60,6 +67,56 @@ def group() -> None:
     show_default=True,
     help="The compiled solver, or the plain-Python reference it is tested against.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(("memory", "dask")),
+    default="memory",
+    show_default=True,
+    help="memory: one table in this process's memory. dask: tiers of states on disk, "
+    "partitions run by Dask worker processes (same answer, bounded by disk).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=0, max=256),
+    default=None,
+    help="dask: a local cluster of N worker processes (default 2); 0 runs the "
+    "partitions one after another in this process.",
+)
+@click.option(
+    "--scheduler", metavar="ADDRESS", default=None, help="dask: the scheduler of a running cluster."
+)
+@click.option(
+    "--work-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="dask: where the tier files go (every worker must see it); default a temporary "
+    "directory, removed after a finished run.",
+)
+@click.option(
+    "--resume", is_flag=True, help="dask: continue the run in --work-dir from its last whole tier."
+)
+@click.option(
+    "--max-disk",
+    type=click.FloatRange(min=0.001),
+    default=None,
+    metavar="GIB",
+    help="dask: stop with finished: false (files kept for --resume) once the work dir holds this.",
+)
+@click.option(
+    "--worker-memory",
+    type=click.FloatRange(min=0.1),
+    default=4.0,
+    show_default=True,
+    metavar="GIB",
+    help="dask: the memory limit of each local worker process.",
+)
+@click.option(
+    "--partition-states",
+    type=click.IntRange(min=1),
+    default=None,
+    help="dask: the states a partition aims at (default 2097152); the answer does not "
+    "depend on it.",
+)
 @one_line_errors
 def solve(
     position: Path,
@@ -71,6 +128,14 @@ def solve(
     threads: int | None,
     rulings: tuple[str, ...],
     solver: str,
+    engine: str,
+    workers: int | None,
+    scheduler: str | None,
+    work_dir: Path | None,
+    resume: bool,
+    max_disk: float | None,
+    worker_memory: float,
+    partition_states: int | None,
 ) -> None:
     """Search every line of play from POSITION.toml to the end of the round (or game).
 
@@ -97,6 +162,32 @@ def solve(
     rules = Rules.from_rulings(merged)
     pos = position_from_document(doc, str(position), relative_to=position.parent, rules=rules)
     budget = Budget(max_seconds=max_seconds, max_states=max_states)
+    dask_only = {
+        "--workers": workers is not None,
+        "--scheduler": scheduler is not None,
+        "--work-dir": work_dir is not None,
+        "--resume": resume,
+        "--max-disk": max_disk is not None,
+        "--partition-states": partition_states is not None,
+    }
+    if engine == "dask":
+        if solver != "numba":
+            raise click.UsageError("--engine dask runs the Numba kernels: drop --solver reference")
+        if workers is not None and scheduler is not None:
+            raise click.UsageError(
+                "--workers and --scheduler: give one (a local or a running cluster)"
+            )
+        _solve_on_dask(
+            pos, rules, budget, fmt, output,
+            workers=2 if workers is None and scheduler is None else workers,
+            scheduler=scheduler, work_dir=work_dir, resume=resume,
+            max_disk=None if max_disk is None else int(max_disk * 2**30),
+            worker_memory=int(worker_memory * 2**30), partition_states=partition_states,
+        )  # fmt: skip
+        return
+    given = [name for name, is_given in dask_only.items() if is_given]
+    if given:
+        raise click.UsageError(f"{given[0]} needs --engine dask")
     progress(f"searching every line of play from {position} ({solver} solver) ...")
     if solver == "numba":
         from ruleslawyer.solvers.twist_of_fate_numba import solve as fast
@@ -112,4 +203,34 @@ def solve(
     else:
         emit(render_text(result), output)
     if not result.finished:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def _solve_on_dask(
+    pos: Position,
+    rules: Rules,
+    budget: Budget,
+    fmt: str,
+    output: Path | None,
+    **options: Any,
+) -> None:
+    from ruleslawyer.solvers import twist_of_fate_dask as engine
+    from ruleslawyer.solvers.twist_of_fate_common import SolveResult
+    from ruleslawyer.solvers.twist_of_fate_common import render_text as solver_text
+
+    if options["partition_states"] is None:
+        options["partition_states"] = engine.PARTITION_STATES
+    try:
+        report = engine.solve(pos, rules, budget, **options)
+    except KeyboardInterrupt:
+        where = options["work_dir"]
+        kept = f": tier files kept in {where} for --resume" if where else ""
+        click.echo(f"interrupted{kept}", err=True)
+        sys.exit(130)
+    if fmt == "json":
+        emit(json.dumps(report, indent=2) + "\n", output)
+    else:
+        fields = {name: report[name] for name in SolveResult.__dataclass_fields__}
+        emit(solver_text(SolveResult(**fields)) + engine.render_text(report), output)
+    if not report["finished"]:
         raise SystemExit(EXIT_UNFINISHED)

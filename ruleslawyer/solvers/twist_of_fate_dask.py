@@ -1,0 +1,550 @@
+"""The tiered engine for Twist of Fate: tiers of states on disk, partitions scheduled by Dask.
+
+Every play puts one card from a hand on the table, so the states split into
+tiers by cards played, and a play leads from tier k to tier k + 1 only. The
+engine enumerates tier by tier (forward), then values the states tier by tier
+from the last one back to the root (backward), with the in-memory solver's
+paranoid values. Each tier is a set of partition files in the work directory,
+one sorted numpy array of packed words (see :mod:`twist_of_fate_tiers`) per
+partition; a state's partition is a hash of its word.
+
+Forward, for tier k: each partition of tier k is expanded (its children split by
+partition of tier k + 1 and deduplicated, one file per pair of partitions), then
+each partition of tier k + 1 merges its files and deduplicates them. Backward,
+for tier k: each partition of tier k expands its states again and gathers its
+children's values from the partitions of tier k + 1 they fall in (a partitioned
+join: one child partition at a time, memory-mapped), then combines them. A task
+holds one partition of one tier and at most one partition of the next.
+
+A task writes its files under a temporary name and renames them, so a task run
+twice (its worker died, the client restarted) writes the same files; the
+manifest records each tier once all of its tasks are done, and ``--resume``
+continues from there. The work directory must be one that every worker sees
+(the same machine, or a shared file system).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.errors import InputError
+from ruleslawyer.models.twist_of_fate import Rules, seat_names
+from ruleslawyer.models.twist_of_fate_files import Position
+from ruleslawyer.solvers import twist_of_fate_tiers as tiers
+from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unfinished
+
+CHUNK = 1 << 20  # children expanded at a time in one task
+PARTITION_STATES = 1 << 21  # the states a partition aims at
+MAX_PARTITIONS = 1 << 10
+MANIFEST = "manifest.json"
+VERSION = 1
+
+
+# ---- the tasks (run on the workers) ----
+
+
+def _save(path: Path, array: np.ndarray) -> int:
+    """Write ``array`` to ``path`` whole or not at all; the bytes written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        np.save(f, array)
+    os.replace(tmp, path)
+    return path.stat().st_size
+
+
+def _tier_dir(work: Path, k: int) -> Path:
+    return work / f"tier-{k:04d}"
+
+
+def _words_file(work: Path, k: int, i: int) -> Path:
+    return _tier_dir(work, k) / f"states-{i:05d}.npy"
+
+
+def _values_file(work: Path, k: int, i: int) -> Path:
+    return _tier_dir(work, k) / f"values-{i:05d}.npy"
+
+
+def _shuffle_files(work: Path, k: int, i: int) -> tuple[Path, Path]:
+    """The children of tier ``k - 1``'s partition ``i``, grouped by their partition of
+    tier ``k`` (one sorted run per partition), and where each run starts."""
+    folder = work / f"tier-{k:04d}.in"
+    return folder / f"from-{i:05d}.npy", folder / f"from-{i:05d}.starts.npy"
+
+
+def _who() -> dict[str, Any]:
+    try:
+        from distributed import get_worker
+
+        name = str(get_worker().name)
+    except (ImportError, ValueError):
+        name = "client"
+    # ru_maxrss: KiB on Linux
+    return {"worker": name, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+
+
+def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> dict[str, Any]:
+    """Expand tier ``k``'s partition ``i``: its children, deduplicated, one file per
+    partition of tier ``k + 1``; and the end states among its states."""
+    parents = np.load(_words_file(work, k, i))
+    buckets: list[list[np.ndarray]] = [[] for _ in range(parts)]
+    ends: list[np.ndarray] = []
+    children = 0
+    for _, _, kids, _, found in tiers.expand_chunks(prob, parents, CHUNK):
+        children += kids.shape[0]
+        for j, part in enumerate(tiers.split(kids, parts)):
+            buckets[j].append(np.unique(part))
+        ends.append(np.unique(found))
+    # written even when empty: every partition of tier k + 1 reads every one
+    runs = [_union(b) for b in buckets]
+    starts = np.cumsum([0] + [r.shape[0] for r in runs])
+    data, index = _shuffle_files(work, k + 1, i)
+    written = _save(data, np.concatenate(runs)) + _save(index, starts)
+    return {"ends": _union(ends), "children": children, "bytes": written, **_who()}
+
+
+def merge_task(work: Path, k: int, j: int, sources: int) -> dict[str, Any]:
+    """Tier ``k``'s partition ``j``: the union of what tier ``k - 1``'s partitions sent it."""
+    runs = []
+    for i in range(sources):
+        data, index = _shuffle_files(work, k, i)
+        starts = np.load(index)
+        runs.append(np.load(data, mmap_mode="r")[starts[j] : starts[j + 1]])
+    words = _union(runs)
+    return {"states": int(words.shape[0]), "bytes": _save(_words_file(work, k, j), words), **_who()}
+
+
+def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> dict[str, Any]:
+    """The values of tier ``k``'s partition ``i`` (tier ``k + 1``, in ``parts``
+    partitions, already valued)."""
+    parents = np.load(_words_file(work, k, i))
+    values = np.empty(parents.shape[0], dtype=np.uint16)
+    opened: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for start, stop, kids, _, _ in tiers.expand_chunks(prob, parents, CHUNK):
+        child_values = lookup(work, k + 1, parts, kids, opened)
+        values[start:stop] = tiers.combine(prob, parents[start:stop], child_values)
+    return {"bytes": _save(_values_file(work, k, i), values), **_who()}
+
+
+def lookup(
+    work: Path,
+    k: int,
+    parts: int,
+    words: np.ndarray,
+    opened: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
+) -> np.ndarray:
+    """The values of ``words`` (states of tier ``k``), one partition at a time; the
+    partitions' files are memory-mapped once (kept in ``opened``)."""
+    opened = {} if opened is None else opened
+    out = np.empty(words.shape[0], dtype=np.int64)
+    if words.shape[0] == 0:
+        return out
+    owner = tiers.partition_of(words, parts)
+    for j in np.unique(owner).tolist():
+        sel = np.flatnonzero(owner == j)
+        if j not in opened:
+            opened[j] = (
+                np.load(_words_file(work, k, j), mmap_mode="r"),
+                np.load(_values_file(work, k, j), mmap_mode="r"),
+            )
+        known, known_values = opened[j]
+        want = words[sel]
+        at = np.searchsorted(known, want)
+        if np.any(at >= known.shape[0]) or np.any(
+            known[np.minimum(at, known.shape[0] - 1)] != want
+        ):
+            raise InputError(
+                str(_words_file(work, k, j)), "states", "a state missing", "every child of tier"
+            )
+        out[sel] = known_values[at]
+    return out
+
+
+def _union(arrays: list[np.ndarray]) -> np.ndarray:
+    if not arrays:
+        return np.empty(0, dtype=np.int64)
+    return np.unique(np.concatenate(arrays))
+
+
+# ---- scheduling ----
+
+
+class Runner(Protocol):
+    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]: ...
+
+
+class InProcess:
+    """Runs the tasks one after another in this process (``--workers 0``)."""
+
+    name = "in-process"
+
+    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
+        return [fn(*call) for call in calls]
+
+
+class DaskRunner:
+    """Runs the tasks on a Dask cluster; a task whose worker dies runs again elsewhere."""
+
+    def __init__(self, client: Any, name: str) -> None:
+        self.client, self.name = client, name
+
+    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
+        if not calls:
+            return []
+        futures = self.client.map(fn, *zip(*calls, strict=True), pure=False)
+        return self.client.gather(futures)
+
+
+@dataclass
+class Run:
+    """What the manifest records of a run, and how far it got."""
+
+    digest: str
+    tiers: list[dict[str, int]] = field(default_factory=list)  # tiers complete on disk
+    forward_done: bool = False
+    valued: int | None = None  # the lowest tier with values (None: none yet)
+    bytes_written: int = 0
+
+    @property
+    def states(self) -> int:
+        return sum(t["states"] for t in self.tiers)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": VERSION,
+            "digest": self.digest,
+            "tiers": self.tiers,
+            "forward_done": self.forward_done,
+            "valued": self.valued,
+            "bytes_written": self.bytes_written,
+        }
+
+
+def _digest(prob: tiers.Problem) -> str:
+    """What identifies the search: the kernel's tables and the packing."""
+    h = hashlib.sha256()
+    for array in (*prob.enc[1:], *prob.lay[:4]):
+        h.update(np.ascontiguousarray(array).tobytes())
+    h.update(repr(prob.enc.root).encode())
+    return h.hexdigest()
+
+
+def _write_json(path: Path, doc: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(doc, indent=1))
+    os.replace(tmp, path)
+
+
+def _disk(work: Path) -> int:
+    return sum(f.stat().st_size for f in work.rglob("*") if f.is_file())
+
+
+def _open_run(work: Path, digest: str, resume: bool) -> Run:
+    manifest = work / MANIFEST
+    if not manifest.exists():
+        if resume and work.exists() and any(work.iterdir()):
+            raise InputError(str(work), MANIFEST, "no manifest", "a work directory to resume")
+        return Run(digest)
+    if not resume:
+        raise InputError(
+            str(work),
+            MANIFEST,
+            "the files of an earlier run",
+            "an empty work directory, or --resume",
+        )
+    try:
+        doc = json.loads(manifest.read_text())
+        run = Run(
+            doc["digest"], doc["tiers"], doc["forward_done"], doc["valued"], doc["bytes_written"]
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputError(
+            str(manifest), "manifest", str(exc), "a manifest this engine wrote"
+        ) from None
+    if doc.get("version") != VERSION or run.digest != digest:
+        raise InputError(
+            str(manifest), "digest", "another position, rulings or version", "the same search"
+        )
+    return run
+
+
+def _partitions(run: Run, target: int) -> int:
+    """How many partitions the next tier gets: its size guessed from the last growth."""
+    last = run.tiers[-1]["states"]
+    growth = last / run.tiers[-2]["states"] if len(run.tiers) > 1 else 64.0
+    guess = last * max(1.0, growth)
+    return int(min(MAX_PARTITIONS, max(1, -(-guess // target))))
+
+
+class Engine:
+    """One tiered search: its problem, work directory, runner, budget and record."""
+
+    def __init__(
+        self,
+        position: Position,
+        rules: Rules,
+        runner: Runner,
+        work: Path,
+        *,
+        budget: Budget | None = None,
+        resume: bool = False,
+        max_disk: int | None = None,
+        partition_states: int = PARTITION_STATES,
+    ) -> None:
+        self.position, self.runner, self.work = position, runner, work
+        self.budget = budget or Budget()
+        self.max_disk, self.target = max_disk, partition_states
+        self.prob = tiers.problem(position, rules)
+        self.root = tiers.root_word(self.prob)
+        self.run = _open_run(work, _digest(self.prob), resume)
+        self.resumed_from = len(self.run.tiers) if resume and self.run.tiers else None
+        self.peaks: dict[str, int] = {}
+        self.progress = Progress("twist-of-fate dask")
+        self.began = time.perf_counter()
+
+    # -- bookkeeping --
+
+    def _note(self, results: Iterable[dict[str, Any]]) -> None:
+        for r in results:
+            self.run.bytes_written += r["bytes"]
+            self.peaks[r["worker"]] = max(self.peaks.get(r["worker"], 0), r["peak"])
+
+    def _save_run(self) -> None:
+        _write_json(self.work / MANIFEST, self.run.to_json())
+
+    def _ends(self) -> np.ndarray:
+        path = self.work / "ends.npy"
+        return np.load(path) if path.exists() else np.empty(0, dtype=np.int64)
+
+    def _show(self, stage: str) -> None:
+        rate = self.run.states / max(1e-9, time.perf_counter() - self.began)
+        self.progress.label = (
+            f"twist-of-fate dask: {stage} | {rate:,.0f} states/s | "
+            f"disk {_disk(self.work) / 2**20:,.0f} MiB | states"
+        )
+        self.progress.update(self.run.states)
+
+    def _over_budget(self) -> bool:
+        if self.budget.spent(self.run.states):
+            return True
+        return self.max_disk is not None and _disk(self.work) >= self.max_disk
+
+    # -- the passes --
+
+    def forward(self) -> bool:
+        """Enumerate tiers until one has no children; False if the budget ran out."""
+        run, work = self.run, self.work
+        if not run.tiers:
+            shutil.rmtree(_tier_dir(work, 0), ignore_errors=True)
+            b = _save(_words_file(work, 0, 0), np.array([self.root], dtype=np.int64))
+            run.tiers.append({"tier": 0, "partitions": 1, "states": 1, "bytes": b})
+            run.bytes_written += b
+            self._save_run()
+        while not run.forward_done:
+            if self._over_budget():
+                return False
+            k = len(run.tiers) - 1
+            self._show(f"tier {k + 1}")
+            parts, sources = _partitions(run, self.target), run.tiers[k]["partitions"]
+            for stale in (_tier_dir(work, k + 1), work / f"tier-{k + 1:04d}.in"):
+                shutil.rmtree(stale, ignore_errors=True)
+            calls = [(self.prob, work, k, i, parts) for i in range(sources)]
+            expanded = self.runner.map(expand_task, calls)
+            self._note(expanded)
+            ends = _union([self._ends(), *(r["ends"] for r in expanded)])
+            _save(work / "ends.npy", ends)
+            if sum(r["children"] for r in expanded) == 0:
+                run.forward_done = True
+                self._save_run()
+                break
+            merged = self.runner.map(merge_task, [(work, k + 1, j, sources) for j in range(parts)])
+            self._note(merged)
+            shutil.rmtree(work / f"tier-{k + 1:04d}.in", ignore_errors=True)
+            states = sum(r["states"] for r in merged)
+            tier_bytes = sum(r["bytes"] for r in merged)
+            run.tiers.append(
+                {"tier": k + 1, "partitions": parts, "states": states, "bytes": tier_bytes}
+            )
+            self._save_run()
+        return True
+
+    def backward(self) -> bool:
+        """Value every tier from the last to the root; False if the budget ran out."""
+        run = self.run
+        top = len(run.tiers) - 1
+        start = top if run.valued is None else run.valued - 1
+        for k in range(start, -1, -1):
+            if self.budget.spent():
+                return False
+            self._show(f"values of tier {k}")
+            parts = run.tiers[k + 1]["partitions"] if k < top else 1
+            calls = [(self.prob, self.work, k, i, parts) for i in range(run.tiers[k]["partitions"])]
+            self._note(self.runner.map(value_task, calls))
+            run.valued = k
+            self._save_run()
+        return True
+
+    def answer(self) -> SolveResult:
+        """The root's values and best move, from tiers 0 and 1."""
+        from ruleslawyer.solvers.twist_of_fate_numba import _best, _decode, decode_move
+
+        pos, run = self.position, self.run
+        top = int(np.load(_values_file(self.work, 0, 0))[0])
+        root = np.array([self.root], dtype=np.int64)
+        root_val = np.full(self.prob.n_moves, -1, dtype=np.int64)
+        if len(run.tiers) > 1:
+            parts = run.tiers[1]["partitions"]
+            for _, _, kids, moves, _ in tiers.expand_chunks(
+                self.prob, root, CHUNK, with_moves=True
+            ):
+                root_val[moves] = lookup(self.work, 1, parts, kids)
+        g, r, gw, pw = _decode(top)
+        best = _best(root_val)
+        state = pos.state
+        move = decode_move(best, pos) if best is not None else None
+        return SolveResult(
+            player=pos.names[state.active],
+            guaranteed_sanctuary=g,
+            best_move=move_json(move, state.active, seat_names(state, pos.names), pos.deck)
+            if move
+            else None,
+            reachable_max_sanctuary=r,
+            guaranteed_win=gw,
+            possible_win=pw,
+            end_states=int(self._ends().shape[0]),
+            states=run.states,
+            seconds=time.perf_counter() - self.began,
+            finished=True,
+        )
+
+    def solve(self) -> SolveResult:
+        self.work.mkdir(parents=True, exist_ok=True)
+        try:
+            if self.forward() and self.backward():
+                return self.answer()
+        finally:
+            self.progress.close()
+        name = self.position.names[self.position.state.active]
+        return unfinished(name, self.run.states, time.perf_counter() - self.began)
+
+    def report(self, result: SolveResult) -> dict[str, Any]:
+        """The JSON of a run: the memory solver's fields, then the engine's own."""
+        return {
+            **result.to_json(),
+            "engine": "dask",
+            "runner": self.runner.name,
+            "tiers": [
+                {"tier": t["tier"], "states": t["states"], "partitions": t["partitions"]}
+                for t in self.run.tiers
+            ],
+            "bytes_written": self.run.bytes_written,
+            "disk_bytes": _disk(self.work),
+            "peak_memory_per_worker": dict(sorted(self.peaks.items())),
+            "resumed_from_tier": self.resumed_from,
+            "work_dir": str(self.work),
+        }
+
+
+# ---- the command's entry ----
+
+
+def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> tuple[Runner, Any]:
+    """A runner, and what to close after: ``workers`` = 0 runs in this process, else
+    a local cluster of that many worker processes, or the cluster at ``scheduler``."""
+    if scheduler is None and workers == 0:
+        return InProcess(), None
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise InputError(
+                "--scheduler", scheduler, str(exc) or "no answer", "a running Dask scheduler"
+            ) from None
+        return DaskRunner(client, f"scheduler {scheduler}"), client
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        memory_limit=worker_memory,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    client = Client(cluster)
+    return DaskRunner(client, f"local cluster of {workers} worker processes"), cluster
+
+
+def solve(
+    position: Position,
+    rules: Rules,
+    budget: Budget,
+    *,
+    workers: int | None,
+    scheduler: str | None,
+    work_dir: Path | None,
+    resume: bool,
+    max_disk: int | None = None,
+    worker_memory: int = 4 << 30,
+    partition_states: int = PARTITION_STATES,
+) -> dict[str, Any]:
+    """Solve on Dask; the report (:meth:`Engine.report`). A work directory of its own
+    (no ``work_dir``) is removed after a finished run and kept after an unfinished one."""
+    import tempfile
+
+    if resume and work_dir is None:
+        raise InputError("--resume", "", "no --work-dir", "the --work-dir of the run to resume")
+    own = work_dir is None
+    work = Path(tempfile.mkdtemp(prefix="ruleslawyer-tiers-")) if own else Path(work_dir)
+    runner, closing = connect(workers, scheduler, worker_memory)
+    try:
+        engine = Engine(
+            position,
+            rules,
+            runner,
+            work,
+            budget=budget,
+            resume=resume,
+            max_disk=max_disk,
+            partition_states=partition_states,
+        )
+        result = engine.solve()
+        out = engine.report(result)
+    finally:
+        if closing is not None:
+            closing.close()
+    if own and result.finished:
+        shutil.rmtree(work, ignore_errors=True)
+        out["work_dir"] = None
+    return out
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The engine's lines after the solver's ``--format text``."""
+    tiers_line = " ".join(str(t["states"]) for t in report["tiers"])
+    peaks = ", ".join(
+        f"{w} {b / 2**20:,.0f} MiB" for w, b in report["peak_memory_per_worker"].items()
+    )
+    lines = [
+        f"engine: dask ({report['runner']})",
+        f"states per tier: {tiers_line}",
+        f"bytes written: {report['bytes_written']:,}",
+        f"peak memory per worker: {peaks}",
+    ]
+    if report["work_dir"]:
+        lines.append(f"work dir: {report['work_dir']}")
+    return "\n".join(lines) + "\n"

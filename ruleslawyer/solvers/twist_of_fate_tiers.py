@@ -1,0 +1,363 @@
+"""Twist of Fate states in one 64-bit word, and the per-partition work of the tiered engine.
+
+The Numba kernel (:mod:`twist_of_fate_kernel`) keeps a state in two words. Over
+the states reachable from one position most of those bits never change, so one
+word holds them all: per seat its Luck and Shilling (``5 * luck + shilling``, 5
+bits), its Sanctuary and its count toward the six-card limit as offsets from the
+lowest value they can reach; per player their hand as an index into the
+sub-hands of the hand they hold at the root; the player to move and the winner.
+:func:`layout` sizes every field from the root position and refuses a position
+whose fields need more than :data:`STATE_BITS` bits. Bit :data:`LEAF_FLAG` of a
+stored word says the kernel found the state at the horizon (a leaf has no
+children); it is not part of the state.
+
+The functions that walk partitions (:func:`expand`, :func:`combine`) call the
+kernel's own child generation (``_open``) and value combination (``_combine``),
+so the tiered engine plays by exactly the rules of the in-memory solver.
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ruleslawyer.errors import InputError
+from ruleslawyer.models.twist_of_fate import Rules, count_toward_limit
+from ruleslawyer.models.twist_of_fate_files import Position
+from ruleslawyer.solvers import twist_of_fate_kernel as k
+from ruleslawyer.solvers.twist_of_fate_numba import Encoded, encode, multisets
+
+STATE_BITS = 62
+LEAF_FLAG = np.int64(1 << STATE_BITS)
+LS_BITS = 5  # 5 * luck + shilling: 0..24
+NOT_PACKED = -1  # pack(): a field out of the range the layout gave it
+
+
+class Layout(NamedTuple):
+    """Where each field of a state sits in its word (see the module docstring).
+
+    ``fields`` has one row per field: shift, width, lowest value (in the kernel's
+    units). The rows are: per seat Luck-and-Shilling, Sanctuary, count; per player
+    their hand; the player to move; the winner plus one.
+    """
+
+    fields: np.ndarray  # (fields, 3) int64
+    head: np.ndarray  # seats, players, the kernel's hand bits
+    to_local: np.ndarray  # player, kernel hand index -> index among the root hand's sub-hands
+    to_global: np.ndarray  # player, sub-hand index -> kernel hand index
+    bits: int
+
+
+def _width(values: int) -> int:
+    return max(0, (values - 1).bit_length())
+
+
+def layout(position: Position, rules: Rules) -> Layout:
+    """The packing of every state reachable from ``position``; an InputError if it needs
+    more than :data:`STATE_BITS` bits."""
+    state, deck = position.state, position.deck
+    kinds = len(deck.characters)
+    most = max(len(s.hand) for s in state.seats)
+    vectors, _ = multisets(kinds, most)
+    hand_bits = max(1, (len(vectors) - 1).bit_length())
+    rows: list[tuple[int, int]] = []  # (width, lowest)
+    for seat in state.seats:
+        z = seat.sanctuary + k.Z_OFF
+        # Sanctuary falls only by the Monks' penalty: at most MOST_POINTS per card the
+        # seat plays; it rises to the last card at most (a higher one only falls to it).
+        lowest = z - (k.MOST_POINTS * len(seat.hand) if state.monks is not None else 0)
+        highest = max(z, k.LAST + k.Z_OFF)
+        count = count_toward_limit(seat, rules)
+        rows += [
+            (LS_BITS, 0),
+            (_width(highest - lowest + 1), lowest),
+            (_width(max(count, k.LIMIT) - count + 1), count),
+        ]
+    to_local = np.full((state.players, len(vectors)), -1, dtype=np.int64)
+    sub_hands = [
+        prod(seat.hand.count(n) + 1 for n in deck.names) for seat in state.seats[: state.players]
+    ]
+    to_global = np.zeros((state.players, max(sub_hands)), dtype=np.int64)
+    for p in range(state.players):
+        held = [state.seats[p].hand.count(n) for n in deck.names]
+        local = 0
+        for g, v in enumerate(vectors):
+            if all(a <= b for a, b in zip(v, held, strict=True)):
+                to_local[p, g] = local
+                to_global[p, local] = g
+                local += 1
+        rows.append((_width(sub_hands[p]), 0))
+    rows += [(_width(state.players), 0), (_width(len(state.seats) + 1), 0)]
+    fields = np.zeros((len(rows), 3), dtype=np.int64)
+    shift = 0
+    for i, (width, lowest) in enumerate(rows):
+        fields[i] = (shift, width, lowest)
+        shift += width
+    if shift > STATE_BITS:
+        raise InputError(
+            "position",
+            "seats",
+            f"states needing {shift} bits",
+            f"a position whose states fit {STATE_BITS} bits (fewer seats or smaller hands)",
+        )
+    head = np.array([len(state.seats), state.players, hand_bits], dtype=np.int64)
+    return Layout(fields, head, to_local, to_global, shift)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _put(word, value, fields, f):
+    x = value - fields[f, 2]
+    if x < 0 or x >= np.int64(1) << fields[f, 1]:
+        return np.int64(NOT_PACKED)
+    return word | (x << fields[f, 0])
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _get(word, fields, f):
+    return ((word >> fields[f, 0]) & ((np.int64(1) << fields[f, 1]) - 1)) + fields[f, 2]
+
+
+@njit(cache=True, error_model="numpy")
+def pack(k1, k2, fields, head, to_local):
+    """The kernel's two words as one (:data:`NOT_PACKED` if a field is out of its range)."""
+    seats, players, hb = head[0], head[1], head[2]
+    w = np.int64(0)
+    f = 0
+    for s in range(seats):
+        seat = (k1 >> (k.SEAT_BITS * s)) & k.SEAT_MASK
+        values = (
+            (seat & 7) * 5 + ((seat >> 3) & 7),
+            (seat >> k.Z_SHIFT) & 63,
+            seat >> k.COUNT_SHIFT,
+        )
+        for v in values:
+            w = _put(w, v, fields, f)
+            if w < 0:
+                return w
+            f += 1
+    hmask = (np.int64(1) << hb) - 1
+    for p in range(players):
+        w = _put(w, to_local[p, (k2 >> (hb * p)) & hmask], fields, f)
+        if w < 0:
+            return w
+        f += 1
+    w = _put(w, (k1 >> k.ACT_SHIFT) & 3, fields, f)
+    if w < 0:
+        return w
+    return _put(w, (k2 >> (hb * players)) & 7, fields, f + 1)
+
+
+@njit(cache=True, error_model="numpy")
+def unpack(w, fields, head, to_global):
+    """The kernel's two words of a packed state."""
+    seats, players, hb = head[0], head[1], head[2]
+    k1 = np.int64(k.MARK1)
+    f = 0
+    for s in range(seats):
+        ls = _get(w, fields, f)
+        seat = (ls // 5) | ((ls % 5) << 3)
+        seat |= _get(w, fields, f + 1) << k.Z_SHIFT
+        seat |= _get(w, fields, f + 2) << k.COUNT_SHIFT
+        k1 |= seat << (k.SEAT_BITS * s)
+        f += 3
+    k2 = np.int64(1) << k.MARK2_SHIFT
+    for p in range(players):
+        k2 |= to_global[p, _get(w, fields, f)] << (hb * p)
+        f += 1
+    k1 |= _get(w, fields, f) << k.ACT_SHIFT
+    k2 |= _get(w, fields, f + 1) << (hb * players)
+    return k1, k2
+
+
+class Problem(NamedTuple):
+    """Everything a partition task needs: the kernel's tables and the packing."""
+
+    enc: Encoded
+    lay: Layout
+    n_moves: int
+
+
+def problem(position: Position, rules: Rules) -> Problem:
+    enc = encode(position, rules)
+    n_moves = len(position.deck.characters) * len(position.state.seats) * k.VARIANTS
+    return Problem(enc, layout(position, rules), n_moves)
+
+
+def root_word(prob: Problem) -> int:
+    """The root's packed word (never flagged a leaf: the memory solver opens it too)."""
+    w = int(pack(*prob.enc.root, prob.lay.fields, prob.lay.head, prob.lay.to_local))
+    if w < 0:
+        raise InputError("position", "seats", "a value out of its range", "a packable position")
+    return w
+
+
+def _scratch(prob: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's frame and child list for one node, and a two-slot table for its prefetches."""
+    frame = np.zeros((1, k.FRAME), dtype=np.int64)
+    kid = np.zeros((1, prob.n_moves * k.KID), dtype=np.int64)
+    return frame, kid, np.zeros((k.PAD + 2, 2), dtype=np.int64)
+
+
+# expand(): how a call ended
+EXPAND_DONE, EXPAND_FULL, EXPAND_UNPACKABLE = range(3)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _expand(
+    parents, start, out, moves, ends, counts, fields, head, to_local, to_global,
+    frame, kid, dummy, params, remove, cards, sides, scores, columns, after,
+):  # fmt: skip
+    """The children of ``parents[start:]`` in move order into ``out`` (flagged leaves
+    where the kernel says so) until it could not hold another node's; their move
+    indices into ``moves`` if it is as long as ``out``. The end-state projection of
+    every parent that is a leaf or has no move goes to ``ends``. ``counts`` gets the
+    parents done, children written, ends written. Returns a status."""
+    endmask = params[k.P_ENDMASK]
+    max_kids = kid.shape[1] // k.KID
+    with_moves = moves.shape[0] == out.shape[0]
+    n = 0
+    n_ends = 0
+    i = start
+    status = EXPAND_DONE
+    while i < parents.shape[0]:
+        if n + max_kids > out.shape[0]:
+            status = EXPAND_FULL
+            break
+        w = parents[i]
+        k1, k2 = unpack(w & ~LEAF_FLAG, fields, head, to_global)
+        if w & LEAF_FLAG:
+            ends[n_ends] = k1 & endmask
+            n_ends += 1
+            i += 1
+            continue
+        frame[0, k.F_K1] = k1
+        frame[0, k.F_K2] = k2
+        k._open(frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy)
+        kids = frame[0, k.F_N]
+        if kids == 0:
+            ends[n_ends] = k1 & endmask
+            n_ends += 1
+        for j in range(kids):
+            b = j * k.KID
+            c = pack(kid[0, b], kid[0, b + 1], fields, head, to_local)
+            if c < 0:
+                status = EXPAND_UNPACKABLE
+                break
+            info = kid[0, b + 3]
+            if info & k.LEAF_BIT:
+                c |= LEAF_FLAG
+            out[n] = c
+            if with_moves:
+                moves[n] = info >> 17
+            n += 1
+        if status == EXPAND_UNPACKABLE:
+            break
+        i += 1
+    counts[0] = i - start
+    counts[1] = n
+    counts[2] = n_ends
+    return status
+
+
+def expand_chunks(prob: Problem, parents: np.ndarray, chunk: int, *, with_moves: bool = False):
+    """Yield (start, stop, children, moves, end projections) for successive runs
+    ``parents[start:stop]``: every child of every parent, in parent order and move
+    order, ``chunk`` at most (more only when one node alone has more)."""
+    frame, kid, dummy = _scratch(prob)
+    size = max(chunk, prob.n_moves)
+    out = np.empty(size, dtype=np.int64)
+    moves = np.empty(size if with_moves else 0, dtype=np.int64)
+    ends = np.empty(size, dtype=np.int64)
+    counts = np.zeros(3, dtype=np.int64)
+    lay, enc = prob.lay, prob.enc
+    start = 0
+    while start < parents.shape[0]:
+        # at most one end per parent: never more parents than ``size``
+        stop = min(parents.shape[0], start + size)
+        status = _expand(
+            parents[:stop], start, out, moves, ends, counts, lay.fields, lay.head,
+            lay.to_local, lay.to_global, frame, kid, dummy, *enc[1:],
+        )  # fmt: skip
+        if status == EXPAND_UNPACKABLE:
+            raise InputError(
+                "position", "seats", "a reachable state out of the packing's ranges",
+                "a position whose states fit the packing",
+            )  # fmt: skip
+        n, n_ends, done = int(counts[1]), int(counts[2]), int(counts[0])
+        kids = out[:n].copy()
+        yield (
+            start,
+            start + done,
+            kids,
+            moves[:n].copy() if with_moves else None,
+            ends[:n_ends].copy(),
+        )
+        start += done
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _combine_values(
+    parents, child_values, out, fields, head, to_global, frame, kid, dummy,
+    params, remove, cards, sides, scores, columns, after,
+):  # fmt: skip
+    """Each parent's value (the kernel's 16-bit encoding) from its children's, which
+    ``child_values`` lists in the order :func:`_expand` writes the children."""
+    pos = 0
+    for i in range(parents.shape[0]):
+        w = parents[i]
+        k1, k2 = unpack(w & ~LEAF_FLAG, fields, head, to_global)
+        if w & LEAF_FLAG:
+            out[i] = k.horizon_value(k1, k2, params)
+            continue
+        frame[0, k.F_K1] = k1
+        frame[0, k.F_K2] = k2
+        k._open(frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy)
+        kids = frame[0, k.F_N]
+        if kids == 0:  # no move at all: valued as a horizon state
+            out[i] = k.horizon_value(k1, k2, params)
+            continue
+        for j in range(kids):
+            k._combine(frame, 0, child_values[pos + j])
+        pos += kids
+        out[i] = k._encode(frame[0, k.F_G], frame[0, k.F_R], frame[0, k.F_GW], frame[0, k.F_PW])
+    return pos
+
+
+def combine(prob: Problem, parents: np.ndarray, child_values: np.ndarray) -> np.ndarray:
+    """The values of ``parents`` given their children's (see :func:`_combine_values`)."""
+    frame, kid, dummy = _scratch(prob)
+    out = np.empty(parents.shape[0], dtype=np.int64)
+    lay = prob.lay
+    used = _combine_values(
+        parents, child_values, out, lay.fields, lay.head, lay.to_global, frame, kid, dummy,
+        *prob.enc[1:],
+    )  # fmt: skip
+    assert used == child_values.shape[0], "children and parents out of step"
+    return out
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _partitions(words, parts, out):
+    for i in range(words.shape[0]):
+        out[i] = k.key_hash(words[i], 0) % parts
+
+
+def partition_of(words: np.ndarray, parts: int) -> np.ndarray:
+    """The partition of each word (a hash of it, modulo ``parts``)."""
+    out = np.empty(words.shape[0], dtype=np.int64)
+    _partitions(words, parts, out)
+    return out
+
+
+def split(words: np.ndarray, parts: int) -> list[np.ndarray]:
+    """``words`` as ``parts`` arrays, by :func:`partition_of`."""
+    if parts == 1:
+        return [words]
+    owner = partition_of(words, parts)
+    order = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[order], np.arange(parts + 1))
+    ordered = words[order]
+    return [ordered[bounds[j] : bounds[j + 1]] for j in range(parts)]

@@ -1,0 +1,226 @@
+"""The tiered engine (``--engine dask``): its packing, and the same answers as the memory solver."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.errors import InputError
+from ruleslawyer.models.twist_of_fate import Rules, Seat, State
+from ruleslawyer.models.twist_of_fate_files import Position, load_position
+from ruleslawyer.solvers import twist_of_fate_kernel as k
+from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_tiers
+from ruleslawyer.solvers.twist_of_fate_dask import Engine, InProcess
+from tests.twist_of_fate.test_twist_of_fate_solve import DECK, NAMES, positions
+
+ROOT = Path(__file__).resolve().parents[2]
+POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
+
+
+@st.composite
+def packable_states(draw: st.DrawFn) -> tuple[twist_of_fate_tiers.Layout, int, int]:
+    """A position's layout, and the kernel's two words of any state the layout has room
+    for, built field by field from the kernel's documented bit positions (not by pack)."""
+    position, rules = draw(positions())
+    lay = twist_of_fate_tiers.layout(position, rules)
+    state = position.state
+    vectors, _ = twist_of_fate_numba.multisets(
+        len(DECK.characters), max(len(s.hand) for s in state.seats)
+    )
+    rows = iter(lay.fields.tolist())
+
+    def within(row: list[int], top: int) -> int:
+        _, width, lowest = row
+        return draw(st.integers(lowest, min(top, lowest + (1 << width) - 1)))
+
+    k1 = k.MARK1
+    for s in range(len(state.seats)):
+        next(rows)  # Luck and Shilling: every pair fits
+        luck, shilling = draw(st.integers(0, 4)), draw(st.integers(0, 4))
+        z, count = within(next(rows), 63), within(next(rows), 7)
+        seat = luck | (shilling << 3) | (z << k.Z_SHIFT) | (count << k.COUNT_SHIFT)
+        k1 |= seat << (k.SEAT_BITS * s)
+    hb = int(lay.head[2])
+    k2 = 1 << k.MARK2_SHIFT
+    for p in range(state.players):
+        next(rows)
+        held = [state.seats[p].hand.count(n) for n in DECK.names]
+        hand = tuple(draw(st.integers(0, h)) for h in held)
+        k2 |= vectors.index(hand) << (hb * p)
+    k1 |= draw(st.integers(0, state.players - 1)) << k.ACT_SHIFT
+    k2 |= draw(st.integers(0, len(state.seats))) << (hb * state.players)
+    return lay, k1, k2
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(packable_states())
+def test_packing_round_trip_is_lossless(case: tuple[twist_of_fate_tiers.Layout, int, int]) -> None:
+    lay, k1, k2 = case
+    word = int(twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local))
+    assert 0 <= word < 1 << twist_of_fate_tiers.STATE_BITS
+    assert word < 1 << lay.bits
+    back = twist_of_fate_tiers.unpack(word, lay.fields, lay.head, lay.to_global)
+    assert (int(back[0]), int(back[1])) == (k1, k2)
+
+
+def test_pack_refuses_a_field_out_of_its_range() -> None:
+    position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
+    lay = twist_of_fate_tiers.layout(position, Rules())
+    k1, k2 = twist_of_fate_numba.encode(position, Rules()).root
+    assert twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local) >= 0
+    # Ann's count toward the limit is 3 at the root (lowest of its field): 2 is below it
+    low = (k1 & ~(7 << k.COUNT_SHIFT)) | (2 << k.COUNT_SHIFT)
+    assert twist_of_fate_tiers.pack(low, k2, lay.fields, lay.head, lay.to_local) == -1
+
+
+def _too_big() -> Position:
+    # Four players with six different cards each and room for them: 4 x (5 + 4 + 3) bits
+    # of seats, 4 x 6 bits of hands (64 sub-hands each), 2 + 3 more: 77 > 62 bits.
+    seats = tuple(Seat(hand=DECK.sort(list(NAMES[:6]))) for _ in range(4))
+    state = State(seats=seats, players=4, active=0, starter=0)
+    return Position(state, ("ann", "bob", "cat", "dan"), DECK, {})
+
+
+def test_position_that_does_not_fit_one_word_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="fit 62 bits"):
+        twist_of_fate_tiers.layout(_too_big(), Rules())
+
+
+def _tiered(position: Position, rules: Rules, partition_states: int) -> dict:
+    with tempfile.TemporaryDirectory() as work:
+        engine = Engine(position, rules, InProcess(), Path(work), partition_states=partition_states)
+        return engine.solve().answer()
+
+
+def _agree(case: tuple[Position, Rules], partition_states: int) -> None:
+    # 40 states a partition splits every tier of a few hundred states into several
+    # partitions: the dedup and the join must then cross partitions.
+    position, rules = case
+    memory = twist_of_fate_numba.solve(position, rules, threads=1)
+    assert memory.finished
+    assert _tiered(position, rules, partition_states) == memory.answer()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=4), st.sampled_from((1 << 21, 40)))
+def test_tiered_engine_agrees_with_memory_solver(
+    case: tuple[Position, Rules], partition_states: int
+) -> None:
+    _agree(case, partition_states)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=6), st.sampled_from((1 << 21, 40, 400)))
+def test_tiered_engine_agrees_with_memory_solver_more(
+    case: tuple[Position, Rules], partition_states: int
+) -> None:
+    _agree(case, partition_states)
+
+
+def test_shipped_3p_6_same_answer_both_engines() -> None:
+    position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
+    memory = twist_of_fate_numba.solve(position, Rules())
+    assert _tiered(position, Rules(), 20_000) == memory.answer()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["3p-9", "2p-10"])
+def test_shipped_positions_same_answer_both_engines(name: str) -> None:
+    position = load_position(POSITIONS / f"twist-of-fate-{name}.toml")
+    memory = twist_of_fate_numba.solve(position, Rules())
+    assert _tiered(position, Rules(), 1 << 21) == memory.answer()
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["twist-of-fate", "solve", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_dask_json_is_the_memory_json_plus_the_engine(tmp_path: Path) -> None:
+    position = str(POSITIONS / "twist-of-fate-3p-6.toml")
+    code, out, _ = _cli(position, "--format", "json")
+    memory = json.loads(out)
+    code, out, err = _cli(position, "--engine", "dask", "--workers", "0", "--format", "json")
+    assert code == 0, err
+    tiered = json.loads(out)
+    assert {key: tiered[key] for key in memory if key != "seconds"} == {
+        key: value for key, value in memory.items() if key != "seconds"
+    }
+    assert tiered["engine"] == "dask"
+    # six cards left: tiers 0..6, the root alone in tier 0, every state in one tier
+    assert [t["tier"] for t in tiered["tiers"]] == list(range(7))
+    assert tiered["tiers"][0]["states"] == 1
+    assert sum(t["states"] for t in tiered["tiers"]) == memory["states"]
+    assert tiered["bytes_written"] > 8 * memory["states"]
+    assert tiered["work_dir"] is None  # its own temporary directory, removed
+
+
+def test_budget_stops_between_tiers_and_resume_finishes(tmp_path: Path) -> None:
+    position = str(POSITIONS / "twist-of-fate-3p-6.toml")
+    work = tmp_path / "work"
+    common = ("--engine", "dask", "--workers", "0", "--work-dir", str(work), "--format", "json")
+    code, out, err = _cli(position, *common, "--max-states", "5000", "--partition-states", "9000")
+    assert code == 0, err
+    stopped = json.loads(out)
+    assert stopped["finished"] is False and stopped["guaranteed_sanctuary"] is None
+    done_tiers = len(stopped["tiers"])
+    assert 1 < done_tiers < 7 and (work / "manifest.json").exists()
+    code, out, err = _cli(position, *common, "--partition-states", "9000")
+    assert code == 2 and "--resume" in err  # a used work dir needs --resume
+    code, out, err = _cli(position, *common, "--resume", "--partition-states", "9000")
+    assert code == 0, err
+    resumed = json.loads(out)
+    assert resumed["resumed_from_tier"] == done_tiers
+    memory = twist_of_fate_numba.solve(load_position(position), Rules())
+    assert {key: resumed[key] for key in memory.answer()} == memory.answer()
+
+
+def test_resume_of_another_position_is_refused(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    common = ("--engine", "dask", "--workers", "0", "--work-dir", str(work))
+    code, _, err = _cli(str(POSITIONS / "twist-of-fate-3p-6.toml"), *common, "--max-states", "10")
+    assert code == 0, err
+    code, _, err = _cli(str(POSITIONS / "twist-of-fate-3p-9.toml"), *common, "--resume")
+    assert code == 2
+    assert "manifest.json" in err and "the same search" in err and len(err.splitlines()) == 1
+
+
+def test_dask_options_need_the_dask_engine(tmp_path: Path) -> None:
+    position = str(POSITIONS / "twist-of-fate-3p-6.toml")
+    code, _, err = _cli(position, "--workers", "2")
+    assert code == 2 and "--workers needs --engine dask" in err
+    code, _, err = _cli(position, "--engine", "dask", "--workers", "2", "--scheduler", "x:1")
+    assert code == 2
+
+
+def test_cli_position_too_big_for_one_word_exits_2(tmp_path: Path) -> None:
+    from ruleslawyer.models.twist_of_fate_files import dumps, position_document
+
+    path = tmp_path / "big.toml"
+    path.write_text(dumps(position_document(_too_big())))
+    code, _, err = _cli(str(path), "--engine", "dask", "--workers", "0")
+    assert code == 2 and "62 bits" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.slow  # starts a local cluster of two worker processes
+def test_readme_dask_example_runs_as_printed() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split("## Twist of Fate", 1)[1].split("\n## ", 1)[0]
+    block = re.search(
+        r"```console\n\$ ruleslawyer ([^\n]+--engine dask[^\n]*)\n(.*?)```", section, re.S
+    )
+    assert block is not None
+    result = CliRunner().invoke(cli, block.group(1).split(), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    varies = re.compile(r"^(seconds|peak memory per worker): .*$", re.MULTILINE)
+    assert varies.sub("", result.output) == varies.sub("", block.group(2))
