@@ -1,10 +1,11 @@
 """``ruleslawyer check kaelyfos``: search positions on the board for every rule point.
 
-Positions are every placement of up to 2 explorers (anywhere), 2 free
-bloodsuckers (off the Scarab) and one trap (on a build site, 0 or 1 caught),
-for every behaviour card's spawn order and move values 1-3, with the nests
-dealt to the nest sites in board order. They are visited by increasing size
-(pieces, counting a caught bloodsucker, then the move value), so the first
+Positions are every placement of up to 2 explorers (on face-up cards), 2
+free bloodsuckers (on face-up cards off the Scarab) and one trap (on a build
+site, 0 or 1 caught), for every behaviour card of the board's deck and every
+deal of the nests: only positions a game can reach
+(:mod:`ruleslawyer.models.kaelyfos_setup`). They are visited by increasing size
+(pieces, counting a caught bloodsucker, then the card's move value), so the first
 position where a point's readings part is a smallest witness; the search
 stops as soon as every point has one.
 
@@ -28,7 +29,6 @@ from ruleslawyer.graphs.board import Board, parse_board, problems
 from ruleslawyer.graphs.pathing import INF
 from ruleslawyer.models.kaelyfos import (
     RULE_POINTS,
-    Card,
     Outcome,
     Position,
     Trap,
@@ -43,10 +43,15 @@ from ruleslawyer.models.kaelyfos_points import (
     UNREACHABLE_EXPLORER,
     in_force,
 )
+from ruleslawyer.models.kaelyfos_setup import (
+    bloodsucker_sites,
+    deck_cards,
+    explorer_sites,
+    nest_deals,
+    trap_sites,
+)
 
 EXPLORER_NAMES = ("ada", "ben")
-EXAMPLE_CARD = ("C", "B", "A")  # the rulebook's example behaviour card
-MOVES = (1, 2, 3)
 CHECK_EVERY = 256
 
 
@@ -287,39 +292,43 @@ def _run(search: _Search, budget: Budget) -> bool:
 
 
 def positions(board: Board) -> Iterator[Position]:
-    """Every search position, smallest first: by pieces, then move, then card, then placement."""
+    """Every search position, smallest first: by pieces, then card, then nests, then placement.
+
+    Only positions a game can reach (see :mod:`ruleslawyer.models.kaelyfos_setup`): the
+    deck's cards (by move value, then file order), every deal of the nests, explorers on
+    face-up cards, free bloodsuckers on face-up cards off the Scarab and off traps, traps
+    on build sites of face-up cards.
+    """
     nodes = board.node_ids
-    off_scarab = [n for n in nodes if n != board.scarab]
-    trap_sites = [n for n in off_scarab if board.node(n).build_sites > 0]
     explorers = {
         k: [
             tuple(zip(EXPLORER_NAMES, c, strict=False))
-            for c in combinations_with_replacement(nodes, k)
+            for c in combinations_with_replacement(explorer_sites(board), k)
         ]
         for k in range(3)
     }
     bloodsuckers = {
-        k: [_counts(c, nodes) for c in combinations_with_replacement(off_scarab, k)]
+        k: [_counts(c, nodes) for c in combinations_with_replacement(bloodsucker_sites(board), k)]
         for k in range(3)
     }
-    traps = {
-        0: [()],
-        1: [(Trap(n, 0),) for n in trap_sites],
-        2: [(Trap(n, 1),) for n in trap_sites],
-    }
-    spawns = list(dict.fromkeys(b.spawn for b in board.behaviors)) or [EXAMPLE_CARD]
-    nests = tuple(zip(("A", "B", "C"), board.nest_sites, strict=True))
+    sites = trap_sites(board) if board.trap_tokens else ()
+    traps = {0: [()], 1: [(Trap(n, 0),) for n in sites], 2: [(Trap(n, 1),) for n in sites]}
+    cards = sorted(deck_cards(board), key=lambda c: c.move)
+    deals = nest_deals(board)
     largest = max(explorers) + max(bloodsuckers) + max(traps)
     for size in range(largest + 1):
-        for move in MOVES:
-            for spawn in spawns:
-                card = Card(spawn, move)
+        for card in cards:
+            for nests in deals:
                 for e_size, e_list in explorers.items():
                     for t_size, t_list in traps.items():
                         b_size = size - e_size - t_size
                         for placed in bloodsuckers.get(b_size, []):
                             for trap in t_list:
+                                if any(t.node == n for t in trap for n, _ in placed):
+                                    continue  # no free bloodsucker shares a trap's node
                                 on_board = sum(n for _, n in placed) + sum(t.caught for t in trap)
+                                if on_board > board.supply:
+                                    continue
                                 for e in e_list:
                                     yield Position(
                                         board=board,

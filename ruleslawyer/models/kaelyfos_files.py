@@ -20,7 +20,17 @@ from pydantic import Field
 from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import builtin_path, read_toml, validate
-from ruleslawyer.graphs.board import NEST_LETTERS, Board, parse_board, require_sound
+from ruleslawyer.graphs.board import (
+    MAX_EXPLORERS,
+    MAX_MOVE,
+    MAX_SPAWNS,
+    MAX_SUPPLY,
+    NEST_LETTERS,
+    Board,
+    parse_board,
+    require_sizes,
+    require_sound,
+)
 from ruleslawyer.models.kaelyfos import Card, Position, Trap
 from ruleslawyer.schema import StrictModel
 
@@ -33,18 +43,18 @@ class TrapSpec(StrictModel):
 
 
 class CardSpec(StrictModel):
-    spawn: list[Literal["A", "B", "C"]]
-    move: int = Field(ge=0)
+    spawn: list[Literal["A", "B", "C"]] = Field(max_length=MAX_SPAWNS)
+    move: int = Field(ge=0, le=MAX_MOVE)
 
 
 class PositionSpec(StrictModel):
     board: str = BUILT_IN
     nests: dict[str, str]
-    supply: int = Field(ge=0)
-    explorers: dict[str, str] = {}
+    supply: int = Field(ge=0, le=MAX_SUPPLY)
+    explorers: dict[str, str] = Field(default={}, max_length=MAX_EXPLORERS)
     bloodsuckers: dict[str, int] = {}
     traps: list[TrapSpec] = []
-    removed_from_play: int = Field(default=0, ge=0)
+    removed_from_play: int = Field(default=0, ge=0, le=MAX_SUPPLY)
     card: CardSpec
     rulings: dict[str, str] = {}
 
@@ -78,6 +88,10 @@ def load_position(path: str | Path) -> PositionFile:
 
 
 def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> PositionFile:
+    require_sizes(doc, source, {"explorers": (MAX_EXPLORERS, "explorers")})
+    card = doc.get("card")
+    if isinstance(card, Mapping):
+        require_sizes(card, source, {"spawn": (MAX_SPAWNS, "spawns")}, "card.")
     spec = validate(PositionSpec, doc, source)
     board, _ = load_board(spec.board, folder)
     nodes = set(board.node_ids)

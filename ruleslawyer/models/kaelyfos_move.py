@@ -131,32 +131,42 @@ class _Mover:
         return cls(geo, hunted, position.card.move, readings, picks, chosen)
 
     def targets(
-        self, traps: tuple[str, ...], here: str, dist: Distances, readings: Readings
+        self,
+        traps: tuple[str, ...],
+        here: str,
+        passed: frozenset[str],
+        dist: Distances,
+        readings: Readings,
     ) -> tuple[tuple[str, ...], int]:
-        """The nodes the bloodsucker on ``here`` heads for, and how far they are (INF: none)."""
+        """The nodes the bloodsucker on ``here`` heads for, and how far they are (INF: none).
+
+        ``passed`` are the explorers' nodes it has already passed over in this move
+        (``kaelyfos/stop-at-explorer=onward``): it never heads back to them.
+        """
         row = dist.dist[here]
-        hunted = self.hunted
-        # Called only with movement left. "moves the amount indicated, toward the nearest
-        # explorer" and "then attack any explorers on their node": an explorer here is at
-        # distance 0 (stop), or is passed over while the amount is not spent (onward).
-        if here in hunted and readings(STOP_AT_EXPLORER) == "onward":
-            hunted = tuple(node for node in hunted if node != here)
-        d_explorer = INF
-        for node in hunted:
+        d_any = INF
+        for node in self.hunted:
             # "the nearest explorer" says nothing of explorers no path reaches (a gap):
             # they are left out, and with no one else to hunt the bloodsucker stays.
             if row[node] >= INF:
                 readings.reached.add(UNREACHABLE_EXPLORER)
-            d_explorer = min(d_explorer, row[node])
+            d_any = min(d_any, row[node])
         d_trap = min((row[t] for t in traps), default=INF)
-        # Move: "If a trap is nearer than any explorer, bloodsuckers will move toward the trap."
-        to_trap = d_trap < d_explorer
-        if d_trap == d_explorer < INF:
+        # Move: "If a trap is nearer than any explorer, bloodsuckers will move toward the
+        # trap." Any explorer: one on this node (distance 0) and one passed over count too.
+        to_trap = d_trap < d_any
+        if d_trap == d_any < INF:
             to_trap = readings(TRAP_DISTANCE_TIE) == "trap"
         if to_trap:
             return tuple(t for t in traps if row[t] == d_trap), d_trap
         # Move: "Each bloodsucker moves the amount indicated, toward the nearest explorer."
-        return tuple(node for node in hunted if row[node] == d_explorer), d_explorer
+        # Called only with movement left; "then attack any explorers on their node": an
+        # explorer here is at distance 0 (stop), or is passed over while the amount is not
+        # spent (onward), and a passed explorer is not hunted again in this move (else the
+        # bloodsucker would turn back to it and swing between two explorers).
+        chase = tuple(n for n in self.hunted if n not in passed)
+        d_explorer = min((row[n] for n in chase), default=INF)
+        return tuple(n for n in chase if row[n] == d_explorer), d_explorer
 
     def move(self, table: Table, start: str, tag: str, decisions: list[Decision]) -> bool:
         """Move the bloodsucker on ``start``; return whether it went for a trap.
@@ -184,10 +194,17 @@ class _Mover:
     def _walk(self, traps: tuple[str, ...], start: str, tag: str) -> _Walk:
         geo, readings = self.geo, Readings(self.readings.chosen)
         decisions: list[Decision] = []
-        here, touched = start, False
-        for done in range(self.moves):
+        here, touched, passed = start, False, frozenset[str]()
+        # Each step brings the bloodsucker one nearer its trap (and, heading for a trap, it
+        # stays nearer the trap than any explorer), or one nearer the explorers it has not
+        # passed: after len(nodes) * (explorers + 1) steps it has stopped, whatever the move.
+        nodes = len(geo.tables["no", "yes"].dist)
+        steps = min(self.moves, nodes * (len(self.hunted) + 1) + 1)
+        for done in range(steps):
             dist = _distances_at(geo, here, readings)
-            targets, d = self.targets(traps, here, dist, readings)
+            if here in self.hunted and readings(STOP_AT_EXPLORER) == "onward":
+                passed |= {here}
+            targets, d = self.targets(traps, here, passed, dist, readings)
             touched = touched or any(t in traps for t in targets)
             if not targets or d == 0 or d >= INF:
                 break

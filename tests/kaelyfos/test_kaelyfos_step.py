@@ -8,7 +8,7 @@ pheromone dots on each exit in brackets:
     bony-protrusion: exterior-orifice [2]
     exterior-orifice: bony-protrusion [2], exterior-facedown-2 [2], interior-orifice [1]
     exterior-facedown-2: glowing-fold [2], exterior-orifice [1]
-    interior-orifice: exterior-orifice [3], vesicle-cluster [1], interior-facedown-1 [1]
+    interior-orifice: exterior-orifice [1], vesicle-cluster [1], interior-facedown-1 [1]
     vesicle-cluster: interior-orifice [1], interior-facedown-2 [1]
 
 and the Scarab joins glowing-fold, bony-protrusion and exterior-facedown-1.
@@ -64,12 +64,12 @@ def test_equal_dots_leave_a_choice_not_a_silent_pick() -> None:
 
 
 def test_more_dots_break_the_tie() -> None:
-    # From the interior orifice, ben (exterior-orifice) is 1 away, and so is ada (vesicle
-    # cluster). Dots: 3 toward the exterior orifice, 1 toward the vesicle cluster -> ben.
+    # From the exterior orifice, ben (bony protrusion) is 1 away, and so is ada (interior
+    # orifice). Dots: 2 toward the bony protrusion, 1 toward the interior orifice -> ben.
     s = step(
         position(
-            explorers={"ada": "vesicle-cluster", "ben": "exterior-orifice"},
-            bloodsuckers={"interior-orifice": 1},
+            explorers={"ada": "interior-orifice", "ben": "bony-protrusion"},
+            bloodsuckers={"exterior-orifice": 1},
         )
     )
     assert dict(s.result.distress) == {"ada": 0, "ben": 1}
