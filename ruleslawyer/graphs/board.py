@@ -39,7 +39,7 @@ MAX_BEHAVIORS = 100
 MAX_SPAWNS = 20
 MAX_MOVE = 1000
 # The number of trap tokens is not in the rulebook (FACTS.md): a board file names it,
-# else this placeholder applies.
+# else this placeholder applies (doppelganger trap tokens: none unless named).
 DEFAULT_TRAP_TOKENS = 2
 Side = Literal["exterior", "interior"]
 
@@ -71,6 +71,7 @@ class BoardSpec(StrictModel):
     provenance: Literal["printed", "assumed", "placeholder"]
     supply: int = Field(ge=0, le=MAX_SUPPLY)
     trap_tokens: int = Field(default=DEFAULT_TRAP_TOKENS, ge=0, le=MAX_TRAP_TOKENS)
+    doppelganger_trap_tokens: int = Field(default=0, ge=0, le=MAX_TRAP_TOKENS)
     node: list[NodeSpec] = Field(max_length=MAX_NODES)
     edge: list[EdgeSpec] = Field(default=[], max_length=MAX_EDGES)
     behavior: list[BehaviorSpec] = Field(default=[], max_length=MAX_BEHAVIORS)
@@ -118,13 +119,15 @@ class Board:
     behaviors: tuple[Behavior, ...] = ()
     rulings: tuple[tuple[str, str], ...] = ()
     trap_tokens: int = DEFAULT_TRAP_TOKENS
+    doppelganger_trap_tokens: int = 0
 
     def __hash__(self) -> int:
         # Boards key the caches of every search step: hash the nested tuples once.
         cached = self.__dict__.get("_hash")
         if cached is None:
             fields = (self.name, self.provenance, self.supply, self.nodes, self.edges)
-            cached = hash((*fields, self.behaviors, self.rulings, self.trap_tokens))
+            tokens = (self.trap_tokens, self.doppelganger_trap_tokens)
+            cached = hash((*fields, self.behaviors, self.rulings, tokens))
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -183,6 +186,7 @@ def parse_board(document: Mapping[str, Any], source: str) -> Board:
         behaviors=tuple(Behavior(b.name, tuple(b.spawn), b.move) for b in spec.behavior),
         rulings=tuple(spec.rulings.items()),
         trap_tokens=spec.trap_tokens,
+        doppelganger_trap_tokens=spec.doppelganger_trap_tokens,
     )
 
 
@@ -193,6 +197,7 @@ def dump_board(board: Board, header: str = "") -> str:
         "provenance": board.provenance,
         "supply": board.supply,
         "trap_tokens": board.trap_tokens,
+        "doppelganger_trap_tokens": board.doppelganger_trap_tokens,
     }
     nodes = [
         {

@@ -83,8 +83,11 @@ def illegal(position: Position) -> list[str]:
     ]
     sites = set(trap_sites(board))
     out += [f"trap on {t.node}" for t in position.traps if t.node not in sites or t.caught > 1]
-    if len(position.traps) > board.trap_tokens:
-        out.append(f"{len(position.traps)} traps with {board.trap_tokens} trap token(s)")
+    available, doppelgangers = position.tokens()
+    if available < 0 or doppelgangers < 0:
+        out.append(f"{len(position.traps)} traps: more than the trap tokens")
+    if position.turn is not None and position.turn not in dict(position.explorers):
+        out.append(f"turn of {position.turn}, not an explorer")
     if position.markers() > board.supply:
         out.append(f"{position.markers()} black markers, the board has {board.supply}")
     return out

@@ -120,7 +120,8 @@ def test_positions_come_smallest_first() -> None:
         (
             len(p.explorers)
             + sum(n for _, n in p.bloodsuckers)
-            + sum(1 + t.caught for t in p.traps),
+            + sum(1 + t.caught for t in p.traps)
+            + len(p.actions),
             p.card.move,
         )
         for p in islice(positions(board), 5000)
@@ -140,6 +141,7 @@ def test_step_json_shape() -> None:
         "traps",
         "supply",
         "removed_from_play",
+        "trap_tokens",
         "distress",
         "nightmares",
     }
