@@ -148,3 +148,167 @@ def test_largest_board_reaches_its_budget_quickly(tmp_path) -> None:
     run = CliRunner().invoke(cli, ["check", str(path), "--max-seconds", "2", "--format", "json"])
     assert run.exit_code in (0, 1), run.output
     assert time.monotonic() - started < 20
+
+
+# -- the new rule points, by hand ---------------------------------------------------------
+
+
+def _with(p, **changes):
+    from dataclasses import replace
+
+    return replace(p, **changes)
+
+
+def _readings(p, point: str) -> dict[str, object]:
+    from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
+
+    return {r: step(p, {point: r}).result for r in POINTS_BY_ID[point].reading_names}
+
+
+def test_build_on_a_node_with_bloodsuckers() -> None:
+    # ada on the glowing fold with a free bloodsucker there builds a trap (Traps: "you may
+    # build a trap as a free action"), then a card with no spawn and move 0 attacks.
+    # not-caught: it did not move onto the trap, stays free and attacks ada.
+    # caught: trapped at once; caught bloodsuckers do not attack (trapped-attack=no).
+    from ruleslawyer.models.kaelyfos import Action
+
+    p = position(explorers={"ada": "glowing-fold"}, bloodsuckers={"glowing-fold": 1}, move=0)
+    p = _with(p, actions=(Action("build", "ada"),))
+    r = _readings(p, "kaelyfos/build-on-bloodsuckers")
+    assert dict(r["not-caught"].distress) == {"ada": 1}
+    assert r["not-caught"].traps == (Trap("glowing-fold", 0),)
+    assert dict(r["caught"].distress) == {"ada": 0}
+    assert r["caught"].traps == (Trap("glowing-fold", 1),)
+    assert r["caught"].trap_tokens == r["not-caught"].trap_tokens == 1  # 2 tokens, 1 built
+
+
+def test_destroying_a_trap_as_a_free_action() -> None:
+    # FAQ: "You may destroy a trap on your node (and any bloodsuckers on it)". The caught
+    # bloodsucker goes to the supply (as "Return it and the bloodsuckers to the supply")
+    # or out of play; the token comes back (2 available) or is spent (1 available).
+    from ruleslawyer.models.kaelyfos import Action
+
+    p = position(explorers={"ada": "glowing-fold"}, traps=(Trap("glowing-fold", 1),), move=0)
+    p = _with(p, actions=(Action("destroy", "ada"),))
+    where = _readings(p, "kaelyfos/destroyed-bloodsuckers")
+    assert (where["supply"].supply, where["supply"].removed_from_play) == (6, 0)
+    assert (where["removed-from-play"].supply, where["removed-from-play"].removed_from_play) == (
+        5,
+        1,
+    )
+    token = _readings(p, "kaelyfos/destroyed-token")
+    assert (token["available"].trap_tokens, token["spent"].trap_tokens) == (2, 1)
+    assert token["available"].traps == token["spent"].traps == ()
+
+
+def test_building_with_no_trap_token_left() -> None:
+    # Both bloodsucker trap tokens are on the board; ada on the exterior orifice builds.
+    # cannot-build: no trap. doppelganger-token: the board's one doppelganger token.
+    from ruleslawyer.models.kaelyfos import Action
+
+    p = position(
+        explorers={"ada": "exterior-orifice"},
+        traps=(Trap("glowing-fold"), Trap("bony-protrusion")),
+        move=0,
+    )
+    p = _with(p, actions=(Action("build", "ada"),))
+    r = _readings(p, "kaelyfos/out-of-trap-tokens")
+    assert [t.node for t in r["cannot-build"].traps] == ["glowing-fold", "bony-protrusion"]
+    assert r["doppelganger-token"].traps[-1] == Trap("exterior-orifice", 0, True)
+
+
+def test_two_traps_equally_near() -> None:
+    # From the exterior orifice, the trap on the glowing fold (via exterior-facedown-2) and
+    # the one on the vesicle cluster (via the interior orifice) are both 2 away, no
+    # explorer. pheromones: 3 dots toward the interior orifice beat 2. open: no rule; the
+    # first exit in board order (exterior-facedown-2) is shown, and the choice is listed.
+    p = position(
+        bloodsuckers={"exterior-orifice": 1},
+        traps=(Trap("glowing-fold"), Trap("vesicle-cluster")),
+    )
+    r = _readings(p, "kaelyfos/trap-tie")
+    assert dict(r["pheromones"].bloodsuckers) == {"interior-orifice": 1}
+    assert dict(r["open"].bloodsuckers) == {"exterior-facedown-2": 1}
+    choices = step(p, {"kaelyfos/trap-tie": "open"}).choices
+    assert [d.point for d, _ in choices] == ["kaelyfos/trap-tie"]
+
+
+def test_caught_bloodsuckers_move_or_not() -> None:
+    # A bloodsucker caught on the glowing fold, ada on the bony protrusion, move 1.
+    # no: it stays caught. yes: it leaves its trap toward ada (Scarab closed: via
+    # exterior-facedown-2 and the exterior orifice), one step, and is free there.
+    p = position(explorers={"ada": "bony-protrusion"}, traps=(Trap("glowing-fold", 1),))
+    r = _readings(p, "kaelyfos/caught-move")
+    assert r["no"].traps == (Trap("glowing-fold", 1),) and r["no"].bloodsuckers == ()
+    assert r["yes"].traps == (Trap("glowing-fold", 0),)
+    assert dict(r["yes"].bloodsuckers) == {"exterior-facedown-2": 1}
+
+
+def test_one_waking_nightmare_per_explorer_or_per_crew() -> None:
+    # ada and ben each attacked once (a bloodsucker on each node, move 0).
+    # per-explorer: both have a nightmare. per-crew: one, and who is a listed choice.
+    p = position(
+        explorers={"ada": "glowing-fold", "ben": "bony-protrusion"},
+        bloodsuckers={"glowing-fold": 1, "bony-protrusion": 1},
+        move=0,
+    )
+    r = _readings(p, "kaelyfos/nightmare-limit")
+    assert r["per-explorer"].nightmares == ("ada", "ben")
+    assert r["per-crew"].nightmares == ("ada",)
+    (decision, results), *_ = step(p, {"kaelyfos/nightmare-limit": "per-crew"}).choices
+    assert decision.labels == ("ada", "ben") and results[1].nightmares == ("ben",)
+
+
+def test_whose_turn_the_nightmare_limit_counts_in() -> None:
+    # It is ada's turn; ben is attacked twice. current-turn: "1 waking nightmare per turn,
+    # even if attacked multiple times" binds ben too: 1. own-turn: not ben's turn: 2.
+    p = position(
+        explorers={"ada": "scarab", "ben": "bony-protrusion"},
+        bloodsuckers={"bony-protrusion": 2},
+        move=0,
+    )
+    p = _with(p, turn="ada")
+    r = _readings(p, "kaelyfos/nightmare-turn")
+    assert r["current-turn"].nightmares == ("ben",)
+    assert r["own-turn"].nightmares == ("ben", "ben")
+    # ben had one already this turn: none more under current-turn.
+    assert step(_with(p, had_nightmare=("ben",))).result.nightmares == ()
+
+
+ACTIONS = """board = "kaelyfos"
+nests = { A = "glowing-fold", B = "bony-protrusion", C = "vesicle-cluster" }
+supply = 5
+explorers = { ada = "glowing-fold", ben = "bony-protrusion" }
+bloodsuckers = { "glowing-fold" = 1 }
+turn = "ada"
+nightmares = []
+actions = [ { action = "build", by = "ACTOR" } ]
+[card]
+spawn = []
+move = 0
+"""
+
+
+def test_step_reads_actions_turn_and_nightmares(tmp_path) -> None:
+    import json
+
+    run = _step(tmp_path, ACTIONS.replace("ACTOR", "ada"), "--format", "json")
+    assert run.exit_code == 0, run.output
+    out = json.loads(run.output)
+    assert out["result"]["traps"] == [{"node": "glowing-fold", "caught": 0}]
+    assert out["result"]["trap_tokens"] == 1
+    points = {d["point"]: d["result"] for d in out["divergences"]}
+    assert points["kaelyfos/build-on-bloodsuckers"]["traps"] == [
+        {"node": "glowing-fold", "caught": 1}
+    ]
+
+
+def test_step_refuses_an_action_no_explorer_can_take(tmp_path) -> None:
+    for actor, expected in (("cat", "actions[0].by"), ("ben", "actions[0].by")):
+        text = ACTIONS.replace("ACTOR", actor)
+        if actor == "ben":  # ben's node has a build site: make it a destroy with no trap
+            text = text.replace('action = "build"', 'action = "destroy"')
+        run = _step(tmp_path, text)
+        assert run.exit_code == 2
+        (line,) = run.output.strip().splitlines()
+        assert expected in line and "p.toml" in line
