@@ -50,6 +50,7 @@ from ruleslawyer.models.kaelyfos_points import (
     NIGHTMARE_TURN,
     OUT_OF_TOKENS,
     PHEROMONE_TIE,
+    TIMELINE_POINTS,
     TRAP_TIE,
     UNREACHABLE_EXPLORER,
     in_force,
@@ -61,6 +62,7 @@ from ruleslawyer.models.kaelyfos_setup import (
     nest_deals,
     trap_sites,
 )
+from ruleslawyer.models.kaelyfos_timeline import Timeline, advance
 
 EXPLORER_NAMES = ("ada", "ben")
 CHECK_EVERY = 256
@@ -191,6 +193,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     search = _Search(board, rulings, ref)
     _prove_quiet(search)
     _prove_reachable(search)
+    _search_timelines(search)
     finished = _run(search, budget)
     return [_finding(f, rulings, finished) for f in search.found.values()]
 
@@ -288,6 +291,63 @@ def _scarab_never_a_step(board: Board) -> bool:
             if any(row[t] + 1 == table.dist[u][t] < INF for t in others if t != u):
                 return False
     return True
+
+
+def timelines(board: Board) -> Iterator[Timeline]:
+    """Every timeline to search, smallest first: by advance, then revealed cards, then marker.
+
+    The marker starts on any space up to the last trigger; the deck is the board's
+    behaviour cards in file order, the first ``k`` of them revealed already.
+    """
+    names = tuple(b.name for b in board.behaviors)
+    last = max(board.triggers, default=0)
+    for step in range(1, last + 2):
+        for k in range(len(names) + 1):
+            for marker in range(last + 1):
+                yield Timeline(marker, step, names[k:], names[:k], board.triggers)
+
+
+def timeline_document(timeline: Timeline, board_ref: str) -> dict[str, Any]:
+    """A timeline as a timeline file's document (the triggers come from the board)."""
+    doc = timeline.to_json()
+    del doc["triggers"]
+    return {"board": board_ref, **doc}
+
+
+def _search_timelines(search: _Search) -> None:
+    """Settle the timeline points: the first timeline where their readings part, or none."""
+    todo = [search.found[p] for p in TIMELINE_POINTS if not search.found[p].done]
+    for timeline in timelines(search.board):
+        if not todo:
+            return
+        base = advance(timeline, search.chosen)
+        for f in list(todo):
+            f.searched += 1
+            results = {
+                r: base
+                if r == search.chosen[f.point.id]
+                else advance(timeline, {**search.chosen, f.point.id: r})
+                for r in f.point.reading_names
+            }
+            if len(set(results.values())) > 1:
+                f.witness = Witness(
+                    description=(
+                        f"the readings give different results. Time marker on "
+                        f"{timeline.marker}, moving {timeline.advance}; triggers on "
+                        f"{', '.join(map(str, timeline.triggers)) or 'no space'}; deck "
+                        f"{', '.join(timeline.deck) or 'empty'}; revealed before: "
+                        f"{', '.join(timeline.revealed) or 'none'}"
+                    ),
+                    position=timeline_document(timeline, search.board_ref),
+                    results={k: v.to_json() for k, v in results.items()},
+                )
+                todo.remove(f)
+    for f in todo:
+        f.proof = (
+            f"On this board the readings never part on any of the {f.searched} timelines "
+            "searched (every marker up to the last trigger, every advance up to one past it, "
+            "every split of the deck into revealed and left)."
+        )
 
 
 def _prove_reachable(search: _Search) -> None:

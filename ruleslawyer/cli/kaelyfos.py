@@ -55,3 +55,35 @@ def step(position_file: Path, rulings: tuple[str, ...], fmt: str, output: Path |
         emit(json.dumps(outcome.to_json(), indent=2) + "\n", output)
     else:
         emit(render(outcome, chosen), output)
+
+
+@group.command()
+@click.argument("timeline_file", metavar="TIMELINE.toml", type=click.Path(path_type=Path))
+@ruling_option
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Path | None) -> None:
+    """Advance the time marker: which behaviour cards the triggers it reaches reveal.
+
+    Prints the cards revealed under the readings in force (each as the cards it could
+    be) and every open timeline rule point whose other reading would change them.
+    """
+    from ruleslawyer.cli.kaelyfos_text import render_reveal
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.models.kaelyfos import RULE_POINTS
+    from ruleslawyer.models.kaelyfos_files import load_timeline
+    from ruleslawyer.models.kaelyfos_timeline import reveal_with_divergences
+
+    loaded = load_timeline(timeline_file)
+    file_rulings = {**dict(loaded.board.rulings), **dict(loaded.rulings)}
+    chosen = resolve_rulings(
+        RULE_POINTS, file_rulings, parse_ruling_options(rulings), source=str(timeline_file)
+    )
+    out = reveal_with_divergences(loaded.timeline, chosen)
+    if fmt == "json":
+        import json
+
+        emit(json.dumps(out, indent=2) + "\n", output)
+    else:
+        emit(render_reveal(out), output)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -38,6 +38,8 @@ MAX_TRAP_TOKENS = 20
 MAX_BEHAVIORS = 100
 MAX_SPAWNS = 20
 MAX_MOVE = 1000
+MAX_TRIGGERS = 20
+MAX_SPACE = 100  # timeline spaces: triggers, the marker and an advance
 # The number of trap tokens is not in the rulebook (FACTS.md): a board file names it,
 # else this placeholder applies (doppelganger trap tokens: none unless named).
 DEFAULT_TRAP_TOKENS = 2
@@ -72,6 +74,11 @@ class BoardSpec(StrictModel):
     supply: int = Field(ge=0, le=MAX_SUPPLY)
     trap_tokens: int = Field(default=DEFAULT_TRAP_TOKENS, ge=0, le=MAX_TRAP_TOKENS)
     doppelganger_trap_tokens: int = Field(default=0, ge=0, le=MAX_TRAP_TOKENS)
+    # Quick Setup: "Place the red-triangle trigger tokens on the 3rd and 6th spaces of the
+    # timeline."
+    triggers: list[Annotated[int, Field(ge=1, le=MAX_SPACE)]] = Field(
+        default=[3, 6], max_length=MAX_TRIGGERS
+    )
     node: list[NodeSpec] = Field(max_length=MAX_NODES)
     edge: list[EdgeSpec] = Field(default=[], max_length=MAX_EDGES)
     behavior: list[BehaviorSpec] = Field(default=[], max_length=MAX_BEHAVIORS)
@@ -120,13 +127,14 @@ class Board:
     rulings: tuple[tuple[str, str], ...] = ()
     trap_tokens: int = DEFAULT_TRAP_TOKENS
     doppelganger_trap_tokens: int = 0
+    triggers: tuple[int, ...] = (3, 6)
 
     def __hash__(self) -> int:
         # Boards key the caches of every search step: hash the nested tuples once.
         cached = self.__dict__.get("_hash")
         if cached is None:
             fields = (self.name, self.provenance, self.supply, self.nodes, self.edges)
-            tokens = (self.trap_tokens, self.doppelganger_trap_tokens)
+            tokens = (self.trap_tokens, self.doppelganger_trap_tokens, self.triggers)
             cached = hash((*fields, self.behaviors, self.rulings, tokens))
             object.__setattr__(self, "_hash", cached)
         return cached
@@ -187,6 +195,7 @@ def parse_board(document: Mapping[str, Any], source: str) -> Board:
         rulings=tuple(spec.rulings.items()),
         trap_tokens=spec.trap_tokens,
         doppelganger_trap_tokens=spec.doppelganger_trap_tokens,
+        triggers=tuple(sorted(set(spec.triggers))),
     )
 
 
@@ -198,6 +207,7 @@ def dump_board(board: Board, header: str = "") -> str:
         "supply": board.supply,
         "trap_tokens": board.trap_tokens,
         "doppelganger_trap_tokens": board.doppelganger_trap_tokens,
+        "triggers": list(board.triggers),
     }
     nodes = [
         {

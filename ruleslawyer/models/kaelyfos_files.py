@@ -21,8 +21,10 @@ from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import builtin_path, read_toml, validate
 from ruleslawyer.graphs.board import (
+    MAX_BEHAVIORS,
     MAX_EXPLORERS,
     MAX_MOVE,
+    MAX_SPACE,
     MAX_SPAWNS,
     MAX_SUPPLY,
     MAX_TRAP_TOKENS,
@@ -33,6 +35,7 @@ from ruleslawyer.graphs.board import (
     require_sound,
 )
 from ruleslawyer.models.kaelyfos import Action, Card, Position, Trap
+from ruleslawyer.models.kaelyfos_timeline import Timeline
 from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
@@ -214,6 +217,52 @@ def _check_action(board: Board, spec: PositionSpec, i: int, a: ActionSpec, sourc
         raise InputError(
             source, f"actions[{i}].by", f"{a.by} on {node}", "an explorer on a node with a trap"
         )
+
+
+class TimelineSpec(StrictModel):
+    board: str = BUILT_IN
+    marker: int = Field(ge=0, le=MAX_SPACE)
+    advance: int = Field(ge=0, le=MAX_SPACE)
+    deck: list[str] = Field(max_length=MAX_BEHAVIORS)
+    revealed: list[str] = Field(default=[], max_length=MAX_BEHAVIORS)
+    rulings: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class TimelineFile:
+    timeline: Timeline
+    board: Board
+    rulings: tuple[tuple[str, str], ...] = ()
+
+
+def load_timeline(path: str | Path) -> TimelineFile:
+    """Read and check a timeline file (the ``advance`` command's input)."""
+    path = Path(path)
+    _, doc = read_toml(path, display=str(path))
+    return parse_timeline(doc, str(path), path.parent)
+
+
+def parse_timeline(doc: Mapping[str, Any], source: str, folder: Path) -> TimelineFile:
+    """The deck and revealed cards are the board's behaviour cards, each at most once."""
+    spec = validate(TimelineSpec, doc, source)
+    board, _ = load_board(spec.board, folder)
+    printed = Counter(b.name for b in board.behaviors)
+    used: Counter[str] = Counter()
+    for place, names in (("deck", spec.deck), ("revealed", spec.revealed)):
+        for i, name in enumerate(names):
+            used[name] += 1
+            if used[name] > printed[name]:
+                raise InputError(
+                    source,
+                    f"{place}[{i}]",
+                    name,
+                    f"a behaviour card of the board not already listed "
+                    f"({', '.join(printed) or 'the board has none'})",
+                )
+    timeline = Timeline(
+        spec.marker, spec.advance, tuple(spec.deck), tuple(spec.revealed), board.triggers
+    )
+    return TimelineFile(timeline, board, tuple(sorted(spec.rulings.items())))
 
 
 def position_document(position: Position, board_ref: str = BUILT_IN) -> dict[str, Any]:

@@ -101,6 +101,19 @@ IGNORE_DOPPELGANGER = _s(
     "Reference & FAQ", "Ignore the doppelganger traps until they are referenced."
 )
 
+TRIGGER_TOKENS = _s(
+    "Quick Setup",
+    "Place the red-triangle trigger tokens on the 3rd and 6th spaces of the timeline.",
+)
+SHUFFLE = _s(
+    "Quick Setup",
+    "Shuffle and stack the waking nightmare and bloodsucker behavior cards face-down in the "
+    "area designated for planet-specific cards, separated by type.",
+)
+NIGHTMARE_BOTTOM = _s(
+    "Waking Nightmares", "Then return the nightmare card to the bottom of the deck."
+)
+
 ATTACK_REMOVAL = "kaelyfos/attack-removal"
 TRAP_DISTANCE_TIE = "kaelyfos/trap-distance-tie"
 TRAPPED_ATTACK = "kaelyfos/trapped-attack"
@@ -119,6 +132,10 @@ BUILD_ON_BLOODSUCKERS = "kaelyfos/build-on-bloodsuckers"
 DESTROYED_BLOODSUCKERS = "kaelyfos/destroyed-bloodsuckers"
 DESTROYED_TOKEN = "kaelyfos/destroyed-token"
 OUT_OF_TOKENS = "kaelyfos/out-of-trap-tokens"
+TRIGGER_PASSED = "kaelyfos/trigger-passed"
+TWO_TRIGGERS = "kaelyfos/two-triggers"
+EXHAUSTED_DECK = "kaelyfos/exhausted-deck"
+TIMELINE_POINTS = (TRIGGER_PASSED, TWO_TRIGGERS, EXHAUSTED_DECK)
 
 RULE_POINTS: tuple[RulePoint, ...] = (
     RulePoint(
@@ -340,6 +357,43 @@ RULE_POINTS: tuple[RulePoint, ...] = (
             ),
         ),
         "cannot-build",
+    ),
+    RulePoint(
+        TRIGGER_PASSED,
+        "A time marker that moves past a trigger token without stopping on it",
+        Kind.AMBIGUITY,
+        (TRIGGER, TRIGGER_TOKENS),
+        (
+            Reading("passing-reaches", "moving past a trigger reaches it: a card is revealed"),
+            Reading("landing-only", "only a marker that stops on a trigger's space reaches it"),
+        ),
+        "passing-reaches",
+    ),
+    RulePoint(
+        TWO_TRIGGERS,
+        "One advance of the time marker that reaches two trigger tokens",
+        Kind.AMBIGUITY,
+        (TRIGGER, TRIGGER_TOKENS),
+        (
+            Reading("each", "each trigger reached reveals and resolves its own card"),
+            Reading("once", "the advance reveals one card, however many triggers it reaches"),
+        ),
+        "each",
+    ),
+    RulePoint(
+        EXHAUSTED_DECK,
+        "A trigger reached when no behaviour card is left in the deck",
+        Kind.AMBIGUITY,
+        (TRIGGER, SHUFFLE, NIGHTMARE_BOTTOM),
+        (
+            Reading("no-card", "nothing to reveal: the trigger does nothing"),
+            Reading(
+                "reshuffle",
+                "the revealed cards are shuffled into a new deck (as nightmare cards go back to "
+                "the deck): the card is any one of them",
+            ),
+        ),
+        "no-card",
     ),
 )
 

@@ -312,3 +312,51 @@ def test_step_refuses_an_action_no_explorer_can_take(tmp_path) -> None:
         assert run.exit_code == 2
         (line,) = run.output.strip().splitlines()
         assert expected in line and "p.toml" in line
+
+
+# -- the timeline -------------------------------------------------------------------------
+
+
+def test_timeline_readings_by_hand() -> None:
+    # Triggers on 3 and 6 (Quick Setup). "When the time marker reaches a bloodsucker
+    # (triangle) trigger token: reveal and resolve a bloodsucker behavior card."
+    from ruleslawyer.models.kaelyfos_points import in_force
+    from ruleslawyer.models.kaelyfos_timeline import Timeline, advance
+
+    chosen = in_force()
+    deck = ("Swarm", "Hunt")
+    # 2 -> 4 passes the trigger on 3: a card under passing-reaches, none if only landing.
+    assert advance(Timeline(2, 2, deck), chosen).cards == (("Swarm",),)
+    landing = {**chosen, "kaelyfos/trigger-passed": "landing-only"}
+    assert advance(Timeline(2, 2, deck), landing).cards == ()
+    assert advance(Timeline(2, 1, deck), landing).cards == (("Swarm",),)  # lands on 3
+    # 2 -> 6 reaches both triggers: two cards (each), or one (once).
+    assert advance(Timeline(2, 4, deck), chosen).cards == (("Swarm",), ("Hunt",))
+    once = {**chosen, "kaelyfos/two-triggers": "once"}
+    assert advance(Timeline(2, 4, deck), once).cards == (("Swarm",),)
+    # An empty deck: nothing (no-card), or any card revealed before (reshuffle).
+    empty = Timeline(2, 1, (), ("Swarm", "Hunt"))
+    assert advance(empty, chosen).cards == ()
+    reshuffle = {**chosen, "kaelyfos/exhausted-deck": "reshuffle"}
+    assert advance(empty, reshuffle).cards == (("Hunt", "Swarm"),)
+    assert advance(empty, reshuffle).deck == ("?",)
+
+
+def test_advance_command_end_to_end(tmp_path) -> None:
+    import json
+
+    path = tmp_path / "t.toml"
+    path.write_text('board = "kaelyfos"\nmarker = 2\nadvance = 4\ndeck = ["Swarm", "Hunt"]\n')
+    run = CliRunner().invoke(cli, ["kaelyfos", "advance", str(path), "--format", "json"])
+    assert run.exit_code == 0, run.output
+    out = json.loads(run.output)
+    assert out["result"]["cards"] == [["Swarm"], ["Hunt"]]
+    assert {(d["point"], d["reading"]) for d in out["divergences"]} == {
+        ("kaelyfos/trigger-passed", "landing-only"),
+        ("kaelyfos/two-triggers", "once"),
+    }
+    path.write_text('board = "kaelyfos"\nmarker = 2\nadvance = 4\ndeck = ["Swarm", "Swarm"]\n')
+    run = CliRunner().invoke(cli, ["kaelyfos", "advance", str(path)])
+    assert run.exit_code == 2
+    (line,) = run.output.strip().splitlines()
+    assert "deck[1]" in line and "t.toml" in line

@@ -5,6 +5,8 @@ after "Witness:" and the table of results under it): each is checked against
 :func:`ruleslawyer.models.kaelyfos_setup.illegal` (a card of the deck, a deal of the
 nests, pieces only where they can stand), then resolved with ``kaelyfos step`` under
 each reading (or, for a gap, each option of its choice) and compared with the record.
+Timeline witnesses (a marker, an advance, the deck split into left and revealed) replay
+with ``kaelyfos advance``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.kaelyfos_files import parse_position
+from ruleslawyer.models.kaelyfos_files import parse_position, parse_timeline
 from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
 from ruleslawyer.models.kaelyfos_setup import deck_cards, illegal, nest_deals
 from ruleslawyer.tomlwriter import dumps
@@ -50,6 +52,13 @@ def test_the_report_has_witnesses() -> None:
 @pytest.mark.parametrize("point", sorted(WITNESSES))
 def test_witness_is_a_legal_position(point: str) -> None:
     doc, _ = WITNESSES[point]
+    if "marker" in doc:
+        # A timeline: the deck and the cards revealed before are the board's deck, split.
+        loaded = parse_timeline(doc, "witness", ROOT)
+        names = sorted(b.name for b in loaded.board.behaviors)
+        assert sorted(loaded.timeline.deck + loaded.timeline.revealed) == names
+        assert loaded.timeline.marker <= max(loaded.board.triggers)
+        return
     position = parse_position(doc, "witness", ROOT).position
     assert illegal(position) == []
     # The card is a behaviour card of the board's deck and the nests one of its deals.
@@ -61,13 +70,14 @@ def test_witness_is_a_legal_position(point: str) -> None:
 def test_witness_replays_as_recorded(point: str, tmp_path: Path) -> None:
     doc, recorded = WITNESSES[point]
     doc = dict(doc)
-    tables = {"card": doc.pop("card")}
+    command = "advance" if "marker" in doc else "step"
+    tables = {"card": doc.pop("card")} if command == "step" else None
     path = tmp_path / "witness.toml"
     path.write_text(dumps(doc, tables=tables), "utf-8")
     readings = POINTS_BY_ID[point].reading_names
     assert len(recorded) >= 2 and len({json.dumps(r) for r in recorded.values()}) >= 2
     for label, expected in recorded.items():
-        args = ["kaelyfos", "step", str(path), "--format", "json"]
+        args = ["kaelyfos", command, str(path), "--format", "json"]
         if readings:
             args += ["--ruling", f"{point}={label}"]
         run = CliRunner().invoke(cli, args)
