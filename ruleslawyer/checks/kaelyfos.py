@@ -1,10 +1,13 @@
 """``ruleslawyer check kaelyfos``: search positions on the board for every rule point.
 
-Positions are every placement of up to 2 explorers (anywhere), 2 free
-bloodsuckers (off the Scarab) and one trap (on a build site, 0 or 1 caught),
-for every behaviour card's spawn order and move values 1-3, with the nests
-dealt to the nest sites in board order. They are visited by increasing size
-(pieces, counting a caught bloodsucker, then the move value), so the first
+Positions are every placement of up to 2 explorers (on face-up cards), 2
+free bloodsuckers (on face-up cards off the Scarab), one trap (on a build
+site, 0 or 1 caught) or two empty ones, and up to one free action (an
+explorer builds or destroys a trap on their node before the card; the first
+explorer's turn), for every behaviour card of the board's deck and every
+deal of the nests: only positions a game can reach
+(:mod:`ruleslawyer.models.kaelyfos_setup`). They are visited by increasing size
+(pieces, counting a caught bloodsucker, then the card's move value), so the first
 position where a point's readings part is a smallest witness; the search
 stops as soon as every point has one.
 
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
@@ -28,7 +31,7 @@ from ruleslawyer.graphs.board import Board, parse_board, problems
 from ruleslawyer.graphs.pathing import INF
 from ruleslawyer.models.kaelyfos import (
     RULE_POINTS,
-    Card,
+    Action,
     Outcome,
     Position,
     Trap,
@@ -38,15 +41,30 @@ from ruleslawyer.models.kaelyfos import (
 )
 from ruleslawyer.models.kaelyfos_files import position_document
 from ruleslawyer.models.kaelyfos_points import (
+    BUILD_ON_BLOODSUCKERS,
+    CAUGHT_MOVE,
+    DESTROYED_BLOODSUCKERS,
+    DESTROYED_TOKEN,
     MOVE_ORDER,
+    NIGHTMARE_LIMIT,
+    NIGHTMARE_TURN,
+    OUT_OF_TOKENS,
     PHEROMONE_TIE,
+    TIMELINE_POINTS,
+    TRAP_TIE,
     UNREACHABLE_EXPLORER,
     in_force,
 )
+from ruleslawyer.models.kaelyfos_setup import (
+    bloodsucker_sites,
+    deck_cards,
+    explorer_sites,
+    nest_deals,
+    trap_sites,
+)
+from ruleslawyer.models.kaelyfos_timeline import Timeline, advance
 
 EXPLORER_NAMES = ("ada", "ben")
-EXAMPLE_CARD = ("C", "B", "A")  # the rulebook's example behaviour card
-MOVES = (1, 2, 3)
 CHECK_EVERY = 256
 
 
@@ -133,7 +151,9 @@ def _describe(position: Position) -> str:
     crew = ", ".join(f"{name} on {node}" for name, node in position.explorers)
     free = ", ".join(f"{n} bloodsucker(s) on {node}" for node, n in position.bloodsuckers)
     traps = ", ".join(f"a trap on {t.node} ({t.caught} caught)" for t in position.traps)
-    placed = "; ".join(p for p in (crew, free, traps) if p) or "nothing placed"
+    acts = ", ".join(f"{a.explorer} {a.kind}s a trap" for a in position.actions)
+    acts = f"first {acts}" if acts else ""
+    placed = "; ".join(p for p in (crew, free, traps, acts) if p) or "nothing placed"
     spawn = ", ".join(position.card.spawn) or "nothing"
     return (
         f"{placed} ({_size(position)} piece(s)); nests "
@@ -173,6 +193,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     search = _Search(board, rulings, ref)
     _prove_quiet(search)
     _prove_reachable(search)
+    _search_timelines(search)
     finished = _run(search, budget)
     return [_finding(f, rulings, finished) for f in search.found.values()]
 
@@ -186,20 +207,29 @@ def _may_part(point_id: str, position: Position) -> bool:
     hunted = any(node != scarab for _, node in position.explorers)
     spawns = bool(position.card.spawn) and position.supply > 0
     moving = position.card.move > 0 and bool(position.bloodsuckers or spawns)
-    if point_id == "kaelyfos/attack-removal":
+    kinds = {a.kind for a in position.actions}
+    traps = bool(position.traps) or "build" in kinds
+    if point_id in ("kaelyfos/attack-removal", NIGHTMARE_LIMIT, NIGHTMARE_TURN):
         return hunted and bool(position.bloodsuckers or spawns or position.traps)
-    if point_id in ("kaelyfos/trap-distance-tie", "kaelyfos/move-order"):
-        return moving and bool(position.traps)
+    if point_id in ("kaelyfos/trap-distance-tie", MOVE_ORDER, TRAP_TIE):
+        return moving and traps
     if point_id == "kaelyfos/trapped-attack":
-        return hunted and bool(position.traps)
+        return hunted and traps
+    if point_id == CAUGHT_MOVE:
+        return position.card.move > 0 and any(t.caught for t in position.traps)
+    if point_id in (BUILD_ON_BLOODSUCKERS, OUT_OF_TOKENS):
+        return "build" in kinds
+    if point_id in (DESTROYED_BLOODSUCKERS, DESTROYED_TOKEN):
+        return "destroy" in kinds
     if point_id == "kaelyfos/spawn-into-trap":
         nests = dict(position.nests)
-        return spawns and any(
-            nests[c] in {t.node for t in position.traps} for c in position.card.spawn
+        return spawns and (
+            "build" in kinds
+            or any(nests[c] in {t.node for t in position.traps} for c in position.card.spawn)
         )
     if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
         return moving and hunted
-    return moving and (hunted or bool(position.traps))
+    return moving and (hunted or traps)
 
 
 def _line(source: GameSource, place: str) -> int | None:
@@ -232,7 +262,17 @@ def _prove_quiet(search: _Search) -> None:
     if not geo.hidden_matters:
         proofs["kaelyfos/unrevealed-passable"] = "No step on this board depends on face-down cards."
     if not any(board.node(n).build_sites for n in board.node_ids if n != board.scarab):
-        for point_id in ("kaelyfos/trap-distance-tie", "kaelyfos/trapped-attack", MOVE_ORDER):
+        for point_id in (
+            "kaelyfos/trap-distance-tie",
+            "kaelyfos/trapped-attack",
+            MOVE_ORDER,
+            TRAP_TIE,
+            CAUGHT_MOVE,
+            BUILD_ON_BLOODSUCKERS,
+            DESTROYED_BLOODSUCKERS,
+            DESTROYED_TOKEN,
+            OUT_OF_TOKENS,
+        ):
             proofs[point_id] = "No node off the Scarab has a build site, so no trap is ever built."
     if not any(board.node(n).build_sites for n in board.nest_sites):
         proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
@@ -251,6 +291,63 @@ def _scarab_never_a_step(board: Board) -> bool:
             if any(row[t] + 1 == table.dist[u][t] < INF for t in others if t != u):
                 return False
     return True
+
+
+def timelines(board: Board) -> Iterator[Timeline]:
+    """Every timeline to search, smallest first: by advance, then revealed cards, then marker.
+
+    The marker starts on any space up to the last trigger; the deck is the board's
+    behaviour cards in file order, the first ``k`` of them revealed already.
+    """
+    names = tuple(b.name for b in board.behaviors)
+    last = max(board.triggers, default=0)
+    for step in range(1, last + 2):
+        for k in range(len(names) + 1):
+            for marker in range(last + 1):
+                yield Timeline(marker, step, names[k:], names[:k], board.triggers)
+
+
+def timeline_document(timeline: Timeline, board_ref: str) -> dict[str, Any]:
+    """A timeline as a timeline file's document (the triggers come from the board)."""
+    doc = timeline.to_json()
+    del doc["triggers"]
+    return {"board": board_ref, **doc}
+
+
+def _search_timelines(search: _Search) -> None:
+    """Settle the timeline points: the first timeline where their readings part, or none."""
+    todo = [search.found[p] for p in TIMELINE_POINTS if not search.found[p].done]
+    for timeline in timelines(search.board):
+        if not todo:
+            return
+        base = advance(timeline, search.chosen)
+        for f in list(todo):
+            f.searched += 1
+            results = {
+                r: base
+                if r == search.chosen[f.point.id]
+                else advance(timeline, {**search.chosen, f.point.id: r})
+                for r in f.point.reading_names
+            }
+            if len(set(results.values())) > 1:
+                f.witness = Witness(
+                    description=(
+                        f"the readings give different results. Time marker on "
+                        f"{timeline.marker}, moving {timeline.advance}; triggers on "
+                        f"{', '.join(map(str, timeline.triggers)) or 'no space'}; deck "
+                        f"{', '.join(timeline.deck) or 'empty'}; revealed before: "
+                        f"{', '.join(timeline.revealed) or 'none'}"
+                    ),
+                    position=timeline_document(timeline, search.board_ref),
+                    results={k: v.to_json() for k, v in results.items()},
+                )
+                todo.remove(f)
+    for f in todo:
+        f.proof = (
+            f"On this board the readings never part on any of the {f.searched} timelines "
+            "searched (every marker up to the last trigger, every advance up to one past it, "
+            "every split of the deck into revealed and left)."
+        )
 
 
 def _prove_reachable(search: _Search) -> None:
@@ -287,49 +384,84 @@ def _run(search: _Search, budget: Budget) -> bool:
 
 
 def positions(board: Board) -> Iterator[Position]:
-    """Every search position, smallest first: by pieces, then move, then card, then placement."""
+    """Every search position, smallest first: by pieces, then card, then nests, then placement.
+
+    Only positions a game can reach (see :mod:`ruleslawyer.models.kaelyfos_setup`): the
+    deck's cards (by move value, then file order), every deal of the nests, explorers on
+    face-up cards, free bloodsuckers on face-up cards off the Scarab and off traps, traps
+    on build sites of face-up cards.
+    """
     nodes = board.node_ids
-    off_scarab = [n for n in nodes if n != board.scarab]
-    trap_sites = [n for n in off_scarab if board.node(n).build_sites > 0]
     explorers = {
         k: [
             tuple(zip(EXPLORER_NAMES, c, strict=False))
-            for c in combinations_with_replacement(nodes, k)
+            for c in combinations_with_replacement(explorer_sites(board), k)
         ]
         for k in range(3)
     }
     bloodsuckers = {
-        k: [_counts(c, nodes) for c in combinations_with_replacement(off_scarab, k)]
+        k: [_counts(c, nodes) for c in combinations_with_replacement(bloodsucker_sites(board), k)]
         for k in range(3)
     }
+    sites = trap_sites(board) if board.trap_tokens else ()
+    pairs = list(combinations(sites, 2)) if board.trap_tokens > 1 else []
     traps = {
         0: [()],
-        1: [(Trap(n, 0),) for n in trap_sites],
-        2: [(Trap(n, 1),) for n in trap_sites],
+        1: [(Trap(n, 0),) for n in sites],
+        2: [(Trap(n, 1),) for n in sites] + [(Trap(a, 0), Trap(b, 0)) for a, b in pairs],
     }
-    spawns = list(dict.fromkeys(b.spawn for b in board.behaviors)) or [EXAMPLE_CARD]
-    nests = tuple(zip(("A", "B", "C"), board.nest_sites, strict=True))
-    largest = max(explorers) + max(bloodsuckers) + max(traps)
+    cards = sorted(deck_cards(board), key=lambda c: c.move)
+    deals = nest_deals(board)
+    largest = max(explorers) + max(bloodsuckers) + max(traps) + 1
     for size in range(largest + 1):
-        for move in MOVES:
-            for spawn in spawns:
-                card = Card(spawn, move)
+        for card in cards:
+            for nests in deals:
                 for e_size, e_list in explorers.items():
                     for t_size, t_list in traps.items():
-                        b_size = size - e_size - t_size
-                        for placed in bloodsuckers.get(b_size, []):
+                        for a_size, placed in _placements(size - e_size - t_size, bloodsuckers):
                             for trap in t_list:
+                                if any(t.node == n for t in trap for n, _ in placed):
+                                    continue  # no free bloodsucker shares a trap's node
                                 on_board = sum(n for _, n in placed) + sum(t.caught for t in trap)
+                                if on_board > board.supply:
+                                    continue
                                 for e in e_list:
-                                    yield Position(
-                                        board=board,
-                                        nests=nests,
-                                        supply=board.supply - on_board,
-                                        card=card,
-                                        explorers=e,
-                                        bloodsuckers=placed,
-                                        traps=trap,
-                                    )
+                                    for acts in _actions(board, e, trap, a_size):
+                                        yield Position(
+                                            board=board,
+                                            nests=nests,
+                                            supply=board.supply - on_board,
+                                            card=card,
+                                            explorers=e,
+                                            bloodsuckers=placed,
+                                            traps=trap,
+                                            turn=e[0][0] if e else None,
+                                            actions=acts,
+                                        )
+
+
+def _placements(
+    left: int, bloodsuckers: Mapping[int, list[tuple[tuple[str, int], ...]]]
+) -> Iterator[tuple[int, tuple[tuple[str, int], ...]]]:
+    """(actions, free bloodsuckers) making up ``left`` pieces: no action or one."""
+    for a_size in (0, 1):
+        for placed in bloodsuckers.get(left - a_size, []):
+            yield a_size, placed
+
+
+def _actions(
+    board: Board, crew: tuple[tuple[str, str], ...], traps: tuple[Trap, ...], count: int
+) -> Iterator[tuple[Action, ...]]:
+    """No action (``count`` 0), or each free action one explorer can take on their node."""
+    if count == 0:
+        yield ()
+        return
+    sites = set(trap_sites(board))
+    for name, node in crew:
+        if any(t.node == node for t in traps):
+            yield (Action("destroy", name),)
+        elif node in sites:
+            yield (Action("build", name),)
 
 
 def _counts(chosen: tuple[str, ...], order: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -341,6 +473,7 @@ def _size(position: Position) -> int:
         len(position.explorers)
         + sum(n for _, n in position.bloodsuckers)
         + sum(1 + t.caught for t in position.traps)
+        + len(position.actions)
     )
 
 

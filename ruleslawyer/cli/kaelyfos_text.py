@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from ruleslawyer.models.kaelyfos import Result, Step
 from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
@@ -38,4 +39,22 @@ def render(outcome: Step, rulings: Mapping[str, str]) -> str:
         for i, (label, result) in enumerate(zip(decision.labels, results, strict=True)):
             shown = " (shown as the result)" if i == 0 else ""
             lines.append(f"  {label}{shown}: {describe(result)}")
+    return "\n".join(lines) + "\n"
+
+
+def describe_reveal(reveal: Mapping[str, Any]) -> str:
+    cards = "; ".join(" or ".join(c) for c in reveal["cards"]) or "none"
+    deck = ", ".join(reveal["deck"]) or "empty"
+    return f"marker on {reveal['marker']}; cards revealed: {cards}; deck left: {deck}"
+
+
+def render_reveal(out: Mapping[str, Any]) -> str:
+    lines = ["result:", f"  {describe_reveal(out['result'])}"]
+    if out["divergences"]:
+        lines.append("open rule points that would change this result:")
+        for d in out["divergences"]:
+            lines.append(f"  {d['point']}={d['reading']} ({POINTS_BY_ID[d['point']].title}):")
+            lines.append(f"    {describe_reveal(d['result'])}")
+    else:
+        lines.append("no open rule point changes this result")
     return "\n".join(lines) + "\n"

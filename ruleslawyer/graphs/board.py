@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -27,6 +27,22 @@ if TYPE_CHECKING:
     import networkx as nx
 
 NEST_LETTERS = ("A", "B", "C")
+# Limits a board file may not pass (bad input beyond them: one line, exit 2). Chosen so
+# that a check of the largest board reaches its first budget test within a second
+# (setup is linear in the board; distances are computed per node on demand).
+MAX_NODES = 200
+MAX_EDGES = 1000
+MAX_SUPPLY = 30
+MAX_EXPLORERS = 4
+MAX_TRAP_TOKENS = 20
+MAX_BEHAVIORS = 100
+MAX_SPAWNS = 20
+MAX_MOVE = 1000
+MAX_TRIGGERS = 20
+MAX_SPACE = 100  # timeline spaces: triggers, the marker and an advance
+# The number of trap tokens is not in the rulebook (FACTS.md): a board file names it,
+# else this placeholder applies (doppelganger trap tokens: none unless named).
+DEFAULT_TRAP_TOKENS = 2
 Side = Literal["exterior", "interior"]
 
 
@@ -47,18 +63,25 @@ class EdgeSpec(StrictModel):
 
 class BehaviorSpec(StrictModel):
     name: str
-    spawn: list[Literal["A", "B", "C"]]
-    move: int = Field(ge=0)
+    spawn: list[Literal["A", "B", "C"]] = Field(max_length=MAX_SPAWNS)
+    move: int = Field(ge=0, le=MAX_MOVE)
 
 
 class BoardSpec(StrictModel):
     game: Literal["kaelyfos"] | None = None
     name: str
     provenance: Literal["printed", "assumed", "placeholder"]
-    supply: int = Field(ge=0)
-    node: list[NodeSpec]
-    edge: list[EdgeSpec] = []
-    behavior: list[BehaviorSpec] = []
+    supply: int = Field(ge=0, le=MAX_SUPPLY)
+    trap_tokens: int = Field(default=DEFAULT_TRAP_TOKENS, ge=0, le=MAX_TRAP_TOKENS)
+    doppelganger_trap_tokens: int = Field(default=0, ge=0, le=MAX_TRAP_TOKENS)
+    # Quick Setup: "Place the red-triangle trigger tokens on the 3rd and 6th spaces of the
+    # timeline."
+    triggers: list[Annotated[int, Field(ge=1, le=MAX_SPACE)]] = Field(
+        default=[3, 6], max_length=MAX_TRIGGERS
+    )
+    node: list[NodeSpec] = Field(max_length=MAX_NODES)
+    edge: list[EdgeSpec] = Field(default=[], max_length=MAX_EDGES)
+    behavior: list[BehaviorSpec] = Field(default=[], max_length=MAX_BEHAVIORS)
     rulings: dict[str, str] = {}
 
 
@@ -102,13 +125,17 @@ class Board:
     edges: tuple[Edge, ...] = ()
     behaviors: tuple[Behavior, ...] = ()
     rulings: tuple[tuple[str, str], ...] = ()
+    trap_tokens: int = DEFAULT_TRAP_TOKENS
+    doppelganger_trap_tokens: int = 0
+    triggers: tuple[int, ...] = (3, 6)
 
     def __hash__(self) -> int:
         # Boards key the caches of every search step: hash the nested tuples once.
         cached = self.__dict__.get("_hash")
         if cached is None:
             fields = (self.name, self.provenance, self.supply, self.nodes, self.edges)
-            cached = hash((*fields, self.behaviors, self.rulings))
+            tokens = (self.trap_tokens, self.doppelganger_trap_tokens, self.triggers)
+            cached = hash((*fields, self.behaviors, self.rulings, tokens))
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -133,8 +160,30 @@ def _index(board: Board) -> dict[str, Node]:
     return {n.id: n for n in board.nodes}
 
 
+def require_sizes(
+    document: Mapping[str, Any],
+    source: str,
+    limits: Mapping[str, tuple[int, str]],
+    prefix: str = "",
+) -> None:
+    """Refuse a list or table longer than its limit, naming its length, not its content."""
+    for key, (limit, what) in limits.items():
+        value = document.get(key)
+        if isinstance(value, (list, dict)) and len(value) > limit:
+            place = f"{prefix}{key}"
+            raise InputError(source, place, f"{len(value)} {what}", f"at most {limit} {what}")
+
+
+BOARD_LIMITS = {
+    "node": (MAX_NODES, "nodes"),
+    "edge": (MAX_EDGES, "edges"),
+    "behavior": (MAX_BEHAVIORS, "behaviour cards"),
+}
+
+
 def parse_board(document: Mapping[str, Any], source: str) -> Board:
     """Validate a parsed board document and build the :class:`Board` (structure unchecked)."""
+    require_sizes(document, source, BOARD_LIMITS)
     spec = validate(BoardSpec, document, source)
     return Board(
         name=spec.name,
@@ -144,6 +193,9 @@ def parse_board(document: Mapping[str, Any], source: str) -> Board:
         edges=tuple(Edge(e.between[0], e.between[1], (e.dots[0], e.dots[1])) for e in spec.edge),
         behaviors=tuple(Behavior(b.name, tuple(b.spawn), b.move) for b in spec.behavior),
         rulings=tuple(spec.rulings.items()),
+        trap_tokens=spec.trap_tokens,
+        doppelganger_trap_tokens=spec.doppelganger_trap_tokens,
+        triggers=tuple(sorted(set(spec.triggers))),
     )
 
 
@@ -153,6 +205,9 @@ def dump_board(board: Board, header: str = "") -> str:
         "name": board.name,
         "provenance": board.provenance,
         "supply": board.supply,
+        "trap_tokens": board.trap_tokens,
+        "doppelganger_trap_tokens": board.doppelganger_trap_tokens,
+        "triggers": list(board.triggers),
     }
     nodes = [
         {

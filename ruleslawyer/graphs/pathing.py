@@ -2,12 +2,16 @@
 
 A rule point may close nodes to bloodsuckers (the Scarab, face-down cards).
 A closed node is never entered, so paths cannot run through it or end on it;
-a bloodsucker standing on one can still leave it. Tables are computed once
-per board and closed set and cached.
+a bloodsucker standing on one can still leave it. Each table is made once per
+board and closed set; its rows are computed on demand, one breadth-first
+search per node asked about, so a large board costs nothing before a step
+needs it.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -16,12 +20,51 @@ from ruleslawyer.graphs.board import Board, graph
 INF = 10**9
 
 
+class Rows(Mapping[str, dict[str, int]]):
+    """``rows[u][v]``: fewest steps from ``u`` to ``v``; each row computed when first read."""
+
+    def __init__(
+        self, order: tuple[str, ...], closed: frozenset[str], adjacent: dict[str, tuple[str, ...]]
+    ) -> None:
+        self._order = order
+        self._closed = closed
+        self._adjacent = adjacent  # open neighbours
+        self._rows: dict[str, dict[str, int]] = {}
+
+    def __getitem__(self, u: str) -> dict[str, int]:
+        row = self._rows.get(u)
+        if row is None:
+            if u not in self._adjacent:
+                raise KeyError(u)
+            row = self._rows[u] = self._search(u)
+        return row
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def _search(self, u: str) -> dict[str, int]:
+        # A closed start is left but never entered: its open neighbours are at 1.
+        row = dict.fromkeys(self._order, INF)
+        row[u] = 0
+        queue = deque([u])
+        while queue:
+            here = queue.popleft()
+            for n in self._adjacent[here]:
+                if row[n] == INF:
+                    row[n] = row[here] + 1
+                    queue.append(n)
+        return row
+
+
 @dataclass(frozen=True)
 class Distances:
     """``dist[u][v]``: fewest steps from ``u`` to ``v`` entering no closed node (``INF``: none)."""
 
     closed: frozenset[str]
-    dist: dict[str, dict[str, int]]
+    dist: Mapping[str, dict[str, int]]
     neighbours: dict[str, tuple[str, ...]]  # open neighbours, in board order
 
     def __hash__(self) -> int:
@@ -34,28 +77,13 @@ class Distances:
 @cache
 def distances(board: Board, closed: frozenset[str]) -> Distances:
     """Distances for ``board`` with ``closed`` nodes shut (see the module docstring)."""
-    import networkx as nx
-
     g = graph(board)
     order = {n: i for i, n in enumerate(board.node_ids)}
-    open_graph = g.subgraph([n for n in g.nodes if n not in closed])
-    inner = dict(nx.all_pairs_shortest_path_length(open_graph))
     neighbours = {
         u: tuple(sorted((v for v in g.neighbors(u) if v not in closed), key=order.__getitem__))
-        for u in g.nodes
+        for u in board.node_ids
     }
-    dist: dict[str, dict[str, int]] = {}
-    for u in board.node_ids:
-        if u not in closed:
-            dist[u] = {v: inner[u].get(v, INF) for v in board.node_ids}
-        else:
-            row = {v: INF for v in board.node_ids}
-            row[u] = 0
-            for n in neighbours[u]:
-                for v, d in inner[n].items():
-                    row[v] = min(row[v], d + 1)
-            dist[u] = row
-    return Distances(closed, dist, neighbours)
+    return Distances(closed, Rows(board.node_ids, closed, neighbours), neighbours)
 
 
 @cache

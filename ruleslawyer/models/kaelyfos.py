@@ -21,12 +21,19 @@ from typing import Any
 from ruleslawyer.models.kaelyfos_move import geometry, move_all
 from ruleslawyer.models.kaelyfos_points import (
     ATTACK_REMOVAL,
+    BUILD_ON_BLOODSUCKERS,
+    DESTROYED_BLOODSUCKERS,
+    DESTROYED_TOKEN,
+    NIGHTMARE_LIMIT,
+    NIGHTMARE_TURN,
+    OUT_OF_TOKENS,
     RULE_POINTS,
     SPAWN_INTO_TRAP,
     TRAPPED_ATTACK,
     in_force,
 )
 from ruleslawyer.models.kaelyfos_state import (
+    Action,
     Card,
     Decision,
     Position,
@@ -39,6 +46,7 @@ from ruleslawyer.models.kaelyfos_state import (
 
 __all__ = [
     "RULE_POINTS",
+    "Action",
     "Card",
     "Decision",
     "Position",
@@ -126,13 +134,100 @@ def resolve(
     table = Table.of(position)
     decisions: list[Decision] = []
     picks = picks or {}
+    _free_actions(table, position, readings)
     _spawn(table, position, readings)
     move_all(table, position, readings, picks, decisions)
     distress = _attack(table, position, readings, picks, decisions)
-    result = table.result(distress)
+    result = table.result(distress, _nightmares(position, distress, readings, picks, decisions))
     return Outcome(
         result, tuple(decisions), frozenset(readings.consulted), frozenset(readings.reached)
     )
+
+
+def _free_actions(table: Table, position: Position, readings: Readings) -> None:
+    """The position's free actions, in order, before the card (each on its explorer's node)."""
+    where = dict(position.explorers)
+    for action in position.actions:
+        node = where[action.explorer]
+        if action.kind == "build":
+            _build(table, node, readings)
+        else:
+            _destroy(table, node, readings)
+
+
+def _build(table: Table, node: str, readings: Readings) -> None:
+    # Traps: "If you are on a node with an empty build site, you may build a trap as a free
+    # action by spending 1 material and placing an available trap token onto that build site."
+    if sum(t[0] == node for t in table.traps) >= table.board.node(node).build_sites:
+        return  # no empty build site left (an earlier action filled it)
+    if table.tokens:
+        table.tokens -= 1
+        trap = [node, 0, False]
+    elif table.doppelganger_tokens and readings(OUT_OF_TOKENS) == "doppelganger-token":
+        table.doppelganger_tokens -= 1
+        trap = [node, 0, True]
+    else:
+        return  # no available trap token: no trap
+    table.traps.append(trap)
+    if table.free.get(node) and readings(BUILD_ON_BLOODSUCKERS) == "caught":
+        # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly trapped";
+        # a second catch destroys the trap, and any left stay free.
+        while table.free[node] and trap in table.traps:
+            table.free[node] -= 1
+            table.catch(trap)
+
+
+def _destroy(table: Table, node: str, readings: Readings) -> None:
+    # FAQ: "You may destroy a trap on your node (and any bloodsuckers on it) as a free
+    # action." Traps (a trap destroyed by its second catch): "Return it and the
+    # bloodsuckers to the supply."
+    trap = table.trap_at(node)
+    if trap is None:
+        return  # an earlier action destroyed it
+    table.remove_trap(trap, token_back=readings(DESTROYED_TOKEN) == "available")
+    if trap[1]:
+        if readings(DESTROYED_BLOODSUCKERS) == "supply":
+            table.supply += trap[1]
+        else:
+            table.removed += trap[1]
+
+
+def _nightmares(
+    position: Position,
+    distress: Mapping[str, int],
+    readings: Readings,
+    picks: Mapping[str, int],
+    decisions: list[Decision],
+) -> tuple[str, ...]:
+    """Who experiences a waking nightmare: one entry per nightmare, sorted by name.
+
+    Waking Nightmares: "When you gain distress, it will instruct you to draw a waking
+    nightmare card." FAQ: "You can only experience 1 waking nightmare per turn, even if
+    attacked multiple times."
+    """
+    hit = sorted(e for e, n in distress.items() if n > 0)
+    limited = hit
+    others_hit = position.turn is not None and any(e != position.turn for e in hit)
+    if others_hit and readings(NIGHTMARE_TURN) == "own-turn":
+        limited = [e for e in hit if e == position.turn]
+    out = [e for e in hit if e not in limited for _ in range(distress[e])]
+    had = set(position.had_nightmare)
+    eligible = [e for e in limited if e not in had]
+    crew_matters = bool(limited) and (len(limited) > 1 or bool(had - set(limited)))
+    if crew_matters and readings(NIGHTMARE_LIMIT) == "per-crew":
+        if had:
+            eligible = []
+        elif len(eligible) > 1:
+            decisions.append(
+                Decision(
+                    "nightmare",
+                    NIGHTMARE_LIMIT,
+                    f"one waking nightmare for the crew: {', '.join(eligible)} gained distress",
+                    tuple(eligible),
+                )
+            )
+            eligible = [eligible[pick(picks, "nightmare", len(eligible))]]
+    return tuple(sorted(out + eligible))
 
 
 def _spawn(table: Table, position: Position, readings: Readings) -> None:

@@ -20,31 +20,56 @@ from pydantic import Field
 from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import builtin_path, read_toml, validate
-from ruleslawyer.graphs.board import NEST_LETTERS, Board, parse_board, require_sound
-from ruleslawyer.models.kaelyfos import Card, Position, Trap
+from ruleslawyer.graphs.board import (
+    MAX_BEHAVIORS,
+    MAX_EXPLORERS,
+    MAX_MOVE,
+    MAX_SPACE,
+    MAX_SPAWNS,
+    MAX_SUPPLY,
+    MAX_TRAP_TOKENS,
+    NEST_LETTERS,
+    Board,
+    parse_board,
+    require_sizes,
+    require_sound,
+)
+from ruleslawyer.models.kaelyfos import Action, Card, Position, Trap
+from ruleslawyer.models.kaelyfos_timeline import Timeline
 from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
+MAX_ACTIONS = 10
 
 
 class TrapSpec(StrictModel):
     node: str
     caught: int = Field(default=0, ge=0, le=1)
+    doppelganger: bool = False
+
+
+class ActionSpec(StrictModel):
+    action: Literal["build", "destroy"]
+    by: str
 
 
 class CardSpec(StrictModel):
-    spawn: list[Literal["A", "B", "C"]]
-    move: int = Field(ge=0)
+    spawn: list[Literal["A", "B", "C"]] = Field(max_length=MAX_SPAWNS)
+    move: int = Field(ge=0, le=MAX_MOVE)
 
 
 class PositionSpec(StrictModel):
     board: str = BUILT_IN
     nests: dict[str, str]
-    supply: int = Field(ge=0)
-    explorers: dict[str, str] = {}
+    supply: int = Field(ge=0, le=MAX_SUPPLY)
+    explorers: dict[str, str] = Field(default={}, max_length=MAX_EXPLORERS)
     bloodsuckers: dict[str, int] = {}
     traps: list[TrapSpec] = []
-    removed_from_play: int = Field(default=0, ge=0)
+    removed_from_play: int = Field(default=0, ge=0, le=MAX_SUPPLY)
+    trap_tokens: int | None = Field(default=None, ge=0, le=MAX_TRAP_TOKENS)
+    turn: str | None = None
+    nightmares: list[str] = Field(default=[], max_length=MAX_EXPLORERS)
+    actions: list[ActionSpec] = Field(default=[], max_length=MAX_ACTIONS)
     card: CardSpec
     rulings: dict[str, str] = {}
 
@@ -78,6 +103,14 @@ def load_position(path: str | Path) -> PositionFile:
 
 
 def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> PositionFile:
+    require_sizes(
+        doc,
+        source,
+        {"explorers": (MAX_EXPLORERS, "explorers"), "actions": (MAX_ACTIONS, "actions")},
+    )
+    card = doc.get("card")
+    if isinstance(card, Mapping):
+        require_sizes(card, source, {"spawn": (MAX_SPAWNS, "spawns")}, "card.")
     spec = validate(PositionSpec, doc, source)
     board, _ = load_board(spec.board, folder)
     nodes = set(board.node_ids)
@@ -112,6 +145,15 @@ def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> Positio
                 f"at most {board.node(t.node).build_sites} trap(s) there (its build sites)",
             )
     order = {n: i for i, n in enumerate(board.node_ids)}
+    for place, name in [("turn", spec.turn)] + [
+        (f"nightmares[{i}]", e) for i, e in enumerate(spec.nightmares)
+    ]:
+        if name is not None and name not in spec.explorers:
+            raise InputError(source, place, name, "the name of an explorer of this position")
+    traps = tuple(Trap(t.node, t.caught, t.doppelganger) for t in spec.traps)
+    _check_tokens(board, traps, spec.trap_tokens, source)
+    for i, a in enumerate(spec.actions):
+        _check_action(board, spec, i, a, source)
     position = Position(
         board=board,
         nests=tuple(sorted(spec.nests.items())),
@@ -121,8 +163,12 @@ def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> Positio
         bloodsuckers=tuple(
             sorted(((n, c) for n, c in spec.bloodsuckers.items() if c), key=lambda x: order[x[0]])
         ),
-        traps=tuple(Trap(t.node, t.caught) for t in spec.traps),
+        traps=traps,
         removed_from_play=spec.removed_from_play,
+        trap_tokens=spec.trap_tokens,
+        turn=spec.turn,
+        had_nightmare=tuple(sorted(set(spec.nightmares))),
+        actions=tuple(Action(a.action, a.by) for a in spec.actions),
     )
     if position.markers() > board.supply:
         raise InputError(
@@ -134,6 +180,91 @@ def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> Positio
     return PositionFile(position, spec.board, tuple(sorted(spec.rulings.items())))
 
 
+def _check_tokens(
+    board: Board, traps: tuple[Trap, ...], available: int | None, source: str
+) -> None:
+    placed = sum(not t.doppelganger for t in traps)
+    if placed + (available or 0) > board.trap_tokens:
+        raise InputError(
+            source,
+            "trap_tokens" if available else "traps",
+            f"{placed} trap(s) on the board and {available or 0} available",
+            f"at most the board's {board.trap_tokens} trap tokens",
+        )
+    doppelgangers = sum(t.doppelganger for t in traps)
+    if doppelgangers > board.doppelganger_trap_tokens:
+        raise InputError(
+            source,
+            "traps",
+            f"{doppelgangers} doppelganger trap(s)",
+            f"at most the board's {board.doppelganger_trap_tokens} doppelganger trap tokens",
+        )
+
+
+def _check_action(board: Board, spec: PositionSpec, i: int, a: ActionSpec, source: str) -> None:
+    """An action names an explorer; build needs a build site, destroy a trap (at the start)."""
+    node = spec.explorers.get(a.by)
+    if node is None:
+        raise InputError(source, f"actions[{i}].by", a.by, "the name of an explorer")
+    if a.action == "build" and (node == board.scarab or not board.node(node).build_sites):
+        raise InputError(
+            source,
+            f"actions[{i}].by",
+            f"{a.by} on {node}",
+            "an explorer on a node with build sites",
+        )
+    if a.action == "destroy" and not any(t.node == node for t in spec.traps):
+        raise InputError(
+            source, f"actions[{i}].by", f"{a.by} on {node}", "an explorer on a node with a trap"
+        )
+
+
+class TimelineSpec(StrictModel):
+    board: str = BUILT_IN
+    marker: int = Field(ge=0, le=MAX_SPACE)
+    advance: int = Field(ge=0, le=MAX_SPACE)
+    deck: list[str] = Field(max_length=MAX_BEHAVIORS)
+    revealed: list[str] = Field(default=[], max_length=MAX_BEHAVIORS)
+    rulings: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class TimelineFile:
+    timeline: Timeline
+    board: Board
+    rulings: tuple[tuple[str, str], ...] = ()
+
+
+def load_timeline(path: str | Path) -> TimelineFile:
+    """Read and check a timeline file (the ``advance`` command's input)."""
+    path = Path(path)
+    _, doc = read_toml(path, display=str(path))
+    return parse_timeline(doc, str(path), path.parent)
+
+
+def parse_timeline(doc: Mapping[str, Any], source: str, folder: Path) -> TimelineFile:
+    """The deck and revealed cards are the board's behaviour cards, each at most once."""
+    spec = validate(TimelineSpec, doc, source)
+    board, _ = load_board(spec.board, folder)
+    printed = Counter(b.name for b in board.behaviors)
+    used: Counter[str] = Counter()
+    for place, names in (("deck", spec.deck), ("revealed", spec.revealed)):
+        for i, name in enumerate(names):
+            used[name] += 1
+            if used[name] > printed[name]:
+                raise InputError(
+                    source,
+                    f"{place}[{i}]",
+                    name,
+                    f"a behaviour card of the board not already listed "
+                    f"({', '.join(printed) or 'the board has none'})",
+                )
+    timeline = Timeline(
+        spec.marker, spec.advance, tuple(spec.deck), tuple(spec.revealed), board.triggers
+    )
+    return TimelineFile(timeline, board, tuple(sorted(spec.rulings.items())))
+
+
 def position_document(position: Position, board_ref: str = BUILT_IN) -> dict[str, Any]:
     """A position as the JSON-able document a position file holds (witnesses use it too)."""
     doc: dict[str, Any] = {
@@ -142,10 +273,18 @@ def position_document(position: Position, board_ref: str = BUILT_IN) -> dict[str
         "supply": position.supply,
         "explorers": dict(position.explorers),
         "bloodsuckers": dict(position.bloodsuckers),
-        "traps": [{"node": t.node, "caught": t.caught} for t in position.traps],
+        "traps": [t.to_json() for t in position.traps],
     }
     if position.removed_from_play:
         doc["removed_from_play"] = position.removed_from_play
+    if position.trap_tokens is not None:
+        doc["trap_tokens"] = position.trap_tokens
+    if position.turn is not None:
+        doc["turn"] = position.turn
+    if position.had_nightmare:
+        doc["nightmares"] = list(position.had_nightmare)
+    if position.actions:
+        doc["actions"] = [{"action": a.kind, "by": a.explorer} for a in position.actions]
     doc["card"] = {"spawn": list(position.card.spawn), "move": position.card.move}
     return doc
 

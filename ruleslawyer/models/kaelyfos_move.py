@@ -17,11 +17,13 @@ from typing import Any
 from ruleslawyer.graphs.board import Board
 from ruleslawyer.graphs.pathing import INF, Distances, distances, same_from
 from ruleslawyer.models.kaelyfos_points import (
+    CAUGHT_MOVE,
     MOVE_ORDER,
     PHEROMONE_TIE,
     SCARAB_PASSABLE,
     STOP_AT_EXPLORER,
     TRAP_DISTANCE_TIE,
+    TRAP_TIE,
     UNREACHABLE_EXPLORER,
     UNREVEALED_PASSABLE,
 )
@@ -81,9 +83,43 @@ def _distances_at(geo: _Geometry, here: str, readings: Readings) -> Distances:
     return geo.tables[s, u]
 
 
+def _toward_different_traps(
+    dist: Distances, options: list[str], targets: tuple[str, ...], d: int
+) -> bool:
+    """Whether the exits in ``options`` lead toward different ones of the tied traps."""
+    return len({tuple(t for t in targets if dist.dist[n][t] == d - 1) for n in options}) > 1
+
+
+def tied_decision(
+    key: str, start: str, done: int, here: str, tied: list[str], geo: _Geometry
+) -> Decision:
+    """The open choice between ``tied`` exits of ``here`` (a pheromone or a trap tie)."""
+    if key.startswith("trap-tie:"):
+        return Decision(
+            key,
+            TRAP_TIE,
+            f"bloodsucker from {start}, step {done + 1}: exits of {here} toward "
+            f"{' and '.join(tied)} lead to different traps equally near",
+            tuple(f"toward {n}" for n in tied),
+        )
+    return Decision(
+        key,
+        PHEROMONE_TIE,
+        f"bloodsucker from {start}, step {done + 1}: exits of {here} toward "
+        f"{' and '.join(tied)} both carry {geo.dots[here, tied[0]]} dots",
+        tuple(f"toward {n}" for n in tied),
+    )
+
+
 WALK_MEMO = 50_000
 # The only points a walk consults: its memo is keyed on their readings alone.
-WALK_POINTS = (SCARAB_PASSABLE, UNREVEALED_PASSABLE, STOP_AT_EXPLORER, TRAP_DISTANCE_TIE)
+WALK_POINTS = (
+    SCARAB_PASSABLE,
+    UNREVEALED_PASSABLE,
+    STOP_AT_EXPLORER,
+    TRAP_DISTANCE_TIE,
+    TRAP_TIE,
+)
 
 
 @dataclass(frozen=True)
@@ -131,102 +167,158 @@ class _Mover:
         return cls(geo, hunted, position.card.move, readings, picks, chosen)
 
     def targets(
-        self, traps: tuple[str, ...], here: str, dist: Distances, readings: Readings
-    ) -> tuple[tuple[str, ...], int]:
-        """The nodes the bloodsucker on ``here`` heads for, and how far they are (INF: none)."""
+        self,
+        traps: tuple[str, ...],
+        here: str,
+        passed: frozenset[str],
+        dist: Distances,
+        readings: Readings,
+    ) -> tuple[tuple[str, ...], int, bool]:
+        """The nodes the bloodsucker on ``here`` heads for, how far (INF: none), whether traps.
+
+        ``passed`` are the explorers' nodes it has already passed over in this move
+        (``kaelyfos/stop-at-explorer=onward``): it never heads back to them.
+        """
         row = dist.dist[here]
-        hunted = self.hunted
-        # Called only with movement left. "moves the amount indicated, toward the nearest
-        # explorer" and "then attack any explorers on their node": an explorer here is at
-        # distance 0 (stop), or is passed over while the amount is not spent (onward).
-        if here in hunted and readings(STOP_AT_EXPLORER) == "onward":
-            hunted = tuple(node for node in hunted if node != here)
-        d_explorer = INF
-        for node in hunted:
+        d_any = INF
+        for node in self.hunted:
             # "the nearest explorer" says nothing of explorers no path reaches (a gap):
             # they are left out, and with no one else to hunt the bloodsucker stays.
             if row[node] >= INF:
                 readings.reached.add(UNREACHABLE_EXPLORER)
-            d_explorer = min(d_explorer, row[node])
+            d_any = min(d_any, row[node])
         d_trap = min((row[t] for t in traps), default=INF)
-        # Move: "If a trap is nearer than any explorer, bloodsuckers will move toward the trap."
-        to_trap = d_trap < d_explorer
-        if d_trap == d_explorer < INF:
+        # Move: "If a trap is nearer than any explorer, bloodsuckers will move toward the
+        # trap." Any explorer: one on this node (distance 0) and one passed over count too.
+        to_trap = d_trap < d_any
+        if d_trap == d_any < INF:
             to_trap = readings(TRAP_DISTANCE_TIE) == "trap"
         if to_trap:
-            return tuple(t for t in traps if row[t] == d_trap), d_trap
+            return tuple(t for t in traps if row[t] == d_trap), d_trap, True
         # Move: "Each bloodsucker moves the amount indicated, toward the nearest explorer."
-        return tuple(node for node in hunted if row[node] == d_explorer), d_explorer
+        # Called only with movement left; "then attack any explorers on their node": an
+        # explorer here is at distance 0 (stop), or is passed over while the amount is not
+        # spent (onward), and a passed explorer is not hunted again in this move (else the
+        # bloodsucker would turn back to it and swing between two explorers).
+        chase = tuple(n for n in self.hunted if n not in passed)
+        d_explorer = min((row[n] for n in chase), default=INF)
+        return tuple(n for n in chase if row[n] == d_explorer), d_explorer, False
 
     def move(self, table: Table, start: str, tag: str, decisions: list[Decision]) -> bool:
-        """Move the bloodsucker on ``start``; return whether it went for a trap.
+        """Move the bloodsucker on ``start`` (lifted already); whether it went for a trap.
 
         A walk depends only on where it starts, the explorers, the traps' nodes, the move
-        value and the readings, so walks are memoised per board.
+        value and the readings, so walks are memoised per board. A caught bloodsucker
+        (``kaelyfos/caught-move=yes``) is not drawn by its own trap, stays in it if it does
+        not move, and counts as going for a trap (its trap's count depends on the order).
         """
-        traps = tuple(t[0] for t in table.traps)
+        node = start.removesuffix(CAUGHT)
+        own = node if node != start else None
+        traps = tuple(t[0] for t in table.traps if t[0] != own)
         picked = tuple(sorted(self.picks.items())) if self.picks else ()
         key = (start, tag, self.hunted, traps, self.moves, self.chosen, picked)
         walk = self.geo.walks.get(key)
         if walk is None:
             if len(self.geo.walks) > WALK_MEMO:
                 self.geo.walks.clear()
-            walk = self.geo.walks[key] = self._walk(traps, start, tag)
+            walk = self.geo.walks[key] = self._walk(traps, node, tag)
         self.readings.consulted |= walk.consulted
         self.readings.reached |= walk.reached
         decisions += walk.decisions
-        if walk.caught:
-            table.catch(table.trap_at(walk.end))
+        home = table.trap_at(node) if own and walk.end == node else None
+        if walk.caught or home is not None:
+            table.catch(home or table.trap_at(walk.end))
         else:
             table.free[walk.end] = table.free.get(walk.end, 0) + 1
-        return walk.touched
+        return walk.touched or own is not None
 
     def _walk(self, traps: tuple[str, ...], start: str, tag: str) -> _Walk:
         geo, readings = self.geo, Readings(self.readings.chosen)
         decisions: list[Decision] = []
-        here, touched = start, False
-        for done in range(self.moves):
+        here, touched, passed = start, False, frozenset[str]()
+        # Each step brings the bloodsucker one nearer its trap (and, heading for a trap, it
+        # stays nearer the trap than any explorer), or one nearer the explorers it has not
+        # passed: after len(nodes) * (explorers + 1) steps it has stopped, whatever the move.
+        nodes = len(geo.tables["no", "yes"].dist)
+        steps = min(self.moves, nodes * (len(self.hunted) + 1) + 1)
+        for done in range(steps):
             dist = _distances_at(geo, here, readings)
-            targets, d = self.targets(traps, here, dist, readings)
+            if here in self.hunted and readings(STOP_AT_EXPLORER) == "onward":
+                passed |= {here}
+            targets, d, for_trap = self.targets(traps, here, passed, dist, readings)
             touched = touched or any(t in traps for t in targets)
             if not targets or d == 0 or d >= INF:
                 break
             options = [
                 n for n in dist.neighbours[here] if min(dist.dist[n][t] for t in targets) == d - 1
             ]
-            # Move: "If multiple explorers are equally close—or if 2 directions take the
-            # bloodsucker equally close to the nearest explorer—look at the dots on the
-            # bloodsucker's node ... The bloodsucker will move toward the tied option that
-            # takes them over the most pheromone dots on their current node."
-            most = max(geo.dots[here, n] for n in options)
-            tied = [n for n in options if geo.dots[here, n] == most]
-            key = f"tie:{tag}:{done}"
+            if for_trap and _toward_different_traps(dist, options, targets, d):
+                tied, key = self._trap_tie(here, options, start, tag, done, readings)
+            else:
+                tied, key = self._pheromones(here, options, start, tag, done)
             if len(tied) > 1:
-                decisions.append(
-                    Decision(
-                        key,
-                        PHEROMONE_TIE,
-                        f"bloodsucker from {start}, step {done + 1}: exits of {here} toward "
-                        f"{' and '.join(tied)} both carry {most} dots",
-                        tuple(f"toward {n}" for n in tied),
-                    )
-                )
+                decisions.append(tied_decision(key, start, done, here, tied, geo))
             here = tied[pick(self.picks, key, len(tied))]
             if here in traps:
                 # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly
-                # trapped". Whether "instantly" means mid-move or where the move ends cannot
-                # matter: a trap on the way is nearer than the explorer beyond it, so a
-                # bloodsucker only enters a trap's node when it is heading there.
+                # trapped": mid-move. (Heading for an explorer, a bloodsucker meets a trap on
+                # its way only under onward, when an explorer it passed is as near as it.)
                 return _Walk.of(here, True, True, decisions, readings)
         return _Walk.of(here, False, touched, decisions, readings)
+
+    def _pheromones(
+        self, here: str, options: list[str], start: str, tag: str, done: int
+    ) -> tuple[list[str], str]:
+        # Move: "If multiple explorers are equally close—or if 2 directions take the
+        # bloodsucker equally close to the nearest explorer—look at the dots on the
+        # bloodsucker's node ... The bloodsucker will move toward the tied option that
+        # takes them over the most pheromone dots on their current node."
+        most = max(self.geo.dots[here, n] for n in options)
+        return [n for n in options if self.geo.dots[here, n] == most], f"tie:{tag}:{done}"
+
+    def _trap_tie(
+        self,
+        here: str,
+        options: list[str],
+        start: str,
+        tag: str,
+        done: int,
+        readings: Readings,
+    ) -> tuple[list[str], str]:
+        # Two traps equally near, nearer than any explorer ("If a trap is nearer than any
+        # explorer, bloodsuckers will move toward the trap."): the tie rule names explorers.
+        if readings(TRAP_TIE) == "pheromones":
+            return self._pheromones(here, options, start, tag, done)
+        return options, f"trap-tie:{tag}:{done}"
 
     def run(self, table: Table, starts: list[str], decisions: list[Decision]) -> None:
         """Move the bloodsuckers on ``starts`` one after another, in that order."""
         seen: dict[str, int] = {}
         for start in starts:
             seen[start] = seen.get(start, 0) + 1
-            table.free[start] -= 1
+            if not _waiting(table, start):
+                continue  # its trap was destroyed: it went to the supply
+            lift(table, start)
             self.move(table, start, f"{start}#{seen[start]}", decisions)
+
+
+CAUGHT = "@trap"  # a start naming a caught bloodsucker leaving its trap (caught-move=yes)
+
+
+def lift(table: Table, start: str) -> None:
+    """Take the bloodsucker about to move off its node (or out of its trap)."""
+    if start.endswith(CAUGHT):
+        table.trap_at(start.removesuffix(CAUGHT))[1] -= 1  # type: ignore[index]
+    else:
+        table.free[start] -= 1
+
+
+def _waiting(table: Table, start: str) -> int:
+    """How many bloodsuckers wait to move from ``start``."""
+    if start.endswith(CAUGHT):
+        trap = table.trap_at(start.removesuffix(CAUGHT))
+        return trap[1] if trap is not None else 0
+    return table.free.get(start, 0)
 
 
 def move_all(
@@ -239,6 +331,11 @@ def move_all(
     mover = _Mover.of(position, readings, picks)
     order = position.board.node_ids
     starts = [n for n in order for _ in range(table.free.get(n, 0))]
+    # FAQ: "Bloodsuckers caught in traps count as "bloodsuckers" where effects are
+    # concerned." / Move: "Each bloodsucker moves the amount indicated".
+    caught = [t[0] + CAUGHT for t in table.traps if t[1]]
+    if caught and position.card.move and readings(CAUGHT_MOVE) == "yes":
+        starts += [c for c in caught for _ in range(_waiting(table, c))]
     if not table.traps:
         # Without traps no bloodsucker's move can change another's: one order is all orders.
         mover.run(table, starts, decisions)
@@ -248,9 +345,9 @@ def move_all(
     dependent = []
     for start in dict.fromkeys(starts):
         trial = table.copy()
-        trial.free[start] -= 1
+        lift(trial, start)
         if mover.move(trial, start, f"{start}#1", []):
-            dependent += [start] * table.free[start]
+            dependent += [start] * _waiting(table, start)
     rest = [s for s in starts if s not in dependent]
     mover.run(table, rest, decisions)
     if len(set(dependent)) < 2:  # alike bloodsuckers: every order is the same order
@@ -271,6 +368,7 @@ def move_all(
     chosen, made, _ = runs[pick(picks, "move-order", len(runs))]
     decisions += made
     table.free, table.traps, table.supply = chosen.free, chosen.traps, chosen.supply
+    table.tokens, table.doppelganger_tokens = chosen.tokens, chosen.doppelganger_tokens
 
 
 _Ends = dict[tuple[Any, ...], tuple[Table, list[Decision], list[str]]]
@@ -288,6 +386,8 @@ def _orders(
     Bloodsuckers from one node are alike, so states repeat across orders: memoised on
     the table and what is left to move. Each end keeps the first order reaching it.
     """
+    # A trap destroyed meanwhile took the bloodsuckers waiting in it to the supply.
+    left = tuple((s, min(c, _waiting(table, s))) for s, c in left if _waiting(table, s))
     if not left:
         return {table.key(): (table, [], [])}
     memo_key = (table.key(), left)
@@ -296,7 +396,7 @@ def _orders(
     ends: _Ends = {}
     for i, (start, count) in enumerate(left):
         trial, made = table.copy(), list[Decision]()
-        trial.free[start] -= 1
+        lift(trial, start)
         mover.move(trial, start, f"{start}#{totals[start] - count + 1}", made)
         rest = left[:i] + (((start, count - 1),) if count > 1 else ()) + left[i + 1 :]
         for key, (end, later, order) in _orders(mover, trial, rest, totals, memo).items():

@@ -63,6 +63,57 @@ NOT_ADJACENT = _s(
     "All other nodes across the separation from each other are not considered adjacent.",
 )
 
+EQUALLY_CLOSE = _s(
+    "Move",
+    "If multiple explorers are equally close—or if 2 directions take the bloodsucker equally "
+    "close to the nearest explorer—look at the dots on the bloodsucker's node; these represent "
+    "pheromone levels present in the environment.",
+)
+ONE_NIGHTMARE = _s(
+    "Reference & FAQ",
+    "You can only experience 1 waking nightmare per turn, even if attacked multiple times.",
+)
+GAIN_DISTRESS = _s(
+    "Waking Nightmares",
+    "When you gain distress, it will instruct you to draw a waking nightmare card.",
+)
+TRIGGER = _s(
+    "Bloodsuckers",
+    "When the time marker reaches a bloodsucker (triangle) trigger token: reveal and resolve a "
+    "bloodsucker behavior card.",
+)
+BUILD = _s(
+    "Traps",
+    "If you are on a node with an empty build site, you may build a trap as a free action by "
+    "spending 1 material and placing an available trap token onto that build site.",
+)
+DESTROY = _s(
+    "Reference & FAQ",
+    "You may destroy a trap on your node (and any bloodsuckers on it) as a free action.",
+)
+RETURN_IT = _s("Traps", "Return it and the bloodsuckers to the supply.")
+TOKENS = _s(
+    "Quick Setup",
+    'Place the bloodsucker and doppelganger trap tokens "build" side-up in the area designated '
+    "for planet-specific tokens.",
+)
+IGNORE_DOPPELGANGER = _s(
+    "Reference & FAQ", "Ignore the doppelganger traps until they are referenced."
+)
+
+TRIGGER_TOKENS = _s(
+    "Quick Setup",
+    "Place the red-triangle trigger tokens on the 3rd and 6th spaces of the timeline.",
+)
+SHUFFLE = _s(
+    "Quick Setup",
+    "Shuffle and stack the waking nightmare and bloodsucker behavior cards face-down in the "
+    "area designated for planet-specific cards, separated by type.",
+)
+NIGHTMARE_BOTTOM = _s(
+    "Waking Nightmares", "Then return the nightmare card to the bottom of the deck."
+)
+
 ATTACK_REMOVAL = "kaelyfos/attack-removal"
 TRAP_DISTANCE_TIE = "kaelyfos/trap-distance-tie"
 TRAPPED_ATTACK = "kaelyfos/trapped-attack"
@@ -73,6 +124,18 @@ PHEROMONE_TIE = "kaelyfos/pheromone-tie"
 MOVE_ORDER = "kaelyfos/move-order"
 STOP_AT_EXPLORER = "kaelyfos/stop-at-explorer"
 UNREACHABLE_EXPLORER = "kaelyfos/unreachable-explorer"
+TRAP_TIE = "kaelyfos/trap-tie"
+CAUGHT_MOVE = "kaelyfos/caught-move"
+NIGHTMARE_LIMIT = "kaelyfos/nightmare-limit"
+NIGHTMARE_TURN = "kaelyfos/nightmare-turn"
+BUILD_ON_BLOODSUCKERS = "kaelyfos/build-on-bloodsuckers"
+DESTROYED_BLOODSUCKERS = "kaelyfos/destroyed-bloodsuckers"
+DESTROYED_TOKEN = "kaelyfos/destroyed-token"
+OUT_OF_TOKENS = "kaelyfos/out-of-trap-tokens"
+TRIGGER_PASSED = "kaelyfos/trigger-passed"
+TWO_TRIGGERS = "kaelyfos/two-triggers"
+EXHAUSTED_DECK = "kaelyfos/exhausted-deck"
+TIMELINE_POINTS = (TRIGGER_PASSED, TWO_TRIGGERS, EXHAUSTED_DECK)
 
 RULE_POINTS: tuple[RulePoint, ...] = (
     RulePoint(
@@ -177,6 +240,160 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         "The nearest explorer when some explorer cannot be reached",
         Kind.GAP,
         (MOVE, NOT_ADJACENT),
+    ),
+    RulePoint(
+        TRAP_TIE,
+        "Two traps equally near, nearer than any explorer, in different directions",
+        Kind.AMBIGUITY,
+        (TRAP_NEARER, EQUALLY_CLOSE),
+        (
+            Reading(
+                "pheromones",
+                "the tie rule for explorers applies to traps too: the exit with the most dots",
+            ),
+            Reading(
+                "open",
+                "the tie rule names explorers only: the direction is left open (a choice the "
+                "rules do not make)",
+            ),
+        ),
+        "pheromones",
+    ),
+    RulePoint(
+        CAUGHT_MOVE,
+        "Do bloodsuckers caught in a trap move?",
+        Kind.AMBIGUITY,
+        (MOVE, COUNT_AS),
+        (
+            Reading("no", "a caught bloodsucker stays on its trap token"),
+            Reading(
+                "yes",
+                "it counts as a bloodsucker for the Move effect: it leaves its trap (which no "
+                "longer draws it) and moves like a free one",
+            ),
+        ),
+        "no",
+    ),
+    RulePoint(
+        NIGHTMARE_LIMIT,
+        "1 waking nightmare per turn: for each explorer, or for the whole crew?",
+        Kind.AMBIGUITY,
+        (ONE_NIGHTMARE, GAIN_DISTRESS),
+        (
+            Reading("per-explorer", "each explorer experiences at most 1 waking nightmare a turn"),
+            Reading(
+                "per-crew",
+                "the crew experiences at most 1 a turn (who, the rules do not say: a choice)",
+            ),
+        ),
+        "per-explorer",
+    ),
+    RulePoint(
+        NIGHTMARE_TURN,
+        "Whose turn is it when a trigger fires, for the 1-nightmare limit?",
+        Kind.AMBIGUITY,
+        (ONE_NIGHTMARE, TRIGGER),
+        (
+            Reading(
+                "current-turn",
+                "the limit counts within the turn in progress, for every explorer attacked",
+            ),
+            Reading(
+                "own-turn",
+                "a turn is an explorer's own: the trigger fires in the active explorer's turn, "
+                "so the limit binds only them; another explorer draws one per distress",
+            ),
+        ),
+        "current-turn",
+    ),
+    RulePoint(
+        BUILD_ON_BLOODSUCKERS,
+        "A trap built on a node that already holds free bloodsuckers",
+        Kind.AMBIGUITY,
+        (BUILD, TRAPPED),
+        (
+            Reading(
+                "not-caught",
+                "they did not move onto it: they stay free (a trap under them is nearer than "
+                "any explorer, so they stay)",
+            ),
+            Reading("caught", "they are on a node with a trap: trapped at once, 2 destroy it"),
+        ),
+        "not-caught",
+    ),
+    RulePoint(
+        DESTROYED_BLOODSUCKERS,
+        "Where the bloodsuckers on a trap destroyed as a free action go",
+        Kind.AMBIGUITY,
+        (DESTROY, RETURN_IT),
+        (
+            Reading("supply", "as for a trap destroyed by its second catch: to the supply"),
+            Reading("removed-from-play", "destroyed with the trap: out of play"),
+        ),
+        "supply",
+    ),
+    RulePoint(
+        DESTROYED_TOKEN,
+        "Is a trap token destroyed as a free action available again?",
+        Kind.AMBIGUITY,
+        (DESTROY, RETURN_IT),
+        (
+            Reading("available", "as for a trap destroyed by its second catch: returned"),
+            Reading("spent", "the token is destroyed with the trap and never built again"),
+        ),
+        "available",
+    ),
+    RulePoint(
+        OUT_OF_TOKENS,
+        "Building a trap when no bloodsucker trap token is left",
+        Kind.AMBIGUITY,
+        (BUILD, TOKENS, IGNORE_DOPPELGANGER),
+        (
+            Reading("cannot-build", "only bloodsucker trap tokens are available: no trap"),
+            Reading(
+                "doppelganger-token",
+                'a doppelganger trap token, placed "build" side-up with them, is an available '
+                "trap token too",
+            ),
+        ),
+        "cannot-build",
+    ),
+    RulePoint(
+        TRIGGER_PASSED,
+        "A time marker that moves past a trigger token without stopping on it",
+        Kind.AMBIGUITY,
+        (TRIGGER, TRIGGER_TOKENS),
+        (
+            Reading("passing-reaches", "moving past a trigger reaches it: a card is revealed"),
+            Reading("landing-only", "only a marker that stops on a trigger's space reaches it"),
+        ),
+        "passing-reaches",
+    ),
+    RulePoint(
+        TWO_TRIGGERS,
+        "One advance of the time marker that reaches two trigger tokens",
+        Kind.AMBIGUITY,
+        (TRIGGER, TRIGGER_TOKENS),
+        (
+            Reading("each", "each trigger reached reveals and resolves its own card"),
+            Reading("once", "the advance reveals one card, however many triggers it reaches"),
+        ),
+        "each",
+    ),
+    RulePoint(
+        EXHAUSTED_DECK,
+        "A trigger reached when no behaviour card is left in the deck",
+        Kind.AMBIGUITY,
+        (TRIGGER, SHUFFLE, NIGHTMARE_BOTTOM),
+        (
+            Reading("no-card", "nothing to reveal: the trigger does nothing"),
+            Reading(
+                "reshuffle",
+                "the revealed cards are shuffled into a new deck (as nightmare cards go back to "
+                "the deck): the card is any one of them",
+            ),
+        ),
+        "no-card",
     ),
 )
 

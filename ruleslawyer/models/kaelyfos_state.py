@@ -21,6 +21,21 @@ class Card:
 class Trap:
     node: str
     caught: int = 0
+    doppelganger: bool = False  # built from a doppelganger trap token
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"node": self.node, "caught": self.caught}
+        if self.doppelganger:
+            doc["doppelganger"] = True
+        return doc
+
+
+@dataclass(frozen=True)
+class Action:
+    """A free action an explorer takes on their node before the card: build or destroy a trap."""
+
+    kind: str  # "build" | "destroy"
+    explorer: str
 
 
 @dataclass(frozen=True)
@@ -40,6 +55,19 @@ class Position:
     bloodsuckers: tuple[tuple[str, int], ...] = ()
     traps: tuple[Trap, ...] = ()
     removed_from_play: int = 0
+    trap_tokens: int | None = None  # available; None: the board's tokens not on the board
+    turn: str | None = None  # the explorer whose turn it is
+    had_nightmare: tuple[str, ...] = ()  # explorers who had a waking nightmare this turn
+    actions: tuple[Action, ...] = ()  # free actions taken before the card resolves
+
+    def tokens(self) -> tuple[int, int]:
+        """Available (bloodsucker, doppelganger) trap tokens."""
+        if self.trap_tokens is not None:
+            free = self.trap_tokens
+        else:
+            free = self.board.trap_tokens - sum(not t.doppelganger for t in self.traps)
+        used = sum(t.doppelganger for t in self.traps)
+        return free, self.board.doppelganger_trap_tokens - used
 
     def markers(self) -> int:
         """Black markers accounted for: board, traps, supply and out of play."""
@@ -55,7 +83,8 @@ class Result:
     supply: int
     removed_from_play: int
     distress: tuple[tuple[str, int], ...]
-    nightmares: tuple[str, ...]
+    nightmares: tuple[str, ...]  # one entry per waking nightmare experienced, by name
+    trap_tokens: int = 0  # bloodsucker trap tokens available after the card
 
     def markers(self) -> int:
         return _markers(self.bloodsuckers, self.traps, self.supply, self.removed_from_play)
@@ -63,9 +92,10 @@ class Result:
     def to_json(self) -> dict[str, Any]:
         return {
             "bloodsuckers": dict(self.bloodsuckers),
-            "traps": [{"node": t.node, "caught": t.caught} for t in self.traps],
+            "traps": [t.to_json() for t in self.traps],
             "supply": self.supply,
             "removed_from_play": self.removed_from_play,
+            "trap_tokens": self.trap_tokens,
             "distress": dict(self.distress),
             "nightmares": list(self.nightmares),
         }
@@ -106,24 +136,41 @@ class Table:
 
     board: Board
     free: dict[str, int]
-    traps: list[list[Any]]  # [node, caught]
+    traps: list[list[Any]]  # [node, caught, doppelganger]
     supply: int
     removed: int
+    tokens: int  # bloodsucker trap tokens available
+    doppelganger_tokens: int
 
     @classmethod
     def of(cls, position: Position) -> Table:
         return cls(
             position.board,
             dict(position.bloodsuckers),
-            [[t.node, t.caught] for t in position.traps],
+            [[t.node, t.caught, t.doppelganger] for t in position.traps],
             position.supply,
             position.removed_from_play,
+            *position.tokens(),
         )
 
     def copy(self) -> Table:
         return Table(
-            self.board, dict(self.free), [list(t) for t in self.traps], self.supply, self.removed
+            self.board,
+            dict(self.free),
+            [list(t) for t in self.traps],
+            self.supply,
+            self.removed,
+            self.tokens,
+            self.doppelganger_tokens,
         )
+
+    def remove_trap(self, trap: list[Any], token_back: bool = True) -> None:
+        """Take ``trap`` off the board; its token is available again if ``token_back``."""
+        self.traps.remove(trap)
+        if token_back and trap[2]:
+            self.doppelganger_tokens += 1
+        elif token_back:
+            self.tokens += 1
 
     def trap_at(self, node: str) -> list[Any] | None:
         return next((t for t in self.traps if t[0] == node), None)
@@ -134,7 +181,7 @@ class Table:
         # destroyed. Return it and the bloodsuckers to the supply."
         trap[1] += 1
         if trap[1] >= 2:
-            self.traps.remove(trap)
+            self.remove_trap(trap)
             self.supply += trap[1]
 
     def key(self) -> tuple[Any, ...]:
@@ -143,19 +190,20 @@ class Table:
             tuple(tuple(t) for t in self.traps),
             self.supply,
             self.removed,
+            self.tokens,
+            self.doppelganger_tokens,
         )
 
-    def result(self, distress: dict[str, int]) -> Result:
+    def result(self, distress: dict[str, int], nightmares: tuple[str, ...]) -> Result:
         order = self.board.node_ids
         return Result(
             bloodsuckers=tuple((n, self.free[n]) for n in order if self.free.get(n)),
-            traps=tuple(Trap(n, c) for n, c in self.traps),
+            traps=tuple(Trap(n, c, d) for n, c, d in self.traps),
             supply=self.supply,
             removed_from_play=self.removed,
             distress=tuple(sorted(distress.items())),
-            # Reference & FAQ: "You can only experience 1 waking nightmare per turn, even if
-            # attacked multiple times."
-            nightmares=tuple(sorted(e for e, n in distress.items() if n > 0)),
+            nightmares=nightmares,
+            trap_tokens=self.tokens,
         )
 
 

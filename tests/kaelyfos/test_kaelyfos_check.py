@@ -120,7 +120,8 @@ def test_positions_come_smallest_first() -> None:
         (
             len(p.explorers)
             + sum(n for _, n in p.bloodsuckers)
-            + sum(1 + t.caught for t in p.traps),
+            + sum(1 + t.caught for t in p.traps)
+            + len(p.actions),
             p.card.move,
         )
         for p in islice(positions(board), 5000)
@@ -140,6 +141,7 @@ def test_step_json_shape() -> None:
         "traps",
         "supply",
         "removed_from_play",
+        "trap_tokens",
         "distress",
         "nightmares",
     }
@@ -159,9 +161,12 @@ def test_step_text_names_the_result() -> None:
 
 @pytest.mark.parametrize("example", sorted((ROOT / "examples" / "kaelyfos").glob("*.toml")))
 def test_examples_run(example: Path) -> None:
-    args = (
-        ["check", str(example)] if "board" in example.name else ["kaelyfos", "step", str(example)]
-    )
+    if "board" in example.name:
+        args = ["check", str(example)]
+    elif "timeline" in example.name:
+        args = ["kaelyfos", "advance", str(example)]
+    else:
+        args = ["kaelyfos", "step", str(example)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code in ((0, 1) if args[0] == "check" else (0,)), result.output
 

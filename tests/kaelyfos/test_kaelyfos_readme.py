@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.graphs.board import BoardSpec
-from ruleslawyer.models.kaelyfos_files import PositionSpec
+from ruleslawyer.models.kaelyfos_files import PositionSpec, TimelineSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTION = (ROOT / "README.md").read_text("utf-8").split("## Unsettled: Kaelyfos", 1)[1]
@@ -18,14 +18,16 @@ SECTION = SECTION.split("\n## ", 1)[0]
 
 
 def test_step_example_output_is_real() -> None:
-    (block,) = re.findall(r"```console\n\$ ruleslawyer (.*?)\n(.*?)```", SECTION, flags=re.DOTALL)
-    command, printed = block
-    result = CliRunner().invoke(cli, command.split())
-    assert result.exit_code == 0
-    assert result.output == printed
+    blocks = re.findall(r"```console\n\$ ruleslawyer (.*?)\n(.*?)```", SECTION, flags=re.DOTALL)
+    assert len(blocks) == 2  # step, advance
+    for command, printed in blocks:
+        result = CliRunner().invoke(cli, command.split())
+        assert result.exit_code == 0
+        assert result.output == printed
 
 
 def test_file_snippets_validate() -> None:
-    board, position = re.findall(r"```toml\n(.*?)```", SECTION, flags=re.DOTALL)
+    board, position, timeline = re.findall(r"```toml\n(.*?)```", SECTION, flags=re.DOTALL)
     BoardSpec.model_validate(tomllib.loads(board))
     PositionSpec.model_validate(tomllib.loads(position))
+    TimelineSpec.model_validate(tomllib.loads(timeline))

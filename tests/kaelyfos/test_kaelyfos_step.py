@@ -6,9 +6,9 @@ pheromone dots on each exit in brackets:
 
     glowing-fold: exterior-facedown-1 [2], exterior-facedown-2 [1]
     bony-protrusion: exterior-orifice [2]
-    exterior-orifice: bony-protrusion [2], exterior-facedown-2 [2], interior-orifice [1]
+    exterior-orifice: bony-protrusion [2], exterior-facedown-2 [2], interior-orifice [3]
     exterior-facedown-2: glowing-fold [2], exterior-orifice [1]
-    interior-orifice: exterior-orifice [3], vesicle-cluster [1], interior-facedown-1 [1]
+    interior-orifice: exterior-orifice [1], vesicle-cluster [1], interior-facedown-1 [1]
     vesicle-cluster: interior-orifice [1], interior-facedown-2 [1]
 
 and the Scarab joins glowing-fold, bony-protrusion and exterior-facedown-1.
@@ -64,15 +64,15 @@ def test_equal_dots_leave_a_choice_not_a_silent_pick() -> None:
 
 
 def test_more_dots_break_the_tie() -> None:
-    # From the interior orifice, ben (exterior-orifice) is 1 away, and so is ada (vesicle
-    # cluster). Dots: 3 toward the exterior orifice, 1 toward the vesicle cluster -> ben.
+    # From the exterior orifice, ben (bony protrusion) is 1 away, and so is ada (interior
+    # orifice). Dots: 2 toward the bony protrusion, 3 toward the interior orifice -> ada.
     s = step(
         position(
-            explorers={"ada": "vesicle-cluster", "ben": "exterior-orifice"},
-            bloodsuckers={"interior-orifice": 1},
+            explorers={"ada": "interior-orifice", "ben": "bony-protrusion"},
+            bloodsuckers={"exterior-orifice": 1},
         )
     )
-    assert dict(s.result.distress) == {"ada": 0, "ben": 1}
+    assert dict(s.result.distress) == {"ada": 1, "ben": 0}
     assert s.choices == ()
 
 
@@ -181,12 +181,13 @@ def test_scarab_as_a_shortcut_is_a_reading() -> None:
 
 
 def test_stop_at_the_explorer_or_move_onward() -> None:
-    # Move 2 from the exterior orifice: ada (bony-protrusion, 2 dots) and ben (interior
-    # orifice, 1 dot) are both 1 away, so it goes to ada. With a step left it stops there
-    # (default) or, reading 'onward', passes ada and heads back toward ben.
+    # Move 2 from the exterior orifice: ada (interior orifice, 3 dots) and ben (bony
+    # protrusion, 2 dots) are both 1 away, so it goes to ada. With a step left it stops
+    # there (default) or, reading 'onward', passes ada and heads for ben, 2 away: one step
+    # back to the exterior orifice.
     s = step(
         position(
-            explorers={"ada": "bony-protrusion", "ben": "interior-orifice"},
+            explorers={"ada": "interior-orifice", "ben": "bony-protrusion"},
             bloodsuckers={"exterior-orifice": 1},
             move=2,
         )

@@ -213,6 +213,8 @@ def pictures(source: GameSource, result: GameResult) -> list[tuple[str, str, str
             continue
         w = f.witness.to_json()
         start = w["position"]
+        if "nests" not in start:
+            continue  # a timeline witness (kaelyfos advance): nothing on the board to draw
         panels: list[tuple[str, Mapping[str, Any]]] = [("before", start)]
         for reading, end in w["results"].items():
             if isinstance(end, Mapping):
