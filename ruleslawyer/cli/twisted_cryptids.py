@@ -84,3 +84,92 @@ def simulate(players: int, seed: int, rounds: int | None, output: Path | None) -
     from ruleslawyer.solvers.cryptid_simulate import simulated_record
 
     emit(record_to_toml(simulated_record(players, seed, rounds=rounds)), output)
+
+
+@group.command()
+@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="The deal and the play.")
+@click.option(
+    "--moves",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Position: after this many seeded random moves (as `simulate` plays them).",
+)
+@click.option("--samples", type=click.IntRange(2), default=200, show_default=True)
+@click.option(
+    "--exact-limit",
+    type=click.IntRange(1),
+    default=200,
+    show_default=True,
+    help="Average exactly over the hidden-Stack worlds when there are at most this many.",
+)
+@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def advise(
+    players: int,
+    seed: int,
+    moves: int,
+    samples: int,
+    exact_limit: int,
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Rank every legal choice of the player to act by expected change of their Myth.
+
+    The position is a seeded game with the built-in data after MOVES random moves (a record
+    file holds no board, hands or decks, so it cannot give a position). Averaged over the
+    other players' hidden Stacks consistent with what the player to act has seen.
+    """
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.models.twisted_cryptids_game import builtin_game
+    from ruleslawyer.solvers.cryptid_advise import advise as run
+    from ruleslawyer.solvers.cryptid_simulate import position
+
+    state = position(builtin_game(), players, seed, moves)
+    if state.actor() is None:
+        raise InputError("--moves", "value", moves, "a position before the game is over")
+    result = run(
+        state,
+        exact_limit=exact_limit,
+        samples=samples,
+        seed=seed,
+        budget=Budget(max_seconds=max_seconds),
+    )
+    result = {"position": f"players {players}, seed {seed}, after {moves} moves", **result}
+    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_advice(result), output)
+
+
+def render_advice(r: dict[str, Any]) -> str:
+    how = (
+        f"exact over {r['worlds']} worlds"
+        if r["mode"] == "exact"
+        else f"sampled: {r['samples']} of {r['worlds']} worlds (seed {r['seed']}), 95% intervals"
+    )
+    lines = [
+        f"position: {r['position']}; round {r['round']}, phase {r['phase']}",
+        f"{r['actor']} to act; leader (most Myth among the others): {r['leader']}",
+        f"prior: {r['prior']}; {how}",
+        f"horizon: {r['horizon']}; policy: {r['policy']}",
+        f"not averaged: {r['not_averaged']}",
+        f"finished: {str(r['finished']).lower()} ({r['moves_ranked']} of {r['moves_legal']} "
+        "legal choices)",
+    ]
+
+    def fmt(stat: dict[str, Any]) -> str:
+        text = f"{stat['mean']:+.2f}"
+        if "interval95" in stat:
+            low, high = stat["interval95"]
+            text += f" [{low:+.2f}, {high:+.2f}]"
+        return text
+
+    for i, row in enumerate(r["choices"], start=1):
+        lines.append(
+            f"{i:3}. Myth {fmt(row['myth_change'])}; leader {fmt(row['leader_myth_change'])}: "
+            f"{row['move']}"
+        )
+    return "\n".join(lines) + "\n"
