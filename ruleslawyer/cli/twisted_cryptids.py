@@ -173,3 +173,63 @@ def render_advice(r: dict[str, Any]) -> str:
             f"{row['move']}"
         )
     return "\n".join(lines) + "\n"
+
+
+@group.command()
+@click.option(
+    "--players",
+    type=click.IntRange(2, 6),
+    multiple=True,
+    help="Player counts to play (repeatable; default 2 to 6).",
+)
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per count.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def balance(
+    players: tuple[int, ...],
+    games: int,
+    seed: int,
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Seat win rates from seeded games with the built-in data, per player count (95% Wilson
+    intervals). Seat k plays the k-th Cryptid of the data; every seat plays the random policy."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.models.twisted_cryptids_game import builtin_game
+    from ruleslawyer.solvers.cryptid_balance import POLICY
+    from ruleslawyer.solvers.cryptid_balance import balance as run
+
+    game = builtin_game()
+    budget = Budget(max_seconds=max_seconds)
+    counts = sorted(set(players)) or [2, 3, 4, 5, 6]
+    tables = [run(game, n, games, seed, budget) for n in counts]
+    result = {
+        "policy": POLICY,
+        "model": "built-in data, default readings of every rule point",
+        "win": "the highest final score; a shared win (tied after the tie-break) counts for each",
+        "finished": all(t["finished"] for t in tables),
+        "counts": tables,
+    }
+    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_balance(result), output)
+
+
+def render_balance(r: dict[str, Any]) -> str:
+    lines = [f"policy: {r['policy']}", f"model: {r['model']}", f"win: {r['win']}"]
+    for t in r["counts"]:
+        lines.append(
+            f"{t['players']} players: {t['games']} of {t['games_asked']} games (seeds "
+            f"{t['seed']}..{t['seed'] + t['games_asked'] - 1}), {t['shared_wins']} shared wins"
+        )
+        for s in t["seats"]:
+            rate = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
+            low, high = s["interval95"]
+            lines.append(
+                f"  seat {s['seat']} ({s['cryptid']}): {s['wins']} wins, {rate} "
+                f"[{low:.3f}, {high:.3f}]; mean final score {s['mean_final_myth']}"
+            )
+    lines.append(f"finished: {str(r['finished']).lower()}")
+    return "\n".join(lines) + "\n"
