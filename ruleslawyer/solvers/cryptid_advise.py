@@ -31,7 +31,14 @@ from math import prod, sqrt
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.twisted_cryptids_play import GameMove, State, describe, legal_moves, step
+from ruleslawyer.models.twisted_cryptids_play import (
+    GameMove,
+    Power,
+    State,
+    describe,
+    legal_moves,
+    step,
+)
 from ruleslawyer.solvers.cryptid_stacks import distinct_permutations, multinomial
 
 # per player: the Stacks, each a tuple of Sighting ids top first (unrevealed cards only)
@@ -118,6 +125,15 @@ def _world(state: State, chosen: dict[int, tuple[tuple[int, ...], ...]]) -> Worl
     return tuple(chosen.get(p, state.stacks[p]) for p in range(state.n))
 
 
+def label(state: State, move: GameMove) -> str:
+    """The move as :func:`describe` words it, naming the card a Power discards."""
+    text = describe(state, move)
+    if isinstance(move, Power):
+        card = state.hands[state.actor() or 0][move.card]
+        text += f" (discarding {state.game.actions[card].name})"
+    return text
+
+
 def leader_of(state: State, actor: int) -> int:
     others = [p for p in range(state.n) if p != actor]
     return max(others, key=lambda p: (state.myth[p], -p))
@@ -189,7 +205,7 @@ def advise(
         results = outcomes(state, move, worlds, actor, leader)
         rows.append(
             {
-                "move": describe(state, move),
+                "move": label(state, move),
                 "myth_change": _stat([a for a, _ in results], exact),
                 "leader_myth_change": _stat([b for _, b in results], exact),
             }
@@ -232,7 +248,7 @@ def brute_force(state: State) -> dict[str, tuple[float, float]]:
     out = {}
     for move in legal_moves(state):
         res = [outcome(replace(state, stacks=w), move, actor, leader) for w in worlds]
-        out[describe(state, move)] = (
+        out[label(state, move)] = (
             sum(a for a, _ in res) / len(res),
             sum(b for _, b in res) / len(res),
         )

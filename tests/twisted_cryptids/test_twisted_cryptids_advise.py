@@ -115,3 +115,25 @@ def test_step_is_not_changed_by_advice() -> None:
     before = legal_moves(state)
     advise(state)
     assert legal_moves(state) == before and step(state, before[0]) == step(state, before[0])
+
+
+def _readme_block(command: str) -> list[str]:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    after = readme.split(command, 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    return [line for line in after.splitlines() if line != "..."]
+
+
+def test_readme_advise_example_is_real() -> None:
+    shown = _readme_block("ruleslawyer twisted-cryptids advise --players 3 --seed 2 --moves 50")
+    args = ["twisted-cryptids", "advise", "--players", "3", "--seed", "2", "--moves", "50"]
+    actual = CliRunner().invoke(cli, args).output.splitlines()
+    assert shown and shown == actual[: len(shown)]
+
+
+@pytest.mark.slow
+def test_readme_balance_example_is_real() -> None:
+    shown = _readme_block("ruleslawyer twisted-cryptids balance --players 4 --games 200")
+    args = ["twisted-cryptids", "balance", "--players", "4", "--games", "200"]
+    assert CliRunner().invoke(cli, args).output.splitlines() == shown
