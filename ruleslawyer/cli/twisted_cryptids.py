@@ -84,3 +84,152 @@ def simulate(players: int, seed: int, rounds: int | None, output: Path | None) -
     from ruleslawyer.solvers.cryptid_simulate import simulated_record
 
     emit(record_to_toml(simulated_record(players, seed, rounds=rounds)), output)
+
+
+@group.command()
+@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="The deal and the play.")
+@click.option(
+    "--moves",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Position: after this many seeded random moves (as `simulate` plays them).",
+)
+@click.option("--samples", type=click.IntRange(2), default=200, show_default=True)
+@click.option(
+    "--exact-limit",
+    type=click.IntRange(1),
+    default=200,
+    show_default=True,
+    help="Average exactly over the hidden-Stack worlds when there are at most this many.",
+)
+@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def advise(
+    players: int,
+    seed: int,
+    moves: int,
+    samples: int,
+    exact_limit: int,
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Rank every legal choice of the player to act by expected change of their Myth.
+
+    The position is a seeded game with the built-in data after MOVES random moves (a record
+    file holds no board, hands or decks, so it cannot give a position). Averaged over the
+    other players' hidden Stacks consistent with what the player to act has seen.
+    """
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.models.twisted_cryptids_game import builtin_game
+    from ruleslawyer.solvers.cryptid_advise import advise as run
+    from ruleslawyer.solvers.cryptid_simulate import position
+
+    state = position(builtin_game(), players, seed, moves)
+    if state.actor() is None:
+        raise InputError("--moves", "value", moves, "a position before the game is over")
+    result = run(
+        state,
+        exact_limit=exact_limit,
+        samples=samples,
+        seed=seed,
+        budget=Budget(max_seconds=max_seconds),
+    )
+    result = {"position": f"players {players}, seed {seed}, after {moves} moves", **result}
+    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_advice(result), output)
+
+
+def render_advice(r: dict[str, Any]) -> str:
+    how = (
+        f"exact over {r['worlds']} worlds"
+        if r["mode"] == "exact"
+        else f"sampled: {r['samples']} of {r['worlds']} worlds (seed {r['seed']}), 95% intervals"
+    )
+    lines = [
+        f"position: {r['position']}; round {r['round']}, phase {r['phase']}",
+        f"{r['actor']} to act; leader (most Myth among the others): {r['leader']}",
+        f"prior: {r['prior']}; {how}",
+        f"horizon: {r['horizon']}; policy: {r['policy']}",
+        f"not averaged: {r['not_averaged']}",
+        f"finished: {str(r['finished']).lower()} ({r['moves_ranked']} of {r['moves_legal']} "
+        "legal choices)",
+    ]
+
+    def fmt(stat: dict[str, Any]) -> str:
+        text = f"{stat['mean']:+.2f}"
+        if "interval95" in stat:
+            low, high = stat["interval95"]
+            text += f" [{low:+.2f}, {high:+.2f}]"
+        return text
+
+    for i, row in enumerate(r["choices"], start=1):
+        lines.append(
+            f"{i:3}. Myth {fmt(row['myth_change'])}; leader {fmt(row['leader_myth_change'])}: "
+            f"{row['move']}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+@group.command()
+@click.option(
+    "--players",
+    type=click.IntRange(2, 6),
+    multiple=True,
+    help="Player counts to play (repeatable; default 2 to 6).",
+)
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per count.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def balance(
+    players: tuple[int, ...],
+    games: int,
+    seed: int,
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Seat win rates from seeded games with the built-in data, per player count (95% Wilson
+    intervals). Seat k plays the k-th Cryptid of the data; every seat plays the random policy."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.models.twisted_cryptids_game import builtin_game
+    from ruleslawyer.solvers.cryptid_balance import POLICY
+    from ruleslawyer.solvers.cryptid_balance import balance as run
+
+    game = builtin_game()
+    budget = Budget(max_seconds=max_seconds)
+    counts = sorted(set(players)) or [2, 3, 4, 5, 6]
+    tables = [run(game, n, games, seed, budget) for n in counts]
+    result = {
+        "policy": POLICY,
+        "model": "built-in data, default readings of every rule point",
+        "win": "the highest final score; a shared win (tied after the tie-break) counts for each",
+        "finished": all(t["finished"] for t in tables),
+        "counts": tables,
+    }
+    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_balance(result), output)
+
+
+def render_balance(r: dict[str, Any]) -> str:
+    lines = [f"policy: {r['policy']}", f"model: {r['model']}", f"win: {r['win']}"]
+    for t in r["counts"]:
+        lines.append(
+            f"{t['players']} players: {t['games']} of {t['games_asked']} games (seeds "
+            f"{t['seed']}..{t['seed'] + t['games_asked'] - 1}), {t['shared_wins']} shared wins"
+        )
+        for s in t["seats"]:
+            rate = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
+            low, high = s["interval95"]
+            lines.append(
+                f"  seat {s['seat']} ({s['cryptid']}): {s['wins']} wins, {rate} "
+                f"[{low:.3f}, {high:.3f}]; mean final score {s['mean_final_myth']}"
+            )
+    lines.append(f"finished: {str(r['finished']).lower()}")
+    return "\n".join(lines) + "\n"

@@ -79,3 +79,15 @@ def replay(
     for _ in range(moves):
         state = step(state, rng.choice(legal_moves(state)))
     return state, rng.choice(legal_moves(state))
+
+
+def position(game: Game, players: int, seed: int, moves: int) -> State:
+    """The state after ``moves`` seeded random moves from the seeded deal (as
+    :func:`random_game` plays them), or the final state if the game ends first."""
+    state = deal(game, players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.phase == "over":
+            break
+        state = step(state, rng.choice(legal_moves(state)))
+    return state

@@ -1,0 +1,104 @@
+"""Benchmark: ``twisted-cryptids advise`` and ``balance`` beside plain references.
+
+Run from the repository root: ``python benchmarks/twisted_cryptids_play.py [--games 200]``.
+
+advise rows: positions of seeded 2-player games (players, seed, moves as the CLI takes
+them). ``advise s`` is the solver (the play before Dusk's reveals shared by every world);
+``reference s`` replays every world from the move with no sharing (``cryptid_advise.outcome``)
+over the same worlds, and the means must agree. balance rows: ``balance s`` for ``--games``
+seeded games under the random policy, beside a plain loop playing the same seeded games with
+``play_random`` and nothing else (the cost of the games themselves). The last line is the
+CLI wall time of ``balance --games N`` over every player count in a fresh process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ruleslawyer.models.twisted_cryptids_game import builtin_game  # noqa: E402
+from ruleslawyer.models.twisted_cryptids_play import legal_moves, play_random  # noqa: E402
+from ruleslawyer.solvers import cryptid_advise as ca  # noqa: E402
+from ruleslawyer.solvers.cryptid_balance import balance  # noqa: E402
+from ruleslawyer.solvers.cryptid_simulate import deal, position  # noqa: E402
+
+
+def reference_means(state, worlds):  # type: ignore[no-untyped-def]
+    actor = state.actor()
+    leader = ca.leader_of(state, actor)
+    out = {}
+    for move in legal_moves(state):
+        res = [ca.outcome(replace(state, stacks=w), move, actor, leader) for w in worlds]
+        out[ca.label(state, move)] = sum(a for a, _ in res) / len(res)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    game = builtin_game()
+    print(
+        f"{'advise position':<28} {'mode':>8} {'worlds':>7} {'moves':>6} {'advise s':>9} "
+        f"{'reference s':>12} agree"
+    )
+    for players, seed, moves, samples in ((2, 7, 58, 200), (2, 1, 60, 50)):
+        state = position(game, players, seed, moves)
+        start = time.perf_counter()
+        result = ca.advise(state, samples=samples, seed=seed)
+        fast = time.perf_counter() - start
+        actor = state.actor()
+        if result["mode"] == "exact":
+            worlds = list(ca.all_worlds(state, actor))
+        else:
+            worlds = list(ca.sampled_worlds(state, actor, samples, seed))
+        start = time.perf_counter()
+        ref = reference_means(state, worlds)
+        slow = time.perf_counter() - start
+        agree = all(
+            abs(r["myth_change"]["mean"] - ref[r["move"]]) < 1e-3 for r in result["choices"]
+        )
+        name = f"{players}p seed {seed} moves {moves}"
+        print(
+            f"{name:<28} {result['mode']:>8} {len(worlds):>7} {result['moves_legal']:>6} "
+            f"{fast:>9.2f} {slow:>12.2f} {agree}"
+        )
+    print(f"\n{'balance':<28} {'games':>6} {'balance s':>10} {'plain loop s':>13}")
+    for players in (2, 4, 6):
+        start = time.perf_counter()
+        balance(game, players, args.games, 0)
+        fast = time.perf_counter() - start
+        start = time.perf_counter()
+        for i in range(args.games):
+            play_random(deal(game, players, i), random.Random(i))
+        slow = time.perf_counter() - start
+        print(f"{players} players{'':<20} {args.games:>6} {fast:>10.1f} {slow:>13.1f}")
+    start = time.perf_counter()
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "ruleslawyer"),
+            "twisted-cryptids",
+            "balance",
+            "--games",
+            str(args.games),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    seconds = time.perf_counter() - start
+    finished = done.stdout.rstrip().endswith("finished: true")
+    print(f"\nCLI balance --games {args.games}, 2..6 players: {seconds:.1f} s, finished {finished}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Twisted Cryptids balance: seat win rates from seeded games under a stated agent policy.
+
+Every seat plays the ``random`` policy: a uniformly random legal move at every choice
+(Hidden Trait, placements, Events, Day turns, Encounter ties, reveal targets, Night,
+refills), from a seeded ``random.Random``. Game ``i`` of a run with seed ``s`` is dealt
+and played with seed ``s + i``, so a run is reproducible and a longer run extends a
+shorter one. A shared win (still tied after the tie-break) counts as a win for every
+tied seat. Intervals: Wilson score, 95%.
+"""
+
+from __future__ import annotations
+
+from math import sqrt
+from typing import Any
+
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.models.twisted_cryptids_game import Game
+from ruleslawyer.models.twisted_cryptids_play import final_scores, winners
+from ruleslawyer.solvers.cryptid_simulate import random_game
+
+POLICY = "random: a uniformly random legal move at every choice, every seat"
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``wins`` out of ``games`` (0..1 when no games)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def balance(
+    game: Game, players: int, games: int, seed: int, budget: Budget | None = None
+) -> dict[str, Any]:
+    wins = [0] * players
+    shared = 0
+    myth_total = [0] * players
+    played = 0
+    progress = Progress(f"balance {players} players: games", games)
+    for i in range(games):
+        if budget is not None and budget.spent():
+            break
+        state = random_game(game, players, seed + i)
+        best = winners(state)
+        shared += len(best) > 1
+        for p in best:
+            wins[p] += 1
+        for p, score in enumerate(final_scores(state)):
+            myth_total[p] += score
+        played += 1
+        progress.update(played)
+    progress.close()
+    seats = []
+    for p in range(players):
+        low, high = wilson(wins[p], played)
+        seats.append(
+            {
+                "seat": p + 1,
+                "cryptid": game.cryptids[p].name,
+                "wins": wins[p],
+                "win_rate": round(wins[p] / played, 4) if played else None,
+                "interval95": [round(low, 4), round(high, 4)],
+                "mean_final_myth": round(myth_total[p] / played, 3) if played else None,
+            }
+        )
+    return {
+        "players": players,
+        "games": played,
+        "games_asked": games,
+        "seed": seed,
+        "finished": played == games,
+        "shared_wins": shared,
+        "seats": seats,
+    }

@@ -1,0 +1,139 @@
+"""Twisted Cryptids ``advise``: exact averaging against a brute-force reference, known answers,
+seeded reproducibility and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.models.twisted_cryptids_game import builtin_game
+from ruleslawyer.models.twisted_cryptids_play import legal_moves, scored_humans, step
+from ruleslawyer.solvers.cryptid_advise import advise, brute_force, world_count
+from ruleslawyer.solvers.cryptid_simulate import position
+
+GAME = builtin_game()
+# 2-player positions late in seeded games with few hidden cards (found by a scan of seeds):
+# (seed, moves) -> a Dawn, a Reveal with one choice, a Reveal with five target choices
+SMALL = [(1, 58), (3, 67), (4, 61), (7, 58)]
+
+
+@pytest.mark.parametrize(("seed", "moves"), SMALL)
+def test_exact_matches_brute_force(seed: int, moves: int) -> None:
+    state = position(GAME, 2, seed, moves)
+    fast = advise(state, exact_limit=10_000)
+    assert fast["mode"] == "exact" and fast["finished"]
+    ref = brute_force(state)
+    assert len(fast["choices"]) == len(legal_moves(state))
+    for row in fast["choices"]:
+        mine, leader = ref[row["move"]]
+        assert row["myth_change"]["mean"] == pytest.approx(mine, abs=1e-4)
+        assert row["leader_myth_change"]["mean"] == pytest.approx(leader, abs=1e-4)
+
+
+def test_own_reveal_known_answer() -> None:
+    # At Dusk the player to act reveals the top Sighting of their own Stack at the Encounter
+    # Site, which they know: "Myth per Human of each kind at the Encounter Site" of that card.
+    # The next revealer is the other player or nobody; their card cannot change ours, so the
+    # change is the same in every world (a spread of zero), the card's Myth for those Humans.
+    state = position(GAME, 2, 3, 67)
+    assert state.phase == "reveal"
+    actor = state.actor()
+    assert actor is not None
+    token = state.spots[actor].index(state.encounter)
+    card = GAME.cryptids[state.cryptids[actor]].sightings[state.stacks[actor][token][0]]
+    expected = card.myth_for(scored_humans(state))
+    result = advise(state, exact_limit=1, samples=30, seed=5)
+    assert result["mode"] == "sampled"
+    for row in result["choices"]:
+        assert row["myth_change"]["mean"] == expected
+        assert row["myth_change"]["interval95"] == [expected, expected]
+
+
+def test_horizon_night_is_zero() -> None:
+    # The horizon ends at this round's Dusk: a Night choice changes no Myth within it.
+    state = position(GAME, 2, 1, 20)
+    assert state.phase == "refill"
+    result = advise(state)
+    assert all(r["myth_change"]["mean"] == 0 for r in result["choices"])
+
+
+def test_sampled_is_seeded_and_says_so() -> None:
+    state = position(GAME, 2, 1, 60)
+    assert world_count(state, state.actor() or 0) > 200
+    a = advise(state, samples=20, seed=9)
+    b = advise(state, samples=20, seed=9)
+    assert a == b
+    assert a["mode"] == "sampled" and a["samples"] == 20 and a["seed"] == 9
+    assert all("interval95" in r["myth_change"] for r in a["choices"])
+    means = [r["myth_change"]["mean"] for r in a["choices"]]
+    assert means == sorted(means, reverse=True)
+
+
+def test_budget_ends_early() -> None:
+    from ruleslawyer.budget import Budget
+
+    state = position(GAME, 2, 1, 60)
+    result = advise(state, samples=10, budget=Budget(max_seconds=1e-9))
+    assert result["finished"] is False and result["moves_ranked"] < result["moves_legal"]
+
+
+def test_cli_advise_json_and_errors() -> None:
+    runner = CliRunner()
+    out = runner.invoke(
+        cli,
+        [
+            "twisted-cryptids",
+            "advise",
+            "--players",
+            "2",
+            "--seed",
+            "7",
+            "--moves",
+            "58",
+            "--format",
+            "json",
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["mode"] == "exact" and doc["worlds"] == 10
+    assert doc["prior"] and doc["horizon"] and doc["policy"]
+    text = runner.invoke(
+        cli, ["twisted-cryptids", "advise", "--players", "2", "--seed", "7", "--moves", "58"]
+    )
+    assert "horizon:" in text.output and "prior:" in text.output and "finished: true" in text.output
+    over = runner.invoke(cli, ["twisted-cryptids", "advise", "--players", "2", "--moves", "500"])
+    assert over.exit_code == 2 and "Traceback" not in over.output
+    assert "expected a position before the game is over" in over.output
+
+
+def test_step_is_not_changed_by_advice() -> None:
+    state = position(GAME, 2, 7, 58)
+    before = legal_moves(state)
+    advise(state)
+    assert legal_moves(state) == before and step(state, before[0]) == step(state, before[0])
+
+
+def _readme_block(command: str) -> list[str]:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    after = readme.split(command, 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    return [line for line in after.splitlines() if line != "..."]
+
+
+def test_readme_advise_example_is_real() -> None:
+    shown = _readme_block("ruleslawyer twisted-cryptids advise --players 3 --seed 2 --moves 50")
+    args = ["twisted-cryptids", "advise", "--players", "3", "--seed", "2", "--moves", "50"]
+    actual = CliRunner().invoke(cli, args).output.splitlines()
+    assert shown and shown == actual[: len(shown)]
+
+
+@pytest.mark.slow
+def test_readme_balance_example_is_real() -> None:
+    shown = _readme_block("ruleslawyer twisted-cryptids balance --players 4 --games 200")
+    args = ["twisted-cryptids", "balance", "--players", "4", "--games", "200"]
+    assert CliRunner().invoke(cli, args).output.splitlines() == shown
