@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.models.twist_of_fate import Rules
+    from ruleslawyer.models.twist_of_fate_files import Position
+    from ruleslawyer.solvers.twist_of_fate_common import SolveResult
 
 from ruleslawyer.cli.common import (
     emit,
@@ -127,12 +134,14 @@ def solve(
         emit(head + render_analysis(out) + _tail(out), output)
 
 
-def _tail(out: dict) -> str:
+def _tail(out: dict[str, Any]) -> str:
     done = "yes" if out["finished"] else "no (budget spent: no exact answer, values withheld)"
     return f"states: {out['states']}\nseconds: {out['seconds']:.3f}\nfinished: {done}\n"
 
 
-def _paranoid(pos, rules, budget, solver: str, memory: int, threads: int | None):  # type: ignore[no-untyped-def]
+def _paranoid(
+    pos: Position, rules: Rules, budget: Budget, solver: str, memory: int, threads: int | None
+) -> SolveResult:
     """The paranoid solvers' answer (guaranteed and reachable Sanctuary, wins, end states)."""
     if solver == "numba":
         from ruleslawyer.solvers.twist_of_fate_numba import solve as fast
