@@ -31,7 +31,17 @@ BIN = Path(sys.executable).parent
 
 def run(args: list[str]) -> tuple[dict, int]:
     """The JSON report of one solve, and the peak resident memory of its process (bytes)."""
-    cmd = ["/usr/bin/time", "-f", "%M", str(BIN / "ruleslawyer"), "twist-of-fate", "solve", *args]
+    cmd = [
+        "/usr/bin/time",
+        "-f",
+        "%M",
+        str(BIN / "ruleslawyer"),
+        "twist-of-fate",
+        "solve",
+        "--model",
+        "paranoid",
+        *args,
+    ]
     done = subprocess.run([*cmd, "--format", "json"], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr[-2000:]}")

@@ -9,6 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+if TYPE_CHECKING:
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.models.twist_of_fate import Rules
+    from ruleslawyer.models.twist_of_fate_files import Position
+    from ruleslawyer.solvers.twist_of_fate_common import SolveResult
+
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     FiniteFloat,
@@ -60,6 +66,15 @@ def group() -> None:
     "usable processor, at most 4. The answer does not depend on it.",
 )
 @ruling_option
+@click.option(
+    "--model",
+    type=click.Choice(("maxn", "paranoid")),
+    default="maxn",
+    show_default=True,
+    help="Opponent model: max^n (each player picks the move best for itself, ties broken "
+    "against the others) or paranoid (everyone else plays against the player to move: "
+    "the guaranteed bound).",
+)
 @click.option(
     "--solver",
     type=click.Choice(("numba", "reference")),
@@ -127,6 +142,7 @@ def solve(
     max_memory: float,
     threads: int | None,
     rulings: tuple[str, ...],
+    model: str,
     solver: str,
     engine: str,
     workers: int | None,
@@ -139,9 +155,10 @@ def solve(
 ) -> None:
     """Search every line of play from POSITION.toml to the end of the round (or game).
 
-    Reports the Sanctuary the player to move can guarantee (paranoid minimax),
-    the best move, the highest reachable, whether a win is guaranteed or possible,
-    and how many distinct end states there are.
+    Scores every legal move of the player to move under the opponent model
+    (--model) and shows the line of play to the horizon. With --model paranoid it
+    also reports the Sanctuary the player can guarantee, the highest reachable,
+    whether a win is guaranteed or possible, and how many distinct end states there are.
 
     \b
     POSITION.toml: `deck`, `active`, one [[player]] each (`luck`, `shilling`, `sanctuary`,
@@ -153,6 +170,8 @@ def solve(
     from ruleslawyer.models.twist_of_fate import RULE_POINTS, Rules
     from ruleslawyer.models.twist_of_fate_files import position_from_document
     from ruleslawyer.solvers.twist_of_fate_common import render_text
+    from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json
+    from ruleslawyer.solvers.twist_of_fate_maxn_text import describe, render_analysis
 
     _, doc = read_toml(position)
     file_rulings = doc.get("rulings", {}) if isinstance(doc.get("rulings", {}), dict) else {}
@@ -171,6 +190,10 @@ def solve(
         "--partition-states": partition_states is not None,
     }
     if engine == "dask":
+        if model != "paranoid":
+            raise click.UsageError(
+                "--engine dask computes paranoid values only: add --model paranoid"
+            )
         if solver != "numba":
             raise click.UsageError("--engine dask runs the Numba kernels: drop --solver reference")
         if workers is not None and scheduler is not None:
@@ -189,21 +212,48 @@ def solve(
     if given:
         raise click.UsageError(f"{given[0]} needs --engine dask")
     progress(f"searching every line of play from {position} ({solver} solver) ...")
+    memory = int(max_memory * 2**30)
+    found = analysis_json(
+        pos, analyse(pos, rules, model, budget, solver=solver, max_table_bytes=memory)
+    )
+    if model == "maxn":
+        out = found
+        head = f"player: {found['player']}\n"
+        if found["best_move"]:
+            head += f"best_move: {describe(found['best_move'])}\n"
+    else:
+        result = _paranoid(pos, rules, budget, solver, memory, threads)
+        out = {**result.to_json(), **found, "player": result.player}
+        out["finished"] = result.finished and found["finished"]
+        out["seconds"] = result.seconds + found["seconds"]
+        del out["value"]
+        out["best_move"] = result.best_move
+        out["states"] = result.states
+        head = render_text(result).split("\nstates:")[0] + "\n"
+    if fmt == "json":
+        emit(json.dumps(out, indent=2) + "\n", output)
+    else:
+        emit(head + render_analysis(out) + _tail(out), output)
+    if not out["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def _tail(out: dict[str, Any]) -> str:
+    done = "yes" if out["finished"] else "no (budget spent: no exact answer, values withheld)"
+    return f"states: {out['states']}\nseconds: {out['seconds']:.3f}\nfinished: {done}\n"
+
+
+def _paranoid(
+    pos: Position, rules: Rules, budget: Budget, solver: str, memory: int, threads: int | None
+) -> SolveResult:
+    """The paranoid solvers' answer (guaranteed and reachable Sanctuary, wins, end states)."""
     if solver == "numba":
         from ruleslawyer.solvers.twist_of_fate_numba import solve as fast
 
-        memory = int(max_memory * 2**30)
-        result = fast(pos, rules, budget, max_table_bytes=memory, threads=threads)
-    else:
-        from ruleslawyer.solvers.twist_of_fate_reference import solve as slow
+        return fast(pos, rules, budget, max_table_bytes=memory, threads=threads)
+    from ruleslawyer.solvers.twist_of_fate_reference import solve as slow
 
-        result = slow(pos, rules, budget)
-    if fmt == "json":
-        emit(json.dumps(result.to_json(), indent=2) + "\n", output)
-    else:
-        emit(render_text(result), output)
-    if not result.finished:
-        raise SystemExit(EXIT_UNFINISHED)
+    return slow(pos, rules, budget)
 
 
 def _solve_on_dask(

@@ -87,7 +87,8 @@ def test_solve_reports_the_win(solve) -> None:  # type: ignore[no-untyped-def]
 def test_cli_solve_reports_the_win(tmp_path: Path) -> None:
     path = tmp_path / "win.toml"
     path.write_text(dumps(MONKS_WIN_DOC), "utf-8")
-    run = CliRunner().invoke(cli, ["twist-of-fate", "solve", str(path), "--format", "json"])
+    args = ["twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"]
+    run = CliRunner().invoke(cli, args)
     assert run.exit_code == 0, run.output
     assert json.loads(run.output)["guaranteed_win"] is True
 

@@ -28,7 +28,13 @@ def test_console_examples_run_as_printed() -> None:
 
 
 def test_penalty_first_ruling_as_the_readme_says() -> None:
-    args = ["twist-of-fate", "solve", "examples/twist-of-fate/monks-win.toml"]
+    args = [
+        "twist-of-fate",
+        "solve",
+        "examples/twist-of-fate/monks-win.toml",
+        "--model",
+        "paranoid",
+    ]
     ruling = ["--ruling", "twist-of-fate/finish-before-penalty=penalty-first"]
     out = CliRunner().invoke(cli, [*args, *ruling], catch_exceptions=False).output
     assert "guaranteed_sanctuary: 7" in out and "guaranteed_win: False" in out

@@ -118,6 +118,7 @@ def test_cli_memory_cap_stops_with_finished_false() -> None:
     # then would by 8 MiB more, past 20.
     path = ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-9.toml"
     args = ["twist-of-fate", "solve", str(path), "--format", "json", "--max-memory", "0.02"]
+    args += ["--model", "paranoid"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 3, result.output  # 3: the search did not finish (README)
     out = json.loads(result.output)
@@ -215,10 +216,12 @@ def test_position_file_round_trip(case: tuple[Position, Rules]) -> None:
 def test_cli_solve_json_has_exactly_the_issue_fields(tmp_path: Path) -> None:
     path = tmp_path / "p.toml"
     path.write_text(dumps(EXAMPLE), "utf-8")
-    result = CliRunner().invoke(cli, ["twist-of-fate", "solve", str(path), "--format", "json"])
+    args = ["twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"]
+    result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert tuple(out) == FIELDS
+    extra = ("model", "utility", "tie_break", "horizon", "moves", "line")
+    assert sorted(out) == sorted((*FIELDS, *extra))
     assert out["guaranteed_sanctuary"] == 1 and out["finished"] is True
 
 
@@ -230,6 +233,7 @@ def test_cli_ruling_changes_the_answer(tmp_path: Path) -> None:
     path = tmp_path / "p.toml"
     path.write_text(dumps(doc), "utf-8")
     args = ["twist-of-fate", "solve", str(path), "--format", "json", "--solver", "reference"]
+    args += ["--model", "paranoid"]
     plain = json.loads(CliRunner().invoke(cli, args).output)
     ruled = CliRunner().invoke(
         cli, [*args, "--ruling", "twist-of-fate/double-threshold=one-point-reset-both"]

@@ -1,0 +1,223 @@
+"""Every move scored and the line shown, for Twist of Fate, under max^n or paranoid play.
+
+:func:`analyse` values every legal move of the player to move under the chosen
+opponent model and follows the principal variation to the horizon (the end of
+the round, or of the game if it comes first), with the compiled search of
+:mod:`~ruleslawyer.solvers.twist_of_fate_maxn_kernel` or the plain reference of
+:mod:`~ruleslawyer.solvers.twist_of_fate_maxn_reference` it is tested against.
+The rule of choice (utility and tie-break) is
+:data:`~ruleslawyer.solvers.twist_of_fate_maxn_reference.TIE_BREAK`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.errors import BudgetExceeded
+from ruleslawyer.models.twist_of_fate import Move, Rules, State, play, seat_names
+from ruleslawyer.models.twist_of_fate_files import Position
+from ruleslawyer.solvers.twist_of_fate_common import move_json
+from ruleslawyer.solvers.twist_of_fate_maxn_reference import (
+    TIE_BREAK,
+    UTILITY,
+    Vector,
+    solve_moves,
+)
+
+SLICE = 1 << 20
+FIRST_CAPACITY = 1 << 16
+LOAD = 0.5
+HORIZON = "the end of the current round (or of the game, if it ends first)"
+PARANOID_UTILITY = (
+    "the player to move's (won within the horizon: 1 or 0, Sanctuary), compared in that "
+    "order; each move's value lists every player's at the end of its line"
+)
+PARANOID = (
+    "paranoid: every other player plays against the player to move, minimising its "
+    "(won within the horizon, Sanctuary); ties go to the first move in legal-move order; "
+    "a move's value is the end of its line under that play, and the player's own entry "
+    "is what it can guarantee"
+)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every move of the player to move with its value, and the principal variation."""
+
+    model: str
+    scored: tuple[tuple[Move, Vector], ...]
+    line: tuple[tuple[Move, State], ...]
+    states: int
+    seconds: float
+    finished: bool
+
+
+def analyse(
+    position: Position,
+    rules: Rules,
+    model: str = "maxn",
+    budget: Budget | None = None,
+    *,
+    solver: str = "numba",
+    max_table_bytes: int = 5 << 30,
+) -> Analysis:
+    """Value every move under ``model`` ("maxn" or "paranoid"); unfinished if the budget ends."""
+    budget = budget or Budget()
+    began = time.perf_counter()
+    if solver == "reference":
+        try:
+            scored, line, states = solve_moves(position.state, position.deck, rules, model, budget)
+        except BudgetExceeded:
+            return Analysis(model, (), (), 0, time.perf_counter() - began, False)
+        return Analysis(
+            model, tuple(scored), tuple(line), states, time.perf_counter() - began, True
+        )
+    return _compiled(position, rules, model, budget, max_table_bytes, began)
+
+
+def _compiled(
+    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int, began: float
+) -> Analysis:
+    from ruleslawyer.solvers import twist_of_fate_kernel as k
+    from ruleslawyer.solvers import twist_of_fate_maxn_kernel as mk
+    from ruleslawyer.solvers.twist_of_fate_numba import encode
+
+    enc = encode(position, rules)
+    state = position.state
+    depth = sum(len(s.hand) for s in state.seats) + 2
+    n_moves = len(position.deck.characters) * len(state.seats) * k.VARIANTS
+    frames = np.zeros((depth, mk.FRAME), dtype=np.int64)
+    frames[0, mk.F_K1], frames[0, mk.F_K2] = enc.root
+    frames[0, mk.F_N] = -1
+    kids = np.zeros((depth, 3 * n_moves), dtype=np.int64)
+    counters = np.zeros(mk.NCOUNTERS, dtype=np.int64)
+    root_vals = np.full(n_moves, -1, dtype=np.int64)
+    table = np.zeros((FIRST_CAPACITY, 3), dtype=np.int64)
+    tables = (enc.params, enc.remove, enc.cards, enc.sides, enc.columns, enc.scores)
+    mode = 1 if model == "paranoid" else 0
+    progress = Progress(f"twist-of-fate {model}: states")
+
+    def stop() -> Analysis:
+        return Analysis(
+            model, (), (), int(counters[mk.C_STATES]), time.perf_counter() - began, False
+        )
+
+    try:
+        while True:
+            room = int(LOAD * table.shape[0])
+            if budget.max_states is not None:
+                room = min(room, budget.max_states)
+            status = mk.search(frames, kids, counters, table, root_vals, *tables, SLICE, room, mode)
+            if status == mk.STATUS_DONE:
+                break
+            states = int(counters[mk.C_STATES])
+            progress.update(states)
+            if budget.spent(states):
+                return stop()
+            if status == mk.STATUS_FULL:
+                if 3 * table.nbytes > max_bytes:
+                    return stop()
+                bigger = np.zeros((2 * table.shape[0], 3), dtype=np.int64)
+                mk.rehash(table, bigger)
+                table = bigger
+    finally:
+        progress.close()
+    scored = tuple(
+        (_move(m, state, position), _vector(int(v), state.players))
+        for m, v in enumerate(root_vals.tolist())
+        if v >= 0
+    )
+    out = np.zeros(depth, dtype=np.int64)
+    scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, 3 * n_moves), dtype=np.int64))
+    n = mk.principal_line(*enc.root, table, *tables, *scratch, out)
+    line: list[tuple[Move, State]] = []
+    at = state
+    for m in out[:n].tolist():
+        move = _move(m, at, position)
+        at = play(at, move, position.deck, rules)
+        line.append((move, at))
+    seconds = time.perf_counter() - began
+    return Analysis(model, scored, tuple(line), int(counters[mk.C_STATES]), seconds, True)
+
+
+def _move(m: int, state: State, position: Position) -> Move:
+    from ruleslawyer.solvers.twist_of_fate_numba import decode_move
+
+    return decode_move(m, Position(state, position.names, position.deck, position.rulings))
+
+
+def _vector(word: int, players: int) -> Vector:
+    from ruleslawyer.solvers.twist_of_fate_kernel import Z_OFF
+    from ruleslawyer.solvers.twist_of_fate_maxn_kernel import UMASK, VEC_MASK, W
+
+    word &= VEC_MASK
+    out = []
+    for s in range(players):
+        u = (word >> (W * s)) & UMASK
+        out.append((u >> 10, ((u >> 4) & 63) - Z_OFF, u & 15))
+    return tuple(out)
+
+
+def best(analysis: Analysis) -> tuple[Move, Vector] | None:
+    """The move the line starts with, and its value."""
+    if not analysis.line:
+        return None
+    first = analysis.line[0][0]
+    return next(mv for mv in analysis.scored if mv[0] == first)
+
+
+def analysis_json(position: Position, analysis: Analysis) -> dict[str, Any]:
+    """The analysis as JSON: model, assumptions, every move's value and the line."""
+    state, deck = position.state, position.deck
+    names = seat_names(state, position.names)
+    root = state.active
+
+    def value(vector: Vector) -> dict[str, Any]:
+        return {
+            names[p]: {"won": bool(w), "sanctuary": z, "luck_plus_shilling": ls}
+            for p, (w, z, ls) in enumerate(vector)
+        }
+
+    out: dict[str, Any] = {
+        "player": position.names[root],
+        "model": analysis.model,
+        "utility": UTILITY if analysis.model == "maxn" else PARANOID_UTILITY,
+        "tie_break": TIE_BREAK if analysis.model == "maxn" else PARANOID,
+        "horizon": HORIZON,
+    }
+    if analysis.finished:
+        chosen = best(analysis)
+        out["best_move"] = move_json(chosen[0], root, names, deck) if chosen else None
+        out["value"] = value(chosen[1]) if chosen else None
+        out["moves"] = [
+            {"move": move_json(m, root, names, deck), "value": value(v)} for m, v in analysis.scored
+        ]
+        line = []
+        before = state
+        for ply, (m, after) in enumerate(analysis.line, start=1):
+            line.append(
+                {
+                    "ply": ply,
+                    "player": names[before.active],
+                    "move": move_json(m, before.active, names, deck),
+                    "seats": {
+                        names[s]: {
+                            "luck": seat.luck,
+                            "shilling": seat.shilling,
+                            "sanctuary": seat.sanctuary,
+                        }
+                        for s, seat in enumerate(after.seats)
+                    },
+                }
+            )
+            before = after
+        out["line"] = line
+    else:
+        out.update(best_move=None, value=None, moves=None, line=None)
+    out.update(states=analysis.states, seconds=analysis.seconds, finished=analysis.finished)
+    return out

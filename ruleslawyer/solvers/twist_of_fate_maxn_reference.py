@@ -1,0 +1,129 @@
+"""The plain-Python reference for max^n in Twist of Fate: the model's own ``play``, memoised.
+
+max^n: every seat picks the move best for itself. A player's utility at the
+horizon (the end of the round, or of the game if it comes first) is the triple
+(won within the horizon: 1 or 0, Sanctuary, Luck + Shilling), compared in that
+order. Between moves of equal utility to the mover the tie is broken against
+the other players ("spiteful"), by the value vectors and never by move order:
+the lowest (sum of their wins, sum of their Sanctuary, sum of their Luck +
+Shilling); if still equal, the lexicographically smallest tuple of their
+utilities in turn order after the mover. Moves with the same value vector are
+the same to every player; the first in legal-move order stands for them.
+
+The Monks (2-player variant) are not a player: they choose nothing and have no
+utility; a Monks win is a loss for both players.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.errors import BudgetExceeded
+from ruleslawyer.models.twist_of_fate import Deck, Move, Rules, State, legal_moves, play
+from ruleslawyer.solvers.twist_of_fate_reference import state_key
+
+Utility = tuple[int, int, int]  # won, Sanctuary, Luck + Shilling
+Vector = tuple[Utility, ...]  # one per player, in seat order
+
+TIE_BREAK = (
+    "max^n: each player picks the move best for itself by its utility (won within the "
+    "horizon, Sanctuary, Luck + Shilling), compared in that order; ties between moves "
+    "of equal utility to the mover are broken against the other players: lowest (sum "
+    "of their wins, sum of their Sanctuary, sum of their Luck + Shilling), then the "
+    "lexicographically smallest tuple of their utilities in turn order after the mover; "
+    "moves with equal value vectors are equal to everyone and the first in legal-move "
+    "order is shown"
+)
+UTILITY = "(won within the horizon: 1 or 0, Sanctuary, Luck + Shilling), compared in that order"
+
+
+def horizon_vector(state: State) -> Vector:
+    """Every player's utility in a state where the search stops."""
+    return tuple(
+        (int(state.winner == p), s.sanctuary, s.luck + s.shilling)
+        for p, s in enumerate(state.seats[: state.players])
+    )
+
+
+MODELS = ("maxn", "paranoid")
+
+
+def preference(vector: Vector, mover: int, model: str = "maxn", root: int = 0) -> tuple[Any, ...]:
+    """How much ``mover`` likes ``vector``: larger is better. max^n: the mover's utility,
+    then the spiteful tie-break; paranoid: the root player's (won, Sanctuary), which
+    every other player minimises."""
+    if model == "paranoid":
+        won, sanctuary, _ = vector[root]
+        return (won, sanctuary) if mover == root else (-won, -sanctuary)
+    n = len(vector)
+    others = [vector[(mover + k) % n] for k in range(1, n)]
+    sums = tuple(sum(u[i] for u in others) for i in range(3))
+    return (vector[mover], tuple(-x for x in sums), tuple(tuple(-x for x in u) for u in others))
+
+
+def choose(vectors: list[Vector], mover: int, model: str = "maxn", root: int = 0) -> int:
+    """The index of ``mover``'s choice among ``vectors`` (the first of equal ones)."""
+    keys = [preference(v, mover, model, root) for v in vectors]
+    return keys.index(max(keys))
+
+
+class MaxnSearch:
+    """Memoised max^n values of states under one deck and rules."""
+
+    def __init__(
+        self, deck: Deck, rules: Rules, model: str, root: int, budget: Budget | None = None
+    ) -> None:
+        self.deck, self.rules, self.model, self.root = deck, rules, model, root
+        self.budget = budget or Budget()
+        self.memo: dict[tuple[Any, ...], Vector] = {}
+        self.progress = Progress("twist-of-fate max^n reference: states")
+
+    def children(self, state: State) -> list[tuple[Move, State]]:
+        return [
+            (m, play(state, m, self.deck, self.rules))
+            for m in legal_moves(state, self.deck, self.rules)
+        ]
+
+    def value(self, state: State) -> Vector:
+        key = state_key(state, self.rules)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        kids = self.children(state)
+        if not kids:
+            result = horizon_vector(state)
+        else:
+            vectors = [self.value(s) for _, s in kids]
+            result = vectors[self.choose(vectors, state.active)]
+        self.memo[key] = result
+        if len(self.memo) % 1024 == 0:
+            self.progress.update(len(self.memo))
+            if self.budget.spent(len(self.memo)):
+                raise BudgetExceeded("max^n reference search")
+        return result
+
+    def choose(self, vectors: list[Vector], mover: int) -> int:
+        return choose(vectors, mover, self.model, self.root)
+
+    def close(self) -> None:
+        self.progress.close()
+
+
+def solve_moves(
+    state: State, deck: Deck, rules: Rules, model: str = "maxn", budget: Budget | None = None
+) -> tuple[list[tuple[Move, Vector]], list[tuple[Move, State]], int]:
+    """Every legal move with its value vector, the principal variation (move, state after)
+    to the horizon, and the number of distinct states valued. Raises BudgetExceeded."""
+    search = MaxnSearch(deck, rules, model, state.active, budget)
+    try:
+        scored = [(m, search.value(s)) for m, s in search.children(state)]
+        line: list[tuple[Move, State]] = []
+        at = state
+        while kids := search.children(at):
+            pick = search.choose([search.value(s) for _, s in kids], at.active)
+            line.append(kids[pick])
+            at = kids[pick][1]
+    finally:
+        search.close()
+    return scored, line, len(search.memo)

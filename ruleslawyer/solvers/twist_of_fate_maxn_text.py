@@ -1,0 +1,67 @@
+"""The ``--format text`` tables of an analysis: every move's value and the line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruleslawyer.solvers.twist_of_fate_common import _show
+
+
+def describe(move: dict[str, Any]) -> str:
+    """A move as words: card on target, and how it is played."""
+    head = f"{move['card']} on {move['target']}, {move['play']}"
+    if move["play"] == "face-up":
+        gets = "player_gets" if "player_gets" in move else "target_gets"
+        who = "player" if gets == "player_gets" else "target"
+        return f"{head} side {move['side']} ({who} gets {_show(move[gets])})"
+    raises = f"player raises {move['player_raises']}"
+    if "target_raises" in move:
+        raises += f", target raises {move['target_raises']}"
+    return f"{head} ({raises})"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        for r in [header, *rows]
+    ]
+
+
+def _utility(u: dict[str, Any]) -> str:
+    return f"{'won ' if u['won'] else ''}{u['sanctuary']} / {u['luck_plus_shilling']}"
+
+
+def render_analysis(out: dict[str, Any]) -> str:
+    """The model, its assumptions, the moves table and the line table."""
+    lines = [
+        f"model: {out['model']}",
+        f"utility: {out['utility']}",
+        f"choice: {out['tie_break']}",
+        f"horizon: {out['horizon']}",
+    ]
+    if out["moves"] is None:
+        return "\n".join(lines) + "\n"
+    players = list(out["moves"][0]["value"]) if out["moves"] else []
+    lines.append(
+        f"moves of {out['player']} (each player's Sanctuary / Luck + Shilling at the horizon):"
+    )
+    if out["moves"]:
+        rows = [
+            [describe(m["move"]), *(_utility(m["value"][p]) for p in players)] for m in out["moves"]
+        ]
+        lines += _table(["move", *players], rows)
+    else:
+        lines.append("  (no legal move)")
+    lines.append("line (Luck / Shilling / Sanctuary of every seat after each play):")
+    if out["line"]:
+        seats = list(out["line"][0]["seats"])
+        rows = [
+            [str(p["ply"]), p["player"], describe(p["move"])]
+            + [f"{s['luck']} / {s['shilling']} / {s['sanctuary']}" for s in p["seats"].values()]
+            for p in out["line"]
+        ]
+        lines += _table(["ply", "player", "move", *seats], rows)
+    else:
+        lines.append("  (the position is at the horizon)")
+    return "\n".join(lines) + "\n"

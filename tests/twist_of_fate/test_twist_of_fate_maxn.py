@@ -1,0 +1,132 @@
+"""max^n and paranoid analyses: every move scored and the line, by hand and by the reference."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.cli.main import cli
+from ruleslawyer.models.twist_of_fate import Rules
+from ruleslawyer.models.twist_of_fate_files import Position, position_from_document
+from ruleslawyer.solvers import twist_of_fate_numba
+from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json
+from ruleslawyer.solvers.twist_of_fate_maxn_reference import TIE_BREAK
+from tests.twist_of_fate.test_twist_of_fate_solve import EXAMPLE, FULL, positions
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tie_position() -> Position:
+    # The rulebook example's seats, changed so that Eliza's two face-up plays tie for her.
+    doc = {**EXAMPLE, "player": [dict(p) for p in EXAMPLE["player"]]}
+    doc["player"][0]["luck"] = 0
+    doc["player"][1].update(luck=1, shilling=2)
+    return position_from_document(doc, "tie")
+
+
+def test_maxn_rulebook_example_by_hand() -> None:
+    # Eliza (3/0, Sanctuary 0) plays her last card, Mr. Brownlow, on Zach (1/0); Ann is
+    # full. Mr. Brownlow (printed): side 0 faces the target (-2 Luck, +2 Shilling), the
+    # player takes the other side (+1 Luck, +1 Shilling).
+    # - face up side 0: Eliza 4/1 scores, Luck resets: 0/1, Sanctuary 1 -> (0, 1, 1);
+    #   Zach 0/2.
+    # - face up side 1: Eliza -2/+2: 1/2 -> (0, 0, 3).
+    # - face down raising Luck: Eliza 4/0 scores -> 0/0, Sanctuary 1 -> (0, 1, 0);
+    #   raising Shilling: 2/1 -> (0, 0, 3).
+    # max^n: (0, 1, 1) is Eliza's best, face up side 0 (the rulebook's play). One ply.
+    position = position_from_document(EXAMPLE, "example")
+    for solver in ("reference", "numba"):
+        out = analysis_json(position, analyse(position, Rules(), "maxn", solver=solver))
+        assert out["finished"] and out["model"] == "maxn" and out["tie_break"] == TIE_BREAK
+        assert out["best_move"]["side"] == 0 and out["best_move"]["target"] == "zach"
+        assert out["value"]["eliza"] == {"won": False, "sanctuary": 1, "luck_plus_shilling": 1}
+        assert out["value"]["zach"] == {"won": False, "sanctuary": 0, "luck_plus_shilling": 2}
+        assert len(out["moves"]) == 6
+        mine = [m["value"]["eliza"]["luck_plus_shilling"] for m in out["moves"]]
+        assert sorted(mine) == [0, 0, 1, 3, 3, 3]
+        (ply,) = out["line"]
+        assert ply["player"] == "eliza" and ply["move"]["card"] == "Mr. Brownlow"
+        assert ply["seats"] == {
+            "eliza": {"luck": 0, "shilling": 1, "sanctuary": 1},
+            "zach": {"luck": 0, "shilling": 2, "sanctuary": 0},
+            "ann": {"luck": 0, "shilling": 0, "sanctuary": 0},
+        }
+
+
+def test_spiteful_tie_break_by_hand() -> None:
+    # Eliza 0/0, Zach 1/2. Face up side 0: Eliza +1/+1 -> 1/1 (0, 0, 2); Zach -2/+2 ->
+    # 0/4, scores -> 0/0, Sanctuary 1. Face up side 1: Eliza -2/+2 -> 0/2 (0, 0, 2); Zach
+    # +1/+1 -> 2/3 (0, 0, 5). Face down: Eliza 1/0 or 0/1 (0, 0, 1), worse. The two
+    # face-up plays tie for Eliza; the spiteful rule gives the others the lowest sum of
+    # Sanctuary: side 1 (Zach 0, not 1), though side 0 comes first in move order.
+    # Paranoid sees (won, Sanctuary) = (0, 0) everywhere and keeps the first, side 0.
+    position = _tie_position()
+    for solver in ("reference", "numba"):
+        maxn = analysis_json(position, analyse(position, Rules(), "maxn", solver=solver))
+        assert maxn["best_move"]["side"] == 1
+        assert maxn["value"]["zach"] == {"won": False, "sanctuary": 0, "luck_plus_shilling": 5}
+        paranoid = analysis_json(position, analyse(position, Rules(), "paranoid", solver=solver))
+        assert paranoid["best_move"]["side"] == 0
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=3))
+def test_compiled_agrees_with_reference(case: tuple[Position, Rules]) -> None:
+    position, rules = case
+    for model in ("maxn", "paranoid"):
+        ref = analyse(position, rules, model, solver="reference")
+        fast = analyse(position, rules, model, solver="numba")
+        assert ref.finished and fast.finished
+        assert fast.scored == ref.scored
+        assert fast.line == ref.line
+    # the paranoid line's value for the player to move is the paranoid solver's guarantee
+    old = twist_of_fate_numba.solve(position, rules)
+    out = analysis_json(position, fast)
+    if out["moves"]:
+        me = out["value"][out["player"]]
+        assert (me["won"], me["sanctuary"]) == (old.guaranteed_win, old.guaranteed_sanctuary)
+
+
+def test_budget_ends_with_finished_false() -> None:
+    position = position_from_document(
+        {
+            **EXAMPLE,
+            "player": [
+                {"name": "eliza", "hand": ["Nancy", "Fagin"], "in_front": FULL[:2]},
+                {"name": "zach", "hand": ["Nancy", "Fagin"], "in_front": FULL[:2]},
+                {"name": "ann", "hand": ["Nancy", "Fagin"], "in_front": FULL[:2]},
+            ],
+        },
+        "budget",
+    )
+    for solver in ("reference", "numba"):
+        out = analysis_json(
+            position, analyse(position, Rules(), budget=Budget(max_states=2), solver=solver)
+        )
+        assert out["finished"] is False and out["moves"] is None and out["line"] is None
+
+
+def test_cli_json_and_text(tmp_path: Path) -> None:
+    path = tmp_path / "tie.toml"
+    from ruleslawyer.models.twist_of_fate_files import dumps, position_document
+
+    path.write_text(dumps(position_document(_tie_position())))
+    runner = CliRunner()
+    out = json.loads(
+        runner.invoke(cli, ["twist-of-fate", "solve", str(path), "--format", "json"]).output
+    )
+    assert out["model"] == "maxn" and out["best_move"]["side"] == 1 and len(out["moves"]) == 6
+    assert [p["player"] for p in out["line"]] == ["eliza"]
+    para = runner.invoke(
+        cli, ["twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"]
+    )
+    out = json.loads(para.output)
+    assert out["model"] == "paranoid" and out["guaranteed_sanctuary"] == 0
+    assert out["best_move"]["side"] == 0 and len(out["moves"]) == 6 and out["finished"]
+    text = runner.invoke(cli, ["twist-of-fate", "solve", str(path)]).output
+    assert "model: maxn" in text and "horizon:" in text and "{" not in text
+    assert "1    eliza   Mr. Brownlow on zach, face-up side 1" in text
