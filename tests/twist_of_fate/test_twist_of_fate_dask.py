@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.solvers.twist_of_fate_common import SolveResult
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.twist_of_fate import Rules, Seat, State
 from ruleslawyer.models.twist_of_fate_files import Position, load_position
 from ruleslawyer.solvers import twist_of_fate_kernel as k
 from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_tiers
+from ruleslawyer.solvers.twist_of_fate_common import SolveResult
 from ruleslawyer.solvers.twist_of_fate_dask import Engine, InProcess
 from tests.twist_of_fate.test_twist_of_fate_solve import DECK, NAMES, positions
 

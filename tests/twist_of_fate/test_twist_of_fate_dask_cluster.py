@@ -80,8 +80,8 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 def _solve(cluster: Cluster, work: Path, *more: str) -> subprocess.Popen:
     return subprocess.Popen(
         [
-            str(BIN / "ruleslawyer"), "twist-of-fate", "solve", str(POSITION), "--model", "paranoid",
-            "--engine", "dask",
+            str(BIN / "ruleslawyer"), "twist-of-fate", "solve", str(POSITION),
+            "--model", "paranoid", "--engine", "dask",
             "--scheduler", cluster.address, "--work-dir", str(work), "--partition-states", "3000",
             "--format", "json", *more,
         ],

@@ -19,6 +19,8 @@ SECTION = (
 
 def test_console_examples_run_as_printed() -> None:
     blocks = re.findall(r"```console\n\$ ruleslawyer (.+?)\n(.*?)```", SECTION, re.DOTALL)
+    # the --engine dask example starts a cluster: test_twist_of_fate_dask_cluster.py runs it
+    blocks = [b for b in blocks if "--engine dask" not in b[0]]
     assert len(blocks) == 2
     for command, printed in blocks:
         result = CliRunner().invoke(cli, command.split(), catch_exceptions=False)
@@ -37,8 +39,8 @@ def test_penalty_first_ruling_as_the_readme_says() -> None:
     ]
     ruling = ["--ruling", "twist-of-fate/finish-before-penalty=penalty-first"]
     out = CliRunner().invoke(cli, [*args, *ruling], catch_exceptions=False).output
-    assert "guaranteed_sanctuary: 7" in out and "guaranteed_win: False" in out
-    assert "`guaranteed_sanctuary: 7`, `guaranteed_win: False`" in SECTION
+    assert "guaranteed_sanctuary: 7" in out and "guaranteed_win: no" in out
+    assert "`guaranteed_sanctuary: 7`, `guaranteed_win: no`" in SECTION
 
 
 def test_toml_blocks_parse() -> None:
