@@ -149,18 +149,19 @@ def test_explain_prints_sentences_readings_ruling_and_witness(repo: Path) -> Non
 
 
 def test_diff_replays_witness_positions_on_both_boards(repo: Path) -> None:
-    # Breaking the pheromone tie at the vesicle cluster (its exit toward the face-down
-    # card now carries 2 dots, toward the orifice 1) changes where the tie witness's
-    # bloodsucker goes, so the step answer of that witness position changes.
+    # The trap-tie witness: a bloodsucker spawned on the bony protrusion reaches the
+    # exterior orifice with a trap two steps away each way. Its exit toward the face-down
+    # card carries 2 dots, toward the interior orifice 1, so the tie rule sends it to the
+    # face-down card; 3 dots toward the interior orifice send it there instead.
     shutil.copy(repo / "board.toml", repo / "old.toml")
     edit(
         repo / "board.toml",
-        'between = ["vesicle-cluster", "interior-facedown-2"]\ndots = [1, 0]',
-        'between = ["vesicle-cluster", "interior-facedown-2"]\ndots = [2, 0]',
+        'between = ["exterior-orifice", "interior-orifice"]\ndots = [1, 3]',
+        'between = ["exterior-orifice", "interior-orifice"]\ndots = [3, 3]',
     )
     result = run("diff", "old.toml", "board.toml", "--format", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
-    changed = doc["analysis"]["kaelyfos/pheromone-tie witness (old)"]
-    assert changed["old"]["bloodsuckers"] != changed["new"]["bloodsuckers"]
-    assert changed["new"]["bloodsuckers"].get("interior-facedown-2") == 1
+    changed = doc["analysis"]["kaelyfos/trap-tie witness (old)"]
+    assert changed["old"]["bloodsuckers"] == {"exterior-facedown-2": 1}
+    assert changed["new"]["bloodsuckers"] == {"interior-orifice": 1}

@@ -200,9 +200,9 @@ def test_pre_commit_try_repo_uses_the_hook_defaults(git_repo: Path) -> None:
     git("add", "-A", cwd=git_repo)
     tried = pre_commit("try-repo", str(ROOT), "ruleslawyer-check", "--all-files", cwd=git_repo)
     out = tried.stdout + tried.stderr
-    # Without the baseline the board's two known gaps fail; pyproject.toml is left out.
+    # Without the baseline the board's known contradiction and gap fail; pyproject.toml is left out.
     assert tried.returncode == 1, out
-    assert "— board.toml" in out and "FAIL [gap] kaelyfos/pheromone-tie" in out
+    assert "— board.toml" in out and "FAIL [gap] kaelyfos/move-order" in out
     assert (
         "ruleslawyer/data/" not in out
         and "pyproject.toml" not in out.split("ruleslawyer check")[-1]

@@ -28,7 +28,7 @@ from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
-from ruleslawyer.graphs.pathing import INF
+from ruleslawyer.graphs.pathing import INF, Distances
 from ruleslawyer.models.kaelyfos import (
     RULE_POINTS,
     Action,
@@ -40,6 +40,7 @@ from ruleslawyer.models.kaelyfos import (
     resolve,
 )
 from ruleslawyer.models.kaelyfos_files import position_document
+from ruleslawyer.models.kaelyfos_move import distances_at
 from ruleslawyer.models.kaelyfos_points import (
     BUILD_ON_BLOODSUCKERS,
     CAUGHT_MOVE,
@@ -62,6 +63,7 @@ from ruleslawyer.models.kaelyfos_setup import (
     nest_deals,
     trap_sites,
 )
+from ruleslawyer.models.kaelyfos_state import Readings
 from ruleslawyer.models.kaelyfos_timeline import Timeline, advance
 
 EXPLORER_NAMES = ("ada", "ben")
@@ -120,10 +122,17 @@ class _Search:
     def _readings(self, f: _Found, position: Position, base: Outcome) -> None:
         results = {}
         for reading in f.point.reading_names:
-            if reading == self.chosen[f.point.id]:
-                results[reading] = base.result
-            else:
-                results[reading] = resolve(position, {**self.chosen, f.point.id: reading}).result
+            chosen = {**self.chosen, f.point.id: reading}
+            outcome = base if reading == self.chosen[f.point.id] else resolve(position, chosen)
+            results[reading] = outcome.result
+            # a reading that leaves the choice open (trap-tie=open) parts from the others
+            # when any of its options does
+            for decision in outcome.decisions:
+                if decision.point == f.point.id:
+                    options = option_results(position, chosen, decision, outcome.result)
+                    for label, result in zip(decision.labels, options, strict=True):
+                        results[f"{reading} ({label})"] = result
+                    break
         if len(set(results.values())) > 1:
             f.witness = self._witness(position, "the readings give different results", results)
 
@@ -254,6 +263,24 @@ def _prove_quiet(search: _Search) -> None:
             "No node has two exits open to bloodsuckers with the same dots (under the readings "
             "in force), so dots break every tie."
         )
+    elif not _equal_dots_tie_possible(search):
+        proofs[PHEROMONE_TIE] = (
+            "No node a bloodsucker may reach has two exits with the same dots that each lead one "
+            "step nearer to "
+            "explorer or trap sites equally far (under the readings in force), so dots "
+            "break every tie."
+        )
+    if not _trap_tie_possible(search):
+        proofs[TRAP_TIE] = (
+            "No node a bloodsucker may reach has two trap sites equally far that its exits lead "
+            "toward differently "
+            "(under the readings in force), so two traps never tie in different directions."
+        )
+    if not board.doppelganger_trap_tokens:
+        proofs[OUT_OF_TOKENS] = (
+            "The board has no doppelganger trap tokens, so with the bloodsucker trap tokens "
+            "spent no trap is built under either reading."
+        )
     if not geo.scarab_matters or _scarab_never_a_step(board):
         proofs["kaelyfos/scarab-passable"] = (
             "The Scarab lies on no shortest path between two other nodes, so no bloodsucker "
@@ -278,6 +305,79 @@ def _prove_quiet(search: _Search) -> None:
         proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
     for point_id, proof in proofs.items():
         search.found[point_id].proof = proof
+
+
+def _first_steps(table: Distances, here: str, sites: tuple[str, ...]) -> dict[str, set[str]]:
+    """For each site some distance away from ``here``: ``here``'s open exits one step nearer."""
+    row = table.dist[here]
+    return {
+        t: {n for n in table.neighbours[here] if table.dist[n][t] == row[t] - 1}
+        for t in sites
+        if 0 < row[t] < INF
+    }
+
+
+def _standing(search: _Search) -> dict[str, Distances]:
+    """Every node a bloodsucker may stand on with movement left, with the distances its next
+    step follows under the readings in force.
+
+    An over-approximation: a bloodsucker starts on a face-up card off the Scarab (placed or
+    spawned) and steps one nearer some explorer or trap site (see ``_target_sites``).
+    """
+    geo, sites = geometry(search.board), _target_sites(search.board)
+    chosen = Readings(search.chosen)
+    todo = [*bloodsucker_sites(search.board), *search.board.nest_sites]
+    seen: dict[str, Distances] = {}
+    while todo:
+        here = todo.pop()
+        if here in seen:
+            continue
+        seen[here] = table = distances_at(geo, here, chosen)
+        todo.extend(set().union(*_first_steps(table, here, sites).values()))
+    return seen
+
+
+def _target_sites(board: Board) -> tuple[str, ...]:
+    """Where a bloodsucker's target can be: an explorer off the Scarab, or a trap."""
+    return tuple(
+        n for n in dict.fromkeys([*explorer_sites(board), *trap_sites(board)]) if n != board.scarab
+    )
+
+
+def _equal_dots_tie_possible(search: _Search) -> bool:
+    """Whether some node a bloodsucker may stand on has two exits with the same dots, each
+    one step nearer to one of some targets (explorer or trap sites) equally far away.
+
+    A necessary condition for a pheromone tie under the readings in force, whatever the
+    pieces: a bloodsucker heads for its nearest explorers (or traps), all equally far, and
+    picks among the exits one step nearer to any of them.
+    """
+    geo, sites = geometry(search.board), _target_sites(search.board)
+    for here, table in _standing(search).items():
+        steps = _first_steps(table, here, sites)
+        for d in {table.dist[here][t] for t in steps}:
+            toward = set().union(*(s for t, s in steps.items() if table.dist[here][t] == d))
+            dots = [geo.dots[here, n] for n in toward]
+            if len(set(dots)) < len(dots):
+                return True
+    return False
+
+
+def _trap_tie_possible(search: _Search) -> bool:
+    """Whether some node a bloodsucker may stand on has two trap sites equally far whose
+    exits one step nearer differ: a necessary condition for a trap tie under the readings
+    in force."""
+    board, sites = search.board, trap_sites(search.board)
+    if len(sites) < 2 or board.trap_tokens + board.doppelganger_trap_tokens < 2:
+        return False
+    for here, table in _standing(search).items():
+        steps = _first_steps(table, here, sites)
+        if any(
+            table.dist[here][a] == table.dist[here][b] and steps[a] != steps[b]
+            for a, b in combinations(steps, 2)
+        ):
+            return True
+    return False
 
 
 def _scarab_never_a_step(board: Board) -> bool:

@@ -76,7 +76,7 @@ def geometry(board: Board) -> _Geometry:
     )
 
 
-def _distances_at(geo: _Geometry, here: str, readings: Readings) -> Distances:
+def distances_at(geo: _Geometry, here: str, readings: Readings) -> Distances:
     """The table for a step from ``here``; consults a passability point only where it matters."""
     s = readings(SCARAB_PASSABLE) if here in geo.scarab_matters else "no"
     u = readings(UNREVEALED_PASSABLE) if here in geo.hidden_matters else "yes"
@@ -242,7 +242,7 @@ class _Mover:
         nodes = len(geo.tables["no", "yes"].dist)
         steps = min(self.moves, nodes * (len(self.hunted) + 1) + 1)
         for done in range(steps):
-            dist = _distances_at(geo, here, readings)
+            dist = distances_at(geo, here, readings)
             if here in self.hunted and readings(STOP_AT_EXPLORER) == "onward":
                 passed |= {here}
             targets, d, for_trap = self.targets(traps, here, passed, dist, readings)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
+from ruleslawyer.checks import kaelyfos as checks
 from ruleslawyer.checks.kaelyfos import check
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Behavior, Board, Edge, Node, dump_board, problems
@@ -16,7 +17,7 @@ from ruleslawyer.models.kaelyfos import RULE_POINTS, Card, Position, step
 
 
 @st.composite
-def boards(draw) -> Board:
+def boards(draw, move: int = 1) -> Board:
     sides = ("exterior", "interior")
     nodes = [Node("scarab", "exterior", scarab=True)]
     nodes += [
@@ -43,7 +44,8 @@ def boards(draw) -> Board:
         taken = {frozenset((e.a, e.b)) for e in edges}
         extra = draw(st.lists(st.sampled_from(pairs), max_size=2, unique=True)) if pairs else []
         edges += [Edge(a, b, draw(dots)) for a, b in extra if frozenset((a, b)) not in taken]
-    behaviors = (Behavior("card", tuple(draw(st.lists(st.sampled_from("ABC"), max_size=3))), 1),)
+    spawn = tuple(draw(st.lists(st.sampled_from("ABC"), max_size=3)))
+    behaviors = (Behavior("card", spawn, draw(st.integers(1, move))),)
     return Board(
         "random", "placeholder", draw(st.integers(1, 6)), tuple(nodes), tuple(edges), behaviors
     )
@@ -83,3 +85,18 @@ def test_random_boards_conserve_markers(board: Board, data) -> None:
     )
     s = step(position)
     assert s.result.markers() == position.markers()
+
+
+@settings(max_examples=20, deadline=None)
+@given(boards(move=3))
+def test_tie_proofs_hold_where_the_search_looks(board: Board) -> None:
+    # The structural arguments that settle pheromone-tie and trap-tie without a search
+    # must never rule out a tie that the position search finds.
+    search = checks._Search(board, {}, "random.toml")
+    pheromone = checks._equal_dots_tie_possible(search)
+    trap = checks._trap_tie_possible(search)
+    checks._run(search, Budget(max_states=3_000))
+    if not pheromone:
+        assert search.found["kaelyfos/pheromone-tie"].witness is None
+    if not trap:
+        assert search.found["kaelyfos/trap-tie"].witness is None
