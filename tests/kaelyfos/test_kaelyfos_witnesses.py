@@ -77,13 +77,24 @@ def test_witness_replays_as_recorded(point: str, tmp_path: Path) -> None:
     readings = POINTS_BY_ID[point].reading_names
     assert len(recorded) >= 2 and len({json.dumps(r) for r in recorded.values()}) >= 2
     for label, expected in recorded.items():
+        # "open (toward x)": the reading "open" leaves a choice, shown option by option
+        reading, _, option = label.partition(" (")
         args = ["kaelyfos", command, str(path), "--format", "json"]
         if readings:
-            args += ["--ruling", f"{point}={label}"]
+            assert reading in readings, label
+            args += ["--ruling", f"{point}={reading}"]
         run = CliRunner().invoke(cli, args)
         assert run.exit_code == 0, run.output
         out = json.loads(run.output)
-        if readings:
+        if readings and option:
+            options = {
+                o["option"]: o["result"]
+                for c in out["choices"]
+                if c["point"] == point
+                for o in c["options"]
+            }
+            assert options[option.removesuffix(")")] == expected, label
+        elif readings:
             assert out["result"] == expected, label
         else:
             options = {
