@@ -16,6 +16,7 @@ from ruleslawyer.checks.twist_of_fate_search import (
     NAMES_2,
     NAMES_3,
     finding,
+    paired,
     parted,
     primed,
     race,
@@ -120,7 +121,7 @@ def tie_remaining(deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds:
         results = seat_results(point, state, move, deck, rules, NAMES_3)
         return results if parted(results) else None
 
-    found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds, steer=primed)
+    found = search(three_player(deck), goal, deck, rules, NAMES_3, seconds, steer=paired)
     return finding(
         point,
         rulings,

@@ -66,8 +66,8 @@ def race(
 def neck_and_neck(
     rng: random.Random, state: State, moves: tuple[Move, ...], deck: Deck, rules: Rules
 ) -> Move:
-    """Mostly the move that best lifts the Monks and the leading player together."""
-    if rng.random() < 0.3:
+    """Half the time the move that best lifts the Monks and the leading player together."""
+    if rng.random() < 0.5:
         return rng.choice(moves)
 
     def level(m: Move) -> tuple[int, int, float]:
@@ -93,6 +93,27 @@ def primed(
         seat = play(state, m, deck, rules).seats[m.target]
         near = -abs(3 - seat.luck) - abs(3 - seat.shilling)
         return near, int(m.target == state.monks), rng.random()
+
+    return max(moves, key=level)
+
+
+def paired(
+    rng: random.Random, state: State, moves: tuple[Move, ...], deck: Deck, rules: Rules
+) -> Move:
+    """Now and then :func:`race` or a random move; otherwise mostly the move that keeps the
+    two leading players' Sanctuary level, then leaves the seat it is played on nearest 3 Luck
+    and 3 Shilling (one play from scoring both at once)."""
+    if rng.random() < 0.3:
+        return race(rng, state, moves, deck, rules)
+    if rng.random() < 0.2:
+        return rng.choice(moves)
+
+    def level(m: Move) -> tuple[int, int, float]:
+        seats = play(state, m, deck, rules).seats
+        first, second = sorted((s.sanctuary for s in seats[: state.players]), reverse=True)[:2]
+        seat = seats[m.target]
+        near = -abs(3 - seat.luck) - abs(3 - seat.shilling)
+        return second - 2 * max(0, first - second - 1), near, rng.random()
 
     return max(moves, key=level)
 
