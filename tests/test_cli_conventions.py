@@ -69,6 +69,23 @@ def test_game_typos_get_did_you_mean() -> None:
     assert far.exit_code == 2 and "did you mean" not in far.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["kaelyfos", "step", "x.toml", "--bogus"], "No such option '--bogus'"),
+        (["--bogus"], "No such option '--bogus'"),
+        (["kaelyfos", "step"], "Missing argument 'POSITION.toml'"),
+        (["check", "--format", "xml", "kaelyfos"], "Invalid value for '--format'"),
+        (["kaelyfos", "nosuch"], "No such command 'nosuch'"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], says: str) -> None:
+    done = run(*args)
+    assert done.exit_code == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("error: ") and says in done.stderr
+    assert "--help`)" in done.stderr and "Usage:" not in done.output
+
+
 def test_explain_bad_id_points_to_list() -> None:
     for bad in ("chess", "kaelyfos/nonsense", "kaelyfos/atack-removal"):
         done = run("explain", bad)

@@ -26,6 +26,26 @@ from ruleslawyer.games import GAMES
 FINDING_FORMATS = ("text", "json", "markdown", "sarif", "junit")
 
 
+class OneLineUsageError(click.UsageError):
+    """A malformed command line, told in one line (like every other bad input) and exit 2."""
+
+    def show(self, file: Any = None) -> None:
+        from ruleslawyer.errors import printable
+
+        where = self.ctx.command_path if self.ctx is not None else "ruleslawyer"
+        click.echo(
+            f"error: {where}: {printable(self.format_message())} (see `{where} --help`)",
+            file=file,
+            err=file is None,
+        )
+
+
+def _one_line(error: click.UsageError) -> OneLineUsageError:
+    if isinstance(error, OneLineUsageError):
+        return error
+    return OneLineUsageError(error.format_message(), error.ctx)
+
+
 class GameGroups(click.Group):
     """Adds one lazily imported command group per game (``ruleslawyer kaelyfos step``)."""
 
@@ -52,9 +72,23 @@ class GameGroups(click.Group):
             ctx.fail(f"No such command '{name}'{suggestion(name, self.list_commands(ctx))}")
         return super().resolve_command(ctx, args)
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            raise _one_line(error) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as error:  # a subcommand's own command line
+            raise _one_line(error) from None
         except KeyboardInterrupt:  # outside a command's own handler (e.g. while importing)
             interrupted()
 

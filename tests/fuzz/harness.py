@@ -263,8 +263,6 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         return _malformed(result.stdout, _format(args))
     if code == 2:
         lines = result.stderr.splitlines()
-        if "Usage:" in result.stderr:  # click's own usage error (a malformed command line)
-            return None if lines and lines[-1].startswith("Error: ") else result.stderr
         if len(lines) != 1 or not lines[0].startswith("error: "):
             return f"exit 2 without exactly one error line: {result.stderr!r}"
         # the targets, and every path given (--baseline FILE); a rule point id by its game
