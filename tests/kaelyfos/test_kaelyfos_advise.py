@@ -1,0 +1,180 @@
+"""``kaelyfos advise``: hand-worked answers, a brute-force reference, properties, the CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.cli.main import cli
+from ruleslawyer.models.kaelyfos import Card, Position, resolve
+from ruleslawyer.models.kaelyfos_points import in_force
+from ruleslawyer.solvers.kaelyfos_advise import advise, candidates, next_position, rank
+from tests.kaelyfos.kaelyfos_helpers import board, position
+from tests.kaelyfos.test_kaelyfos_properties import positions
+
+ROOT = Path(__file__).resolve().parents[2]
+ALL = ("Frenzy", "Hunt", "Prowl", "Swarm")
+
+
+def _spent_all_but(*left: str) -> tuple[str, ...]:
+    return tuple(n for n in ALL if n not in left)
+
+
+def _values(ranking) -> dict[str, tuple[Fraction, int]]:
+    return {o.label: (o.expected, o.worst) for o in ranking.options}
+
+
+def test_hand_worked_swarm_alone() -> None:
+    # ada alone on the glowing fold (nest C, one build site), no bloodsuckers out, only
+    # Swarm left (spawn C, B, A; move 1). Spawn puts one bloodsucker on ada's node; it
+    # starts on an explorer's node and stays (stop-at-explorer default "stop"); the ones
+    # on B and A move 1 and reach nobody. Attack: 1 distress, whatever the crew does:
+    # a trap built on the fold does not catch a bloodsucker that spawns there (default
+    # spawn-into-trap "not-caught": "If a bloodsucker moves onto a node with a trap").
+    # Under spawn-into-trap=caught the trap catches it: 0 distress, building is best.
+    start = position(explorers={"ada": "glowing-fold"})
+    advice = advise(start, 1, _spent_all_but("Swarm"), 1, {})
+    assert _values(advice.ranking) == {
+        "nothing": (Fraction(1), 1),
+        "ada builds on glowing-fold": (Fraction(1), 1),
+    }
+    assert advice.ranking.options[0].label == "nothing"  # a tie: fewer actions first
+    assert advice.finished
+    parted = {(p, r): _values(o) for p, r, o in advice.divergences}
+    assert parted[("kaelyfos/spawn-into-trap", "caught")] == {
+        "ada builds on glowing-fold": (Fraction(0), 0),
+        "nothing": (Fraction(1), 1),
+    }
+
+
+def test_hand_worked_two_cards_two_triggers() -> None:
+    # Same crew, deck Swarm and Prowl (spawn none, move 2). One trigger: Swarm gives 1,
+    # Prowl moves nothing (no bloodsucker out) and gives 0: expected 1/2, worst 1.
+    # Two triggers: Swarm then Prowl: 1, then the bloodsucker from B (now on the exterior
+    # orifice) moves 2 via the face-down card onto the fold: 1 more (2 in all); the one
+    # from A (interior orifice) stops short. Prowl then Swarm: 0 + 1. Expected 3/2, worst 2.
+    start = position(explorers={"ada": "glowing-fold"})
+    spent = _spent_all_but("Swarm", "Prowl")
+    one = rank(start, 0, spent, 1, in_force({}), Budget())
+    assert _values(one) == {"nothing": (Fraction(1, 2), 1)}
+    two = rank(start, 0, spent, 2, in_force({}), Budget())
+    assert _values(two) == {"nothing": (Fraction(3, 2), 2)}
+
+
+def test_no_material_no_build_and_destroy_offered_on_a_trap() -> None:
+    start = position(explorers={"ada": "bony-protrusion", "ben": "glowing-fold"})
+    assert candidates(start, 0) == [()]
+    labels = {len(c) for c in candidates(start, 2)}
+    assert labels == {0, 1, 2}
+
+
+def reference(
+    start: Position, spent: tuple[str, ...], triggers: int, chosen: dict[str, str]
+) -> tuple[Fraction, int]:
+    """Brute force: every order of the whole remaining deck, equally likely; the first
+    ``triggers`` cards resolved one after another (the no-card reading past the end)."""
+    cards = {b.name: Card(b.spawn, b.move) for b in board().behaviors}
+    deck = [b.name for b in board().behaviors]
+    for name in spent:
+        deck.remove(name)
+    totals = []
+    for order in itertools.permutations(deck):
+        now, total = start, 0
+        for name in order[:triggers]:
+            result = resolve(replace(now, card=cards[name]), chosen).result
+            total += sum(n for _, n in result.distress)
+            now = next_position(now, result)
+        totals.append(total)
+    if not totals:
+        return Fraction(0), 0
+    return Fraction(sum(totals), len(totals)), max(totals)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    positions(spawn=False),
+    st.lists(st.sampled_from(ALL), unique=True, max_size=3),
+    st.integers(1, 3),
+    st.integers(0, 2),
+    st.sampled_from(
+        [{}, {"kaelyfos/spawn-into-trap": "caught"}, {"kaelyfos/scarab-passable": "yes"}]
+    ),
+)
+def test_matches_brute_force_over_deck_orders(
+    start: Position, spent: list[str], triggers: int, material: int, rulings: dict[str, str]
+) -> None:
+    chosen = in_force(rulings)
+    ranking = rank(start, material, tuple(spent), triggers, chosen, Budget())
+    assert ranking.finished
+    for option in ranking.options:
+        with_actions = replace(start, actions=option.actions)
+        assert (option.expected, option.worst) == reference(
+            with_actions, tuple(spent), triggers, chosen
+        )
+
+
+@settings(max_examples=25, deadline=None)
+@given(positions(spawn=False), st.integers(1, 3))
+def test_properties(start: Position, triggers: int) -> None:
+    ranking = rank(start, 1, (), triggers, in_force({}), Budget())
+    options = ranking.options
+    assert options, "doing nothing is always an option"
+    assert any(o.actions == () for o in options)
+    keys = [(o.expected, o.worst, len(o.actions)) for o in options]
+    assert keys == sorted(keys)  # best first
+    for o in options:
+        assert 0 <= o.expected <= o.worst  # the mean never exceeds the worst draw
+    # a longer horizon never lowers an option's worst case (distress only accumulates)
+    if triggers > 1:
+        shorter = {
+            o.label: o.worst
+            for o in rank(start, 1, (), triggers - 1, in_force({}), Budget()).options
+        }
+        assert all(o.worst >= shorter[o.label] for o in options)
+
+
+def test_budget_says_not_finished() -> None:
+    start = position(explorers={"ada": "glowing-fold", "ben": "bony-protrusion"})
+    advice = advise(start, 2, (), 4, {}, Budget(max_states=0, max_seconds=0.0))
+    assert not advice.finished
+    assert advice.to_json()["finished"] is False
+
+
+def test_cli_text_and_json(tmp_path: Path) -> None:
+    example = str(ROOT / "examples/kaelyfos/advise.toml")
+    text = CliRunner().invoke(cli, ["kaelyfos", "advise", example, "--triggers", "2"])
+    assert text.exit_code == 0, text.output
+    assert text.output.startswith("model: exact expectation")
+    assert "finished: true" in text.output
+    out = CliRunner().invoke(cli, ["kaelyfos", "advise", example, "--format", "json"])
+    doc = json.loads(out.output)
+    assert doc["finished"] is True and doc["triggers"] == 1
+    assert "placeholder" in doc["behaviour_cards"]
+
+
+def test_bad_input_one_line(tmp_path: Path) -> None:
+    text = (ROOT / "examples/kaelyfos/advise.toml").read_text()
+    cases = {
+        "spent-unknown": (text.replace('spent = ["Prowl"]', 'spent = ["Nope"]'), "spent[0]"),
+        "spent-twice": (
+            text.replace('spent = ["Prowl"]', 'spent = ["Prowl", "Prowl"]'),
+            "spent[1]",
+        ),
+        "material": (text.replace("material = 1", "material = -1"), "material"),
+        "card": (text + "\n[card]\nspawn = []\nmove = 1\n", "card"),
+    }
+    for name, (body, place) in cases.items():
+        path = tmp_path / f"{name}.toml"
+        path.write_text(body)
+        result = CliRunner().invoke(cli, ["kaelyfos", "advise", str(path)])
+        assert result.exit_code == 2, (name, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and f"{path}: {place}:" in lines[0], (name, result.output)
