@@ -8,7 +8,8 @@ it) as a free action." Each option (a set of such actions, at most one per explo
 at most ``material`` builds) is scored by the total distress the crew gains over the
 next ``triggers`` behaviour cards. Bloodsuckers: "When the time marker reaches a
 bloodsucker (triangle) trigger token: reveal and resolve a bloodsucker behavior card."
-Setup: "Shuffle the bloodsucker behavior cards" -- so each card is drawn uniformly
+Setup: "Shuffle and stack the waking nightmare and bloodsucker behavior cards
+face-down" -- so each card is drawn uniformly
 without replacement from the cards left in the deck (the board's cards less the ones
 spent). The expectation is exact (a rational over every draw sequence); the worst case
 is the largest total over the sequences that can occur. Between triggers the explorers
@@ -26,10 +27,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ruleslawyer.budget import Budget
-from ruleslawyer.models.kaelyfos import Action, Card, Position, resolve
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.models.kaelyfos import Action, Card, Position, free_actions, resolve
 from ruleslawyer.models.kaelyfos_points import EXHAUSTED_DECK, POINTS_BY_ID, in_force
-from ruleslawyer.models.kaelyfos_state import Result
+from ruleslawyer.models.kaelyfos_state import Readings, Result, Table
 
 Deck = tuple[tuple[str, int], ...]  # card name and copies, sorted by name, no zeros
 
@@ -92,11 +93,14 @@ def label(actions: tuple[Action, ...], position: Position) -> str:
     return ", ".join(f"{a.explorer} {a.kind}s on {where[a.explorer]}" for a in actions)
 
 
-def candidates(position: Position, material: int) -> list[tuple[Action, ...]]:
+def candidates(
+    position: Position, material: int, chosen: Mapping[str, str]
+) -> list[tuple[Action, ...]]:
     """Every set of free actions (at most one per explorer, at most ``material`` builds).
 
-    Sets that leave the table the same are merged into the first (fewest actions, then
-    in explorer order); an action whose rule does not apply is not offered.
+    Sets that leave the table the same under the readings ``chosen`` are merged into the
+    first (fewest actions, then in explorer order); an action that cannot apply (no build
+    site, no trap on the node) is not offered.
     """
     board = position.board
     trap_nodes = {t.node for t in position.traps}
@@ -108,30 +112,29 @@ def candidates(position: Position, material: int) -> list[tuple[Action, ...]]:
         if node in trap_nodes:
             mine.append(Action("destroy", name))
         per_explorer.append(mine)
-    seen: set[Any] = set()
-    out: list[tuple[Action, ...]] = []
     combos = [
         tuple(a for a in combo if a is not None) for combo in itertools.product(*per_explorer)
     ]
     combos.sort(key=len)
-    chosen = in_force({})
+    seen: set[Any] = set()
+    out: list[tuple[Action, ...]] = []
     for actions in combos:
         if sum(a.kind == "build" for a in actions) > material:
             continue
         # destroys before builds: a crew destroying and rebuilding on one node gets a fresh trap
         ordered = tuple(sorted(actions, key=lambda a: a.kind != "destroy"))
         key = _after_actions(replace(position, actions=ordered), chosen)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(ordered)
+        if key not in seen:
+            seen.add(key)
+            out.append(ordered)
     return out
 
 
 def _after_actions(position: Position, chosen: Mapping[str, str]) -> Any:
-    """The table after the free actions alone (a card that does nothing)."""
-    out = resolve(replace(position, card=Card((), 0)), chosen).result
-    return (out.traps, out.supply, out.removed_from_play, out.trap_tokens, out.bloodsuckers)
+    """The table once the free actions are taken, before the card."""
+    table = Table.of(position)
+    free_actions(table, position, Readings(chosen))
+    return table.key()
 
 
 def next_position(position: Position, result: Result) -> Position:
@@ -156,6 +159,7 @@ class Evaluator:
         self.memo: dict[Any, tuple[Fraction, int]] = {}
         self.consulted: set[str] = set()
         self.calls = 0
+        self.progress = Progress("kaelyfos advise: states")
 
     def value(
         self, position: Position, deck: Deck, revealed: Deck, triggers: int
@@ -172,6 +176,7 @@ class Evaluator:
         if key in self.memo:
             return self.memo[key]
         self.calls += 1
+        self.progress.update(self.calls)
         if self.calls % 64 == 0 and self.budget.spent():
             raise OutOfTime
         total = sum(c for _, c in deck)
@@ -207,7 +212,7 @@ def rank(
     evaluator = Evaluator(chosen, cards, budget)
     scored: list[Option] = []
     finished = True
-    for actions in candidates(position, material):
+    for actions in candidates(position, material, chosen):
         start = replace(position, actions=actions)
         try:
             expected, worst = _first(evaluator, start, deck, deck_of(spent), triggers)
@@ -215,6 +220,7 @@ def rank(
             finished = False
             break
         scored.append(Option(actions, label(actions, position), expected, worst))
+    evaluator.progress.close()
     scored.sort(key=lambda o: (o.expected, o.worst, len(o.actions)))
     return Ranking(tuple(scored), finished, frozenset(evaluator.consulted))
 

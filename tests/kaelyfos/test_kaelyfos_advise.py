@@ -69,10 +69,31 @@ def test_hand_worked_two_cards_two_triggers() -> None:
     assert _values(two) == {"nothing": (Fraction(3, 2), 2)}
 
 
+def test_exhausted_deck_readings() -> None:
+    # Only Swarm left, two triggers. exhausted-deck=no-card: the second trigger reveals
+    # nothing, so the total is Swarm's 1. reshuffle: the four revealed cards form a new
+    # deck and the second card is any of them, equally likely, resolved after Swarm.
+    start = position(explorers={"ada": "glowing-fold"})
+    spent = _spent_all_but("Swarm")
+    assert _values(rank(start, 0, spent, 2, in_force({}), Budget())) == {
+        "nothing": (Fraction(1), 1)
+    }
+    chosen = in_force({"kaelyfos/exhausted-deck": "reshuffle"})
+    cards = {b.name: Card(b.spawn, b.move) for b in board().behaviors}
+    first = resolve(replace(start, card=cards["Swarm"]), chosen).result
+    after = next_position(start, first)
+    seconds = [
+        sum(n for _, n in resolve(replace(after, card=c), chosen).result.distress)
+        for c in cards.values()
+    ]
+    want = (1 + Fraction(sum(seconds), len(seconds)), 1 + max(seconds))
+    assert _values(rank(start, 0, spent, 2, chosen, Budget())) == {"nothing": want}
+
+
 def test_no_material_no_build_and_destroy_offered_on_a_trap() -> None:
     start = position(explorers={"ada": "bony-protrusion", "ben": "glowing-fold"})
-    assert candidates(start, 0) == [()]
-    labels = {len(c) for c in candidates(start, 2)}
+    assert candidates(start, 0, in_force({})) == [()]
+    labels = {len(c) for c in candidates(start, 2, in_force({}))}
     assert labels == {0, 1, 2}
 
 
