@@ -6,6 +6,10 @@ like its checks module) defining ``pictures(source, result)`` that returns
 finding_id), ...]``; they are written to ``<dir>/<game>/<name>.svg`` and shown
 beside the finding they draw (those without a finding id after the summary
 table). The HTML page inlines them, so it is one self-contained file.
+
+A game may also have ``ruleslawyer/reports/tables/<module>.py`` defining
+``tables(source, result)`` that returns Markdown lines (a designer's table), shown
+after the summary table and the game's own pictures.
 """
 
 from __future__ import annotations
@@ -40,11 +44,23 @@ def pictures(source: GameSource, result: GameResult) -> list[Figure]:
     return [Figure(*picture) for picture in drawer.pictures(source, result)]
 
 
+def tables(source: GameSource, result: GameResult) -> list[str]:
+    module = games.get(source.game).checks.rsplit(".", 1)[-1]
+    try:
+        maker: Any = importlib.import_module(f"ruleslawyer.reports.tables.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"ruleslawyer.reports.tables.{module}":
+            raise
+        return []
+    return list(maker.tables(source, result))
+
+
 def report_files(
     source: GameSource, result: GameResult, fail_on: frozenset[Kind], fmt: str = "markdown"
 ) -> dict[str, str]:
     """Relative path -> content, for one game's report."""
     figures = pictures(source, result)
+    extra = tables(source, result)
     svgs = {f"{result.game}/{fig.name}.svg": fig.svg for fig in figures}
     images: dict[str | None, list[tuple[str, str]]] = {}
     for fig in figures:
@@ -52,6 +68,6 @@ def report_files(
     if fmt == "html":
         from ruleslawyer.reports.html_page import page
 
-        body = game_report(result, fail_on, images, header=False)
+        body = game_report(result, fail_on, images, header=False, tables=extra)
         return {**svgs, f"{result.game}.html": page(result, body, svgs)}
-    return {**svgs, f"{result.game}.md": game_report(result, fail_on, images)}
+    return {**svgs, f"{result.game}.md": game_report(result, fail_on, images, tables=extra)}
