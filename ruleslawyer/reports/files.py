@@ -33,26 +33,27 @@ class Figure(NamedTuple):
     finding: str | None = None
 
 
-def pictures(source: GameSource, result: GameResult) -> list[Figure]:
-    module = games.get(source.game).checks.rsplit(".", 1)[-1]
+def _game_module(source: GameSource, package: str) -> Any:
+    """``ruleslawyer.reports.<package>.<module>`` for the game (its checks' name), or None."""
+    name = f"ruleslawyer.reports.{package}.{games.get(source.game).checks.rsplit('.', 1)[-1]}"
     try:
-        drawer: Any = importlib.import_module(f"ruleslawyer.reports.pictures.{module}")
+        return importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name != f"ruleslawyer.reports.pictures.{module}":
+        if exc.name != name:
             raise
+        return None
+
+
+def pictures(source: GameSource, result: GameResult) -> list[Figure]:
+    drawer = _game_module(source, "pictures")
+    if drawer is None:
         return []
     return [Figure(*picture) for picture in drawer.pictures(source, result)]
 
 
 def tables(source: GameSource, result: GameResult) -> list[str]:
-    module = games.get(source.game).checks.rsplit(".", 1)[-1]
-    try:
-        maker: Any = importlib.import_module(f"ruleslawyer.reports.tables.{module}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"ruleslawyer.reports.tables.{module}":
-            raise
-        return []
-    return list(maker.tables(source, result))
+    maker = _game_module(source, "tables")
+    return [] if maker is None else list(maker.tables(source, result))
 
 
 def report_files(
