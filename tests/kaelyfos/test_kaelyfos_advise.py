@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from dataclasses import replace
 from fractions import Fraction
@@ -17,6 +16,7 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.models.kaelyfos import Card, Position, resolve
 from ruleslawyer.models.kaelyfos_points import in_force
 from ruleslawyer.solvers.kaelyfos_advise import advise, candidates, next_position, rank
+from ruleslawyer.solvers.kaelyfos_advise_reference import reference
 from tests.kaelyfos.kaelyfos_helpers import board, position
 from tests.kaelyfos.test_kaelyfos_properties import positions
 
@@ -95,28 +95,6 @@ def test_no_material_no_build_and_destroy_offered_on_a_trap() -> None:
     assert candidates(start, 0, in_force({})) == [()]
     labels = {len(c) for c in candidates(start, 2, in_force({}))}
     assert labels == {0, 1, 2}
-
-
-def reference(
-    start: Position, spent: tuple[str, ...], triggers: int, chosen: dict[str, str]
-) -> tuple[Fraction, int]:
-    """Brute force: every order of the whole remaining deck, equally likely; the first
-    ``triggers`` cards resolved one after another (the no-card reading past the end)."""
-    cards = {b.name: Card(b.spawn, b.move) for b in board().behaviors}
-    deck = [b.name for b in board().behaviors]
-    for name in spent:
-        deck.remove(name)
-    totals = []
-    for order in itertools.permutations(deck):
-        now, total = start, 0
-        for name in order[:triggers]:
-            result = resolve(replace(now, card=cards[name]), chosen).result
-            total += sum(n for _, n in result.distress)
-            now = next_position(now, result)
-        totals.append(total)
-    if not totals:
-        return Fraction(0), 0
-    return Fraction(sum(totals), len(totals)), max(totals)
 
 
 @settings(max_examples=25, deadline=None)
