@@ -52,6 +52,13 @@ def load_advice(path: str | Path) -> AdviceFile:
         )
     loaded = parse_position({**doc, "card": {"spawn": [], "move": 0}}, source, path.parent)
     board = loaded.position.board
+    if not board.behaviors:
+        raise InputError(
+            source,
+            "board",
+            f"{doc.get('board', 'kaelyfos')} with no [[behavior]] cards",
+            "a board whose behaviour deck advise can draw from",
+        )
     printed = Counter(b.name for b in board.behaviors)
     used: Counter[str] = Counter()
     for i, name in enumerate(spent):

@@ -97,8 +97,9 @@ def markdown(rows: tuple[CardRow, ...], rulings: Mapping[str, str], max_pieces: 
         "actions), under the readings in force"
         + (" (" + ", ".join(f"`{k}={v}`" for k, v in rulings.items()) + ")" if rulings else "")
         + "; ties the rules leave open take their first option. Distress: the total the "
-        "crew gains from the card, as `distress: positions`. A card never moves when every "
-        "position resolves as with a move of 0.",
+        "crew gains from the card, as `distress: positions`; the mean counts each position "
+        "once (positions are not weighted by how often a game reaches them). A card never "
+        "moves when every position resolves as with a move of 0.",
         "",
         "| card | spawn | move | positions | distress: positions | mean | never attacks "
         "| never moves |",

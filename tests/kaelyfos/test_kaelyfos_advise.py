@@ -177,3 +177,29 @@ def test_bad_input_one_line(tmp_path: Path) -> None:
         assert result.exit_code == 2, (name, result.output)
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and f"{path}: {place}:" in lines[0], (name, result.output)
+
+
+def test_cli_budget_help_deep_toml_and_a_board_without_a_deck(tmp_path: Path) -> None:
+    example = str(ROOT / "examples/kaelyfos/advise.toml")
+    runner = CliRunner()
+    again = [runner.invoke(cli, ["kaelyfos", "advise", example]).output for _ in range(2)]
+    assert again[0] == again[1]  # deterministic
+    help_text = runner.invoke(cli, ["kaelyfos", "advise", "--help"]).output
+    assert "POSITION.toml:" in help_text and "examples/kaelyfos/advise.toml" in help_text
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    result = runner.invoke(cli, ["kaelyfos", "advise", str(deep)])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    board = tmp_path / "board.toml"
+    text = (ROOT / "ruleslawyer/data/kaelyfos.toml").read_text()
+    board.write_text(text.split("[[behavior]]", 1)[0])
+    position = tmp_path / "advise.toml"
+    position.write_text(
+        (ROOT / "examples/kaelyfos/advise.toml")
+        .read_text()
+        .replace('board = "kaelyfos"', 'board = "board.toml"')
+        .replace('spent = ["Prowl"]', "spent = []")
+    )
+    result = runner.invoke(cli, ["kaelyfos", "advise", str(position)])
+    assert result.exit_code == 2, result.output
+    assert f"{position}: board:" in result.output and "behaviour deck" in result.output
