@@ -22,8 +22,13 @@ def render_advice(advice: Advice) -> str:
         f"deck left: {deck or 'empty'}; spent: {', '.join(advice.spent) or 'none'}; "
         f"material: {advice.material}",
         f"finished: {'true' if advice.finished else 'false (the --max-seconds budget ran out)'}",
-        "options, best first:",
     ]
+    if doc["ties_at_first_option"]:
+        lines.append(
+            "ties the rules leave open, met on some draw and taken at their first option: "
+            + ", ".join(doc["ties_at_first_option"])
+        )
+    lines.append("options, best first:")
     lines += [_option(i, o) for i, o in enumerate(advice.ranking.options, 1)]
     if advice.divergences:
         lines.append("open rule points whose other reading re-ranks the options:")

@@ -72,6 +72,7 @@ class Ranking:
     options: tuple[Option, ...]
     finished: bool
     consulted: frozenset[str]
+    ties: frozenset[str] = frozenset()  # open points whose tie a card met (first option taken)
 
 
 def deck_of(names: list[str] | tuple[str, ...]) -> Deck:
@@ -158,6 +159,7 @@ class Evaluator:
         self.chosen, self.cards, self.budget = dict(chosen), cards, budget
         self.memo: dict[Any, tuple[Fraction, int]] = {}
         self.consulted: set[str] = set()
+        self.ties: set[str] = set()
         self.calls = 0
         self.progress = Progress("kaelyfos advise: states")
 
@@ -184,6 +186,7 @@ class Evaluator:
         for name, copies in deck:
             out = resolve(replace(position, card=self.cards[name]), self.chosen)
             self.consulted |= out.consulted
+            self.ties |= {d.point for d in out.decisions if d.point is not None}
             now = sum(n for _, n in out.result.distress)
             later_e, later_w = self.value(
                 next_position(position, out.result),
@@ -222,7 +225,9 @@ def rank(
         scored.append(Option(actions, label(actions, position), expected, worst))
     evaluator.progress.close()
     scored.sort(key=lambda o: (o.expected, o.worst, len(o.actions)))
-    return Ranking(tuple(scored), finished, frozenset(evaluator.consulted))
+    return Ranking(
+        tuple(scored), finished, frozenset(evaluator.consulted), frozenset(evaluator.ties)
+    )
 
 
 def _first(
@@ -272,6 +277,7 @@ class Advice:
             "triggers": self.triggers,
             "rulings": dict(self.rulings),
             "finished": self.finished,
+            "ties_at_first_option": sorted(self.ranking.ties),
             "options": [o.to_json() for o in self.ranking.options],
             "open_rule_points_changing_the_ranking": [
                 {

@@ -203,3 +203,18 @@ def test_cli_budget_help_deep_toml_and_a_board_without_a_deck(tmp_path: Path) ->
     result = runner.invoke(cli, ["kaelyfos", "advise", str(position)])
     assert result.exit_code == 2, result.output
     assert f"{position}: board:" in result.output and "behaviour deck" in result.output
+
+
+def test_open_ties_met_are_named() -> None:
+    # examples/kaelyfos/pheromone-tie.toml's table: the bloodsucker on the exterior orifice
+    # is equally close to both explorers and both exits carry 2 dots (a tie the rules leave
+    # open); whichever card comes first moves it, so the tie is met and must be named.
+    start = position(
+        explorers={"ada": "bony-protrusion", "ben": "exterior-facedown-2"},
+        bloodsuckers={"exterior-orifice": 1},
+    )
+    advice = advise(start, 1, (), 1, {})
+    assert "kaelyfos/pheromone-tie" in advice.ranking.ties
+    assert advice.to_json()["ties_at_first_option"] == sorted(advice.ranking.ties)
+    calm = advise(position(explorers={"ada": "glowing-fold"}), 1, _spent_all_but("Swarm"), 1, {})
+    assert calm.ranking.ties == frozenset()
