@@ -35,7 +35,9 @@ from ruleslawyer.models.kaelyfos_state import Readings, Result, Table
 Deck = tuple[tuple[str, int], ...]  # card name and copies, sorted by name, no zeros
 
 MODEL = (
-    "exact expectation over the cards left in the behaviour deck, each drawn uniformly "
+    "options: every set of free actions now, at most one per explorer and one build per "
+    "material, ranked by exact expectation over the cards left in the behaviour deck, "
+    "each drawn uniformly "
     "without replacement; horizon {triggers} trigger(s), one card each; utility: total "
     "distress the crew gains (lower is better); worst case: the largest total over the "
     "draw sequences; between triggers the explorers stay put and take no further free "

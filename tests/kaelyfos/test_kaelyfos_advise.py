@@ -151,7 +151,7 @@ def test_cli_text_and_json(tmp_path: Path) -> None:
     example = str(ROOT / "examples/kaelyfos/advise.toml")
     text = CliRunner().invoke(cli, ["kaelyfos", "advise", example, "--triggers", "2"])
     assert text.exit_code == 0, text.output
-    assert text.output.startswith("model: exact expectation")
+    assert text.output.startswith("model: options: every set of free actions")
     assert "finished: true" in text.output
     out = CliRunner().invoke(cli, ["kaelyfos", "advise", example, "--format", "json"])
     doc = json.loads(out.output)
