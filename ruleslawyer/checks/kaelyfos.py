@@ -165,7 +165,7 @@ def _describe(position: Position) -> str:
     placed = "; ".join(p for p in (crew, free, traps, acts) if p) or "nothing placed"
     spawn = ", ".join(position.card.spawn) or "nothing"
     return (
-        f"{placed} ({_size(position)} piece(s)); nests "
+        f"{placed} ({pieces(position)} piece(s)); nests "
         f"{', '.join(f'{c} {n}' for c, n in position.nests)}; "
         f"card: spawn {spawn}, move {position.card.move}"
     )
@@ -568,7 +568,8 @@ def _counts(chosen: tuple[str, ...], order: tuple[str, ...]) -> tuple[tuple[str,
     return tuple((n, chosen.count(n)) for n in order if n in chosen)
 
 
-def _size(position: Position) -> int:
+def pieces(position: Position) -> int:
+    """Pieces on the table: explorers, free bloodsuckers, traps and their catches, actions."""
     return (
         len(position.explorers)
         + sum(n for _, n in position.bloodsuckers)

@@ -9,6 +9,7 @@ import click
 from ruleslawyer.cli.common import (
     emit,
     format_option,
+    max_seconds_option,
     one_line_errors,
     output_option,
     ruling_option,
@@ -77,6 +78,59 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
         emit(json.dumps(out, indent=2) + "\n", output)
     else:
         emit(render_reveal(out), output)
+
+
+@group.command()
+@click.argument("advice_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
+@click.option(
+    "--triggers",
+    type=click.IntRange(1, 6),
+    default=1,
+    show_default=True,
+    help="Horizon: how many timeline triggers (behaviour cards) to score over.",
+)
+@ruling_option
+@max_seconds_option
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def advise(
+    advice_file: Path,
+    triggers: int,
+    rulings: tuple[str, ...],
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """The crew's best free actions before the next behaviour card.
+
+    Ranks every set of free actions (build a trap on an empty build site, spending
+    material; destroy a trap; nothing) by the exact expected distress over the next
+    --triggers behaviour cards, drawn uniformly without replacement from the board's
+    deck less the spent cards, with the worst case beside it. Shows every open rule
+    point whose other reading re-ranks the options.
+
+    \b
+    POSITION.toml: a position file without [card] or actions, plus `material`
+    (an integer) and `spent` (behaviour card names already revealed).
+    Example: examples/kaelyfos/advise.toml.
+    """
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.cli.kaelyfos_advise_text import render_advice
+    from ruleslawyer.models.kaelyfos_advice_file import load_advice
+    from ruleslawyer.solvers.kaelyfos_advise import advise as rank_actions
+
+    loaded = load_advice(advice_file)
+    chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, advice_file)
+    advice = rank_actions(
+        loaded.position, loaded.material, loaded.spent, triggers, chosen, Budget(max_seconds)
+    )
+    if fmt == "json":
+        import json
+
+        emit(json.dumps(advice.to_json(), indent=2) + "\n", output)
+    else:
+        emit(render_advice(advice), output)
 
 
 def _rulings(

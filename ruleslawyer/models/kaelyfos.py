@@ -53,6 +53,7 @@ __all__ = [
     "Result",
     "Step",
     "Trap",
+    "free_actions",
     "geometry",
     "resolve",
     "step",
@@ -134,7 +135,7 @@ def resolve(
     table = Table.of(position)
     decisions: list[Decision] = []
     picks = picks or {}
-    _free_actions(table, position, readings)
+    free_actions(table, position, readings)
     _spawn(table, position, readings)
     move_all(table, position, readings, picks, decisions)
     distress = _attack(table, position, readings, picks, decisions)
@@ -144,7 +145,7 @@ def resolve(
     )
 
 
-def _free_actions(table: Table, position: Position, readings: Readings) -> None:
+def free_actions(table: Table, position: Position, readings: Readings) -> None:
     """The position's free actions, in order, before the card (each on its explorer's node)."""
     where = dict(position.explorers)
     for action in position.actions:

@@ -6,6 +6,10 @@ like its checks module) defining ``pictures(source, result)`` that returns
 finding_id), ...]``; they are written to ``<dir>/<game>/<name>.svg`` and shown
 beside the finding they draw (those without a finding id after the summary
 table). The HTML page inlines them, so it is one self-contained file.
+
+A game may also have ``ruleslawyer/reports/tables/<module>.py`` defining
+``tables(source, result)`` that returns Markdown lines (a designer's table), shown
+after the summary table and the game's own pictures.
 """
 
 from __future__ import annotations
@@ -29,15 +33,27 @@ class Figure(NamedTuple):
     finding: str | None = None
 
 
-def pictures(source: GameSource, result: GameResult) -> list[Figure]:
-    module = games.get(source.game).checks.rsplit(".", 1)[-1]
+def _game_module(source: GameSource, package: str) -> Any:
+    """``ruleslawyer.reports.<package>.<module>`` for the game (its checks' name), or None."""
+    name = f"ruleslawyer.reports.{package}.{games.get(source.game).checks.rsplit('.', 1)[-1]}"
     try:
-        drawer: Any = importlib.import_module(f"ruleslawyer.reports.pictures.{module}")
+        return importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name != f"ruleslawyer.reports.pictures.{module}":
+        if exc.name != name:
             raise
+        return None
+
+
+def pictures(source: GameSource, result: GameResult) -> list[Figure]:
+    drawer = _game_module(source, "pictures")
+    if drawer is None:
         return []
     return [Figure(*picture) for picture in drawer.pictures(source, result)]
+
+
+def tables(source: GameSource, result: GameResult) -> list[str]:
+    maker = _game_module(source, "tables")
+    return [] if maker is None else list(maker.tables(source, result))
 
 
 def report_files(
@@ -45,6 +61,7 @@ def report_files(
 ) -> dict[str, str]:
     """Relative path -> content, for one game's report."""
     figures = pictures(source, result)
+    extra = tables(source, result)
     svgs = {f"{result.game}/{fig.name}.svg": fig.svg for fig in figures}
     images: dict[str | None, list[tuple[str, str]]] = {}
     for fig in figures:
@@ -52,6 +69,6 @@ def report_files(
     if fmt == "html":
         from ruleslawyer.reports.html_page import page
 
-        body = game_report(result, fail_on, images, header=False)
+        body = game_report(result, fail_on, images, header=False, tables=extra)
         return {**svgs, f"{result.game}.html": page(result, body, svgs)}
-    return {**svgs, f"{result.game}.md": game_report(result, fail_on, images)}
+    return {**svgs, f"{result.game}.md": game_report(result, fail_on, images, tables=extra)}

@@ -20,7 +20,11 @@ Images = Mapping[str | None, Sequence[tuple[str, str]]]
 
 
 def game_report(
-    result: GameResult, fail_on: frozenset[Kind], images: Images | None = None, header: bool = True
+    result: GameResult,
+    fail_on: frozenset[Kind],
+    images: Images | None = None,
+    header: bool = True,
+    tables: Sequence[str] = (),
 ) -> str:
     """One game's report; ``images`` go beside their finding (the game's own after the table).
 
@@ -42,6 +46,7 @@ def game_report(
         )
     lines.append("")
     lines += _images(images.get(None, ()))
+    lines += tables  # a designer's table (reports/tables/<game>.py), before the findings
     drawn: set[str] = set()
     for f in result.findings:
         lines += _finding(f)

@@ -165,6 +165,8 @@ def test_examples_run(example: Path) -> None:
         args = ["check", str(example)]
     elif "timeline" in example.name:
         args = ["kaelyfos", "advance", str(example)]
+    elif "advise" in example.name:
+        args = ["kaelyfos", "advise", str(example)]
     else:
         args = ["kaelyfos", "step", str(example)]
     result = CliRunner().invoke(cli, args)

@@ -19,7 +19,7 @@ SECTION = SECTION.split("\n## ", 1)[0]
 
 def test_step_example_output_is_real() -> None:
     blocks = re.findall(r"```console\n\$ ruleslawyer (.*?)\n(.*?)```", SECTION, flags=re.DOTALL)
-    assert len(blocks) == 2  # step, advance
+    assert len(blocks) == 3  # step, advance, advise
     for command, printed in blocks:
         result = CliRunner().invoke(cli, command.split())
         assert result.exit_code == 0
@@ -27,7 +27,10 @@ def test_step_example_output_is_real() -> None:
 
 
 def test_file_snippets_validate() -> None:
-    board, position, timeline = re.findall(r"```toml\n(.*?)```", SECTION, flags=re.DOTALL)
+    board, position, timeline, advice = re.findall(r"```toml\n(.*?)```", SECTION, flags=re.DOTALL)
     BoardSpec.model_validate(tomllib.loads(board))
     PositionSpec.model_validate(tomllib.loads(position))
     TimelineSpec.model_validate(tomllib.loads(timeline))
+    doc = tomllib.loads(advice)
+    assert isinstance(doc.pop("material"), int) and isinstance(doc.pop("spent"), list)
+    PositionSpec.model_validate({**doc, "card": {"spawn": [], "move": 0}})

@@ -1,0 +1,40 @@
+"""Plain-text rendering of ``kaelyfos advise``."""
+
+from __future__ import annotations
+
+from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
+from ruleslawyer.solvers.kaelyfos_advise import Advice, Option
+
+
+def _option(rank: int, option: Option) -> str:
+    return (
+        f"  {rank}. {option.label}: expected distress {option.expected} "
+        f"(~{float(option.expected):.3f}), worst {option.worst}"
+    )
+
+
+def render_advice(advice: Advice) -> str:
+    doc = advice.to_json()
+    deck = ", ".join(f"{n} x{c}" if c > 1 else n for n, c in doc["deck_left"].items())
+    lines = [
+        f"model: {doc['model']}",
+        f"behaviour cards: {doc['behaviour_cards']}",
+        f"deck left: {deck or 'empty'}; spent: {', '.join(advice.spent) or 'none'}; "
+        f"material: {advice.material}",
+        f"finished: {'true' if advice.finished else 'false (the --max-seconds budget ran out)'}",
+    ]
+    if doc["ties_at_first_option"]:
+        lines.append(
+            "ties the rules leave open, met on some draw and taken at their first option: "
+            + ", ".join(doc["ties_at_first_option"])
+        )
+    lines.append("options, best first:")
+    lines += [_option(i, o) for i, o in enumerate(advice.ranking.options, 1)]
+    if advice.divergences:
+        lines.append("open rule points whose other reading re-ranks the options:")
+        for point, reading, other in advice.divergences:
+            lines.append(f"  {point}={reading} ({POINTS_BY_ID[point].title}):")
+            lines += ["  " + _option(i, o) for i, o in enumerate(other.options, 1)]
+    elif advice.finished:
+        lines.append("no open rule point re-ranks the options")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""Designer tables a game's report shows after its findings table (one module per game)."""

@@ -1,0 +1,135 @@
+"""The designer's table of Kaelyfos behaviour cards: distress per card, and dead cards.
+
+For each behaviour card of the board, every position the check searches (see
+:func:`ruleslawyer.checks.kaelyfos.positions`) with at most ``max_pieces`` pieces is
+resolved under the readings in force (ties the rules leave open at their first
+option; the crew's split of a node's distress does not change the total). The table
+gives the distribution of the total distress the card deals over those positions. A
+card *never attacks* when it deals no distress in any of them ("Each bloodsucker gives
+a distress to an explorer on their node"), and *never moves* when its move step changes
+no result: every position resolves as it would with a move of 0 ("Each bloodsucker
+moves the amount indicated, toward the nearest explorer."). Both are claims about the
+positions searched, which the table names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ruleslawyer.checks.kaelyfos import pieces, positions
+from ruleslawyer.graphs.board import Board
+from ruleslawyer.models.kaelyfos import Card, resolve
+from ruleslawyer.models.kaelyfos_points import in_force
+from ruleslawyer.models.kaelyfos_setup import deck_cards
+
+MAX_PIECES = 3
+
+
+@dataclass(frozen=True)
+class CardRow:
+    names: tuple[str, ...]  # the behaviour cards (by name) that print this card
+    card: Card
+    positions: int
+    distress: tuple[tuple[int, int], ...]  # (total distress, positions), ascending
+    moves: bool
+
+    @property
+    def attacks(self) -> bool:
+        return any(d > 0 for d, _ in self.distress)
+
+    def mean(self) -> float:
+        return sum(d * n for d, n in self.distress) / self.positions if self.positions else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": list(self.names),
+            "spawn": list(self.card.spawn),
+            "move": self.card.move,
+            "positions": self.positions,
+            "distress": {str(d): n for d, n in self.distress},
+            "never_attacks": not self.attacks,
+            "never_moves": not self.moves,
+        }
+
+
+def card_table(
+    board: Board, rulings: Mapping[str, str], max_pieces: int = MAX_PIECES
+) -> tuple[CardRow, ...]:
+    """One row per distinct card of the deck, in file order (see the module doc)."""
+    chosen = in_force(dict(rulings))
+    cards = deck_cards(board)
+    spread: dict[Card, Counter[int]] = {c: Counter() for c in cards}
+    moved: dict[Card, bool] = dict.fromkeys(cards, False)
+    for position in positions(board):
+        if pieces(position) > max_pieces:
+            break  # positions come smallest first
+        card = position.card
+        result = resolve(position, chosen).result
+        spread[card][sum(n for _, n in result.distress)] += 1
+        if not moved[card] and card.move:
+            still = resolve(replace(position, card=Card(card.spawn, 0)), chosen).result
+            moved[card] = still != result
+    names: dict[Card, list[str]] = {c: [] for c in cards}
+    for b in board.behaviors:
+        names[Card(b.spawn, b.move)].append(b.name)
+    return tuple(
+        CardRow(
+            tuple(names[c]) or ("(the rulebook's example card)",),
+            c,
+            sum(spread[c].values()),
+            tuple(sorted(spread[c].items())),
+            moved[c],
+        )
+        for c in cards
+    )
+
+
+def markdown(rows: tuple[CardRow, ...], rulings: Mapping[str, str], max_pieces: int) -> list[str]:
+    """The report's table, with what it assumes."""
+    lines = [
+        "## Behaviour cards: distress and dead cards",
+        "",
+        f"Each card resolved once on every position the check searches with at most "
+        f"{max_pieces} pieces (explorers, bloodsuckers, traps and their catches, free "
+        "actions), under the readings in force"
+        + (" (" + ", ".join(f"`{k}={v}`" for k, v in rulings.items()) + ")" if rulings else "")
+        + "; ties the rules leave open take their first option. Distress: the total the "
+        "crew gains from the card, as `distress: positions`; the mean counts each position "
+        "once (positions are not weighted by how often a game reaches them). A card never "
+        "moves when every position resolves as with a move of 0.",
+        "",
+        "| card | spawn | move | positions | distress: positions | mean | never attacks "
+        "| never moves |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        spread = ", ".join(f"{d}: {n}" for d, n in r.distress)
+        lines.append(
+            f"| {', '.join(r.names)} | {', '.join(r.card.spawn) or 'none'} | {r.card.move} "
+            f"| {r.positions} | {spread} | {r.mean():.3f} | {'yes' if not r.attacks else 'no'} "
+            f"| {'yes' if not r.moves else 'no'} |"
+        )
+    dead = [r for r in rows if not r.attacks or not r.moves]
+    lines.append("")
+    if dead:
+        lines.append(
+            "Dead cards: "
+            + "; ".join(
+                f"{', '.join(r.names)} ("
+                + " and ".join(
+                    w
+                    for w, d in (("never attacks", not r.attacks), ("never moves", not r.moves))
+                    if d
+                )
+                + ")"
+                for r in dead
+            )
+            + "."
+        )
+    else:
+        lines.append("No dead card: every card attacks and moves in some position searched.")
+    lines.append("")
+    return lines
