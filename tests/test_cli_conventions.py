@@ -42,6 +42,7 @@ COMMANDS_READING_FILES = (
     ["explain"],
     ["kaelyfos", "step"],
     ["cunning-folk", "deduce"],
+    ["cunning-folk", "advise"],
     ["twist-of-fate", "solve"],
     ["twisted-cryptids", "stacks"],
 )
