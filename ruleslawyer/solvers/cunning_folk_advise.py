@@ -50,6 +50,7 @@ from ruleslawyer.solvers.cunning_folk_deduce import (
     consistent_worlds,
     elder_plans,
 )
+from ruleslawyer.solvers.cunning_folk_elder import ElderPlan
 from ruleslawyer.solvers.cunning_folk_worlds import ROLE_CODE, Odds, Worlds
 
 # Allegiance: what an elder run must find. Good (good witch, good elder) opposes the evil
@@ -111,10 +112,6 @@ def pending_claim(document: Mapping[str, Any], log: Log) -> Claim | None:
     return Claim(last["player"], CELL_INDEX[last["cell"]], last["role"], len(events) - 1)
 
 
-def _as_int_list(weight: np.ndarray) -> list[int]:
-    return [int(w) for w in weight]
-
-
 def claim_probability(worlds: Worlds, cell: int, role: str) -> Fraction:
     """The exact chance that ``cell`` holds ``role`` now, over the weighted worlds."""
     total = worlds.total
@@ -131,12 +128,14 @@ def _entropy(masses: Iterable[int]) -> float:
     return math.log2(total) - sum(m * math.log2(m) for m in masses) / total if total else 0.0
 
 
-def _grouped(keys: np.ndarray, weight: list[int]) -> list[int]:
-    """The summed weight of each distinct key (exact Python integers)."""
-    sums: dict[int, int] = {}
-    for k, w in zip(keys.tolist(), weight, strict=True):
-        sums[k] = sums.get(k, 0) + w
-    return list(sums.values())
+def _grouped(keys: np.ndarray, weight: np.ndarray) -> list[int]:
+    """The summed weight of each distinct key (exact: int64 or Python integers)."""
+    if not len(keys):
+        return []
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    return [int(s) for s in np.add.reduceat(weight[order], starts)]
 
 
 def allegiance_keys(village: np.ndarray) -> np.ndarray:
@@ -151,7 +150,7 @@ def information_gain(worlds: Worlds) -> dict[str, float]:
     I(X; Y_c) = H(X) + H(Y_c) - H(X, Y_c), with X the allegiance pattern and Y_c the role
     seen in cell c, over the exact world weights. Cells come in board order.
     """
-    weight = _as_int_list(worlds.weight)
+    weight = worlds.weight
     keys = allegiance_keys(worlds.village)
     h_x = _entropy(_grouped(keys, weight))
     out: dict[str, float] = {}
@@ -165,7 +164,7 @@ def information_gain(worlds: Worlds) -> dict[str, float]:
 
 def allegiance_entropy(worlds: Worlds) -> float:
     """H(X): the bits still unknown about the village's allegiances."""
-    return _entropy(_grouped(allegiance_keys(worlds.village), _as_int_list(worlds.weight)))
+    return _entropy(_grouped(allegiance_keys(worlds.village), worlds.weight))
 
 
 def _given(worlds: Worlds, cell: int, role: str) -> Worlds:
@@ -175,16 +174,22 @@ def _given(worlds: Worlds, cell: int, role: str) -> Worlds:
     return Worlds(worlds.village[keep], worlds.weight[keep], face_up, None)
 
 
-def claim_outcomes(worlds: Worlds, claim: Claim, log: Log) -> dict[str, Any]:
-    """Challenging against accepting ``claim``: chances, expected suspected cards, utility."""
+def claim_outcomes(
+    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan] | None = None
+) -> dict[str, Any]:
+    """Challenging against accepting ``claim``: chances, expected suspected cards, utility.
+
+    ``plans``: the elder plans over ``worlds`` when already made (:func:`elder_plans`).
+    """
     p = claim_probability(worlds, claim.cell, claim.role)
     penalised = not (claim.role == VILLAGER and log.rules.villager_challenge == "no-penalty")
     wins: dict[str, Fraction] = {"accept": Fraction(0), "challenge": Fraction(0)}
     if claim.role in ELDERS:
-        wins["accept"] = elder_plans(worlds, log, roles=(claim.role,))[claim.role].win_probability
+        now = plans[claim.role] if plans else elder_plans(worlds, log, (claim.role,))[claim.role]
+        wins["accept"] = now.win_probability
         if p:
             given = _given(worlds, claim.cell, claim.role)
-            run = elder_plans(given, log, roles=(claim.role,))[claim.role]
+            run = elder_plans(given, log, (claim.role,))[claim.role]
             wins["challenge"] = p * run.win_probability
     mine = {"accept": Fraction(0), "challenge": p if penalised else Fraction(0)}
     theirs = {"accept": Fraction(0), "challenge": (1 - p) if penalised else Fraction(0)}
@@ -239,19 +244,20 @@ def advise(
         {"cell": cell, "bits": round(gains[cell], 6), "face_up": worlds.face_up[CELL_INDEX[cell]]}
         for cell in ranked
     ]
+    plans = elder_plans(worlds, log)
     elder = {
         role: {
             "run_success_probability": float(best.win_probability),
             "run_success_fraction": str(best.win_probability),
             "first_pick": best.first_pick,
         }
-        for role, best in elder_plans(worlds, log).items()
+        for role, best in plans.items()
     }
     return {
         "worlds": worlds.total,
         "finished": True,
         **head,
-        "claim": None if claim is None else claim_outcomes(worlds, claim, log),
+        "claim": None if claim is None else claim_outcomes(worlds, claim, log, plans),
         "unknown_bits": round(allegiance_entropy(worlds), 6),
         "investigate": investigate,
         "elder": elder,
