@@ -167,6 +167,13 @@ def test_example_end_to_end_and_deterministic() -> None:
     assert advise(str(EXAMPLE), "--format", "json").output == first.output
     out = json.loads(first.output)
     assert out["claim"]["cell"] == "C3" and out["claim"]["role"] == "good-elder"
+    # By hand: A1 was a villager (revealed) before bea's unseen swap of A1 and C3. Kept,
+    # C3 holds one of the six cards nobody has seen (good witch, good elder, evil witch,
+    # evil elder, two villagers; B2 and A2 are known to me): the good elder 1 time in 6.
+    # Swapped, C3 holds the villager. So 1/2 x 1/6 = 1/12; challenging costs me a
+    # suspected card 1/12 of the time and bea one 11/12 of the time.
+    assert out["claim"]["true_fraction"] == "1/12"
+    assert out["claim"]["challenge"]["claimant_takes_suspected"] == "11/12"
     assert [row["cell"] for row in out["investigate"]][-1] in ("A1", "B2")  # known cells last
     for key in ("prior", "hidden_swaps", "utility", "information", "elder"):
         assert key in out["assumptions"]
