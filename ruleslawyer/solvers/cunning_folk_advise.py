@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -39,6 +39,7 @@ from ruleslawyer.models.cunning_folk import (
     GOOD_ELDER,
     GOOD_WITCH,
     PIRATE,
+    POINTS,
     ROLES,
     VAGRANT,
     VILLAGER,
@@ -68,11 +69,13 @@ _SIDE_OF_CODE = np.array([_SIDES.index(ALLEGIANCE.get(r, "none")) for r in ROLES
 # The utility the claim advice states: suspected cards and an at-once elder win.
 WIN_WEIGHT = 2
 UTILITY = (
-    "+1 per suspected card the claimant takes, -1 per suspected card you take, "
+    "+1 per suspected card the claimant takes (for a bluff caught, or an elder run that "
+    "fails), -1 per suspected card you take, "
     f"-{WIN_WEIGHT} if the claimant wins at once with an elder run (as much as being "
     "ostracised); other actions (another turn, a swap, a trade) count 0; you are the only "
     "challenger, the others accept"
 )
+VILLAGER_POINT = "cunning-folk/villager-challenge"
 ACTIONS = {
     GOOD_WITCH: "another turn",
     EVIL_WITCH: "a swap of two townsfolk",
@@ -182,26 +185,32 @@ def claim_outcomes(
     ``plans``: the elder plans over ``worlds`` when already made (:func:`elder_plans`).
     """
     p = claim_probability(worlds, claim.cell, claim.role)
-    penalised = not (claim.role == VILLAGER and log.rules.villager_challenge == "no-penalty")
-    wins: dict[str, Fraction] = {"accept": Fraction(0), "challenge": Fraction(0)}
+    penalised = claim.role != VILLAGER or log.rules.villager_challenge == "penalty-applies"
+    acts = {"accept": Fraction(1), "challenge": p}
+    wins = {"accept": Fraction(0), "challenge": Fraction(0)}
+    fails = {"accept": Fraction(0), "challenge": Fraction(0)}
     if claim.role in ELDERS:
         now = plans[claim.role] if plans else elder_plans(worlds, log, (claim.role,))[claim.role]
         wins["accept"] = now.win_probability
         if p:
             given = _given(worlds, claim.cell, claim.role)
-            run = elder_plans(given, log, (claim.role,))[claim.role]
-            wins["challenge"] = p * run.win_probability
+            wins["challenge"] = (
+                p * elder_plans(given, log, (claim.role,))[claim.role].win_probability
+            )
+        fails = {choice: acts[choice] - wins[choice] for choice in acts}
+    run_penalty = run_failure_penalty(log)
     mine = {"accept": Fraction(0), "challenge": p if penalised else Fraction(0)}
     theirs = {"accept": Fraction(0), "challenge": (1 - p) if penalised else Fraction(0)}
-    acts = {"accept": Fraction(1), "challenge": p}
     out: dict[str, Any] = {}
     for choice in ("challenge", "accept"):
+        theirs[choice] += fails[choice] if run_penalty is None else 0
         utility = theirs[choice] - mine[choice] - WIN_WEIGHT * wins[choice]
         out[choice] = {
             "you_take_suspected": str(mine[choice]),
             "claimant_takes_suspected": str(theirs[choice]),
             "claimant_acts": str(acts[choice]),
             "claimant_elder_win_now": str(wins[choice]),
+            "claimant_elder_run_fails": str(fails[choice]),
             "expected_utility": str(utility),
             "expected_utility_value": float(utility),
         }
@@ -214,10 +223,50 @@ def claim_outcomes(
         "action": ACTIONS.get(claim.role, "no action"),
         "true_probability": float(p),
         "true_fraction": str(p),
-        "penalty": "applies" if penalised else "none (cunning-folk/villager-challenge=no-penalty)",
+        "penalty": "applies" if penalised else f"none ({VILLAGER_POINT}=no-penalty)",
+        "failed_run": (
+            "a run that fails ends on a card that does not oppose: a suspected card for "
+            "the claimant, counted"
+            if run_penalty is None
+            else f"not counted as a suspected card: {run_penalty}"
+        )
+        if claim.role in ELDERS
+        else "no run",
         **out,
         "best": "challenge" if better > 0 else "accept" if better < 0 else "either",
     }
+
+
+def _claim_advice(
+    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan]
+) -> dict[str, Any]:
+    """:func:`claim_outcomes`, with the better choice under each reading of the rule
+    point that decides whether a villager claim has stakes (where the readings part)."""
+    out = claim_outcomes(worlds, claim, log, plans)
+    if claim.role == VILLAGER:
+        point = POINTS[VILLAGER_POINT]
+        out["readings"] = {
+            r.name: claim_outcomes(
+                worlds, claim, replace(log, rules=replace(log.rules, villager_challenge=r.name))
+            )["best"]
+            for r in point.readings
+        }
+    return out
+
+
+def run_failure_penalty(log: Log) -> str | None:
+    """None when every failed elder run costs its runner a suspected card ("Otherwise your
+    turn ends immediately and you must take a suspected card"), else why it may not."""
+    rules = log.rules
+    if log.setup.declares:
+        return "with the scoundrels rule a run may end in a declaration an opponent beats"
+    if rules.optional_action != "must-act":
+        return "cunning-folk/optional-action=may-decline lets the claimant decline the run"
+    if rules.elder_run_stop != "must-continue":
+        return "cunning-folk/elder-run-stop=may-stop lets the runner stop unpunished"
+    if rules.elder_face_up_picks != "counts":
+        return "cunning-folk/elder-face-up-picks=face-down-only can end a run with nothing to pick"
+    return None
 
 
 def advise(
@@ -257,7 +306,7 @@ def advise(
         "worlds": worlds.total,
         "finished": True,
         **head,
-        "claim": None if claim is None else claim_outcomes(worlds, claim, log, plans),
+        "claim": None if claim is None else _claim_advice(worlds, claim, log, plans),
         "unknown_bits": round(allegiance_entropy(worlds), 6),
         "investigate": investigate,
         "elder": elder,
@@ -285,15 +334,21 @@ def render_text(result: dict[str, Any], log: Log) -> str:
             f"  true with probability {claim['true_fraction']} = {claim['true_probability']:.4f}"
             f"; penalty {claim['penalty']}"
         )
+        if claim["failed_run"] != "no run":
+            lines.append(f"  failed run: {claim['failed_run']}")
         for choice in ("challenge", "accept"):
             o = claim[choice]
             lines.append(
                 f"  {choice:<9}: you suspected {o['you_take_suspected']}, claimant suspected "
                 f"{o['claimant_takes_suspected']}, claimant acts {o['claimant_acts']}, "
-                f"claimant's elder win now {o['claimant_elder_win_now']}; expected utility "
+                f"claimant's elder run wins now {o['claimant_elder_win_now']}, fails "
+                f"{o['claimant_elder_run_fails']}; expected utility "
                 f"{o['expected_utility_value']:+.4f}"
             )
         lines.append(f"  better: {claim['best']}")
+        if "readings" in claim:
+            parts = ", ".join(f"{r}: {best}" for r, best in claim["readings"].items())
+            lines.append(f"  better by reading of {VILLAGER_POINT}: {parts}")
     lines.append(
         f"investigate next (expected bits about the allegiances; {result['unknown_bits']:.4f} "
         "bits unknown):"

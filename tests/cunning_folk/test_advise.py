@@ -50,12 +50,16 @@ def test_fresh_village_by_hand() -> None:
     assert claim_probability(worlds, 0, "good-elder") == Fraction(1, 9)
     gains = information_gain(worlds)
     assert all(math.isclose(g, math.log2(3)) for g in gains.values())
-    # Challenging: I am wrong (suspected) 1/9 of the time, bea bluffed 8/9.
-    found = claim_outcomes(worlds, pending_claim(doc(claim("A1", "good-elder")), log), log)
-    assert found["challenge"]["you_take_suspected"] == "1/9"
-    assert found["challenge"]["claimant_takes_suspected"] == "8/9"
-    assert found["accept"]["claimant_acts"] == "1" and found["challenge"]["claimant_acts"] == "1/9"
-    assert found["best"] == "challenge"
+    # A good-witch claim in A1 (2 of the 9 cards): challenging, I am wrong 2/9 of the time
+    # and take a suspected card; bea bluffed 7/9 and takes one. Accepting costs nobody a
+    # card (another turn is valued 0), so challenging is better: 7/9 - 2/9 > 0.
+    witch = doc(claim("A1", "good-witch"))
+    found = claim_outcomes(worlds, pending_claim(witch, log_of(witch)), log_of(witch))
+    assert found["true_fraction"] == "2/9"
+    assert found["challenge"]["you_take_suspected"] == "2/9"
+    assert found["challenge"]["claimant_takes_suspected"] == "7/9"
+    assert found["accept"]["claimant_acts"] == "1" and found["challenge"]["claimant_acts"] == "2/9"
+    assert found["accept"]["expected_utility"] == "0" and found["best"] == "challenge"
 
 
 def test_seen_card_is_certain_and_gives_no_information() -> None:
@@ -82,6 +86,7 @@ def test_villager_no_penalty_reading_removes_the_stakes() -> None:
         doc(claim("A1", "villager")), cli_rulings={"cunning-folk/villager-challenge": "no-penalty"}
     )
     found = claim_outcomes(filter_worlds(log), Claim("bea", 0, "villager", 0), log)
+    assert found["penalty"].startswith("none")
     assert found["challenge"]["you_take_suspected"] == "0"
     assert found["challenge"]["claimant_takes_suspected"] == "0"
     assert found["best"] == "either"
@@ -173,7 +178,20 @@ def test_example_end_to_end_and_deterministic() -> None:
     # Swapped, C3 holds the villager. So 1/2 x 1/6 = 1/12; challenging costs me a
     # suspected card 1/12 of the time and bea one 11/12 of the time.
     assert out["claim"]["true_fraction"] == "1/12"
-    assert out["claim"]["challenge"]["claimant_takes_suspected"] == "11/12"
+    # A true claim still leads to the run, which fails (a suspected card for bea, under the
+    # default must-act and must-continue) whenever it does not win: 11/12 + (1/12 - wins).
+    challenge = out["claim"]["challenge"]
+    fails = Fraction(1, 12) - Fraction(challenge["claimant_elder_win_now"])
+    assert Fraction(challenge["claimant_elder_run_fails"]) == fails
+    assert Fraction(challenge["claimant_takes_suspected"]) == Fraction(11, 12) + fails
+    accept = out["claim"]["accept"]
+    assert Fraction(accept["claimant_takes_suspected"]) == 1 - Fraction(
+        accept["claimant_elder_win_now"]
+    )
+    assert (
+        out["claim"]["accept"]["claimant_elder_win_now"]
+        == out["elder"]["good-elder"]["run_success_fraction"]
+    )
     assert [row["cell"] for row in out["investigate"]][-1] in ("A1", "B2")  # known cells last
     for key in ("prior", "hidden_swaps", "utility", "information", "elder"):
         assert key in out["assumptions"]
@@ -189,3 +207,25 @@ def test_bad_input_and_budget(tmp_path: Path) -> None:
     short = advise(str(EXAMPLE), "--max-seconds", "1e-9", "--format", "json")
     assert short.exit_code == 3
     assert json.loads(short.output)["finished"] is False
+
+
+def test_villager_claim_shows_where_the_readings_part(tmp_path: Path) -> None:
+    # Under penalty-applies a villager claim in A1 is true 3/9: challenging is worth
+    # 6/9 - 3/9 > 0; under no-penalty nothing is at stake: either.
+    path = tmp_path / "log.toml"
+    path.write_text(
+        'setup = "standard"\nplayers = ["me", "bea"]\nperspective = "me"\n'
+        '[[event]]\ntype = "claim"\nplayer = "bea"\ncell = "A1"\nrole = "villager"\n'
+    )
+    out = json.loads(advise(str(path), "--format", "json").output)
+    assert out["claim"]["readings"] == {"penalty-applies": "challenge", "no-penalty": "either"}
+    ruled = advise(str(path), "--ruling", "cunning-folk/villager-challenge=no-penalty")
+    assert ruled.exit_code == 0 and "better: either" in ruled.output
+
+
+def test_failed_run_is_not_counted_where_a_reading_lets_the_runner_avoid_it() -> None:
+    document = doc(claim("A1", "good-elder"))
+    log = log_of(document, cli_rulings={"cunning-folk/optional-action": "may-decline"})
+    found = claim_outcomes(filter_worlds(log), pending_claim(document, log), log)
+    assert "may-decline" in found["failed_run"]
+    assert found["accept"]["claimant_takes_suspected"] == "0"
