@@ -31,6 +31,7 @@ import numpy as np
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.cunning_folk import (
+    CAT,
     CELL_INDEX,
     CELLS,
     ELDERS,
@@ -80,6 +81,7 @@ ACTIONS = {
     GOOD_WITCH: "another turn",
     EVIL_WITCH: "a swap of two townsfolk",
     VAGRANT: "a trade",
+    CAT: "a meow (no effect)",
     GOOD_ELDER: "a good-elder run",
     EVIL_ELDER: "an evil-elder run",
 }

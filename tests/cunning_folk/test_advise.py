@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.cunning_folk import CELLS, ROLES
 from ruleslawyer.solvers.cunning_folk_advise import (
     ALLEGIANCE,
     Claim,
+    allegiance_entropy,
     claim_outcomes,
     claim_probability,
     information_gain,
@@ -229,3 +232,20 @@ def test_failed_run_is_not_counted_where_a_reading_lets_the_runner_avoid_it() ->
     found = claim_outcomes(filter_worlds(log), pending_claim(document, log), log)
     assert "may-decline" in found["failed_run"]
     assert found["accept"]["claimant_takes_suspected"] == "0"
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), scoundrels=st.booleans())
+def test_properties_on_random_games(seed: int, scoundrels: bool) -> None:
+    # Over any legal log: a cell's role chances sum to 1; a cell's information gain lies
+    # between 0 and the bits left about the allegiances, and is 0 where the role is known.
+    setups = ("scoundrels",) if scoundrels else ("standard", "bonus")
+    log = log_of(random_recording(seed, max_moves=25, setups=setups).document)
+    worlds = filter_worlds(log)
+    gains = information_gain(worlds)
+    left = allegiance_entropy(worlds)
+    for c, cell in enumerate(CELLS):
+        assert sum(claim_probability(worlds, c, role) for role in ROLES) == 1
+        assert -1e-9 <= gains[cell] <= left + 1e-9
+        if len(set(worlds.village[:, c].tolist())) == 1:
+            assert gains[cell] == 0
