@@ -158,6 +158,7 @@ def test_text_output_has_no_python_values(builtin_results) -> None:
         ["kaelyfos", "step", "examples/kaelyfos/pheromone-tie.toml"],
         ["kaelyfos", "step", "examples/kaelyfos/swarm.toml"],
         ["cunning-folk", "deduce", "examples/cunning-folk/table-talk.toml"],
+        ["cunning-folk", "advise", "examples/cunning-folk/pending-claim.toml"],
         ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml"],
         ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml", "--max-states", "2"],
         ["twisted-cryptids", "stacks", "examples/twisted-cryptids/six-player-end.toml"],
