@@ -85,6 +85,11 @@ ACTIONS = {
     GOOD_ELDER: "a good-elder run",
     EVIL_ELDER: "an evil-elder run",
 }
+HORIZON = (
+    "one decision: the answer to this claim (its direct consequences: suspected cards, the "
+    "claimed action, an elder run to its end) and the next investigation alone; later turns "
+    "are not searched"
+)
 INFO_TARGET = (
     "the allegiance of every card in the village (good: good witch, good elder; evil: evil "
     "witch, evil elder; pirate; none), which both elder runs must find; exact over the worlds"
@@ -285,7 +290,12 @@ def advise(
     head: dict[str, Any] = {
         "perspective": log.perspective,
         "rulings": dict(log.rulings),
-        "assumptions": {**assumptions(log, odds), "utility": UTILITY, "information": INFO_TARGET},
+        "assumptions": {
+            **assumptions(log, odds),
+            "utility": UTILITY,
+            "information": INFO_TARGET,
+            "horizon": HORIZON,
+        },
     }
     if not worlds.finished:
         return {"worlds": None, "finished": False, **head, "claim": None, "investigate": []}

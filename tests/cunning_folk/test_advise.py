@@ -196,7 +196,7 @@ def test_example_end_to_end_and_deterministic() -> None:
         == out["elder"]["good-elder"]["run_success_fraction"]
     )
     assert [row["cell"] for row in out["investigate"]][-1] in ("A1", "B2")  # known cells last
-    for key in ("prior", "hidden_swaps", "utility", "information", "elder"):
+    for key in ("prior", "hidden_swaps", "utility", "information", "elder", "horizon"):
         assert key in out["assumptions"]
     text = advise(str(EXAMPLE))
     assert text.exit_code == 0 and "pending claim: bea says C3 is good-elder" in text.output
