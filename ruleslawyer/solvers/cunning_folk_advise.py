@@ -286,7 +286,8 @@ def advise(
     """The advice as the JSON-able dict the CLI prints."""
     if log.perspective is None:
         raise InputError(log.source, "perspective", "nothing", "the player to advise")
-    worlds = consistent_worlds(log, odds, Budget(max_seconds=max_seconds), "advise")
+    budget = Budget(max_seconds=max_seconds)
+    worlds = consistent_worlds(log, odds, budget, "advise")
     head: dict[str, Any] = {
         "perspective": log.perspective,
         "rulings": dict(log.rulings),
@@ -297,15 +298,27 @@ def advise(
             "horizon": HORIZON,
         },
     }
+
+    def unfinished(stage: str) -> dict[str, Any]:
+        reason = f"the time budget ended before {stage}"
+        return {"worlds": None, "finished": False, **head, "unfinished": reason}
+
     if not worlds.finished:
-        return {"worlds": None, "finished": False, **head, "claim": None, "investigate": []}
+        return unfinished("every event was filtered")
     gains = information_gain(worlds)
     ranked = sorted(CELLS, key=lambda cell: (-round(gains[cell], 12), CELLS.index(cell)))
     investigate = [
         {"cell": cell, "bits": round(gains[cell], 6), "face_up": worlds.face_up[CELL_INDEX[cell]]}
         for cell in ranked
     ]
-    plans = elder_plans(worlds, log)
+    # The budget is checked between the elder plans (one plan is not interrupted).
+    plans: dict[str, ElderPlan] = {}
+    for role in ELDERS:
+        if budget.spent():
+            return unfinished("the elder runs were planned")
+        plans |= elder_plans(worlds, log, (role,))
+    if claim is not None and budget.spent():
+        return unfinished("the claim was weighed")
     elder = {
         role: {
             "run_success_probability": float(best.win_probability),
@@ -331,7 +344,7 @@ def render_text(result: dict[str, Any], log: Log) -> str:
     rulings = ", ".join(f"{k}={v}" for k, v in result["rulings"].items()) or "none (defaults)"
     head = f"advice for {result['perspective']} after {len(log.events)} events"
     if not result["finished"]:
-        lines = [f"finished: false (the time budget ended while filtering; {head})"]
+        lines = [f"finished: false ({result['unfinished']}; {head})"]
         return "\n".join([*lines, f"rulings: {rulings}", *notes]) + "\n"
     lines = [f"{head} ({log.setup.name} setup): {result['worlds']} worlds"]
     claim = result["claim"]
