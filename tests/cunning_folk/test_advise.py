@@ -25,6 +25,7 @@ from ruleslawyer.solvers.cunning_folk_advise import (
     information_gain,
     pending_claim,
 )
+from ruleslawyer.solvers.cunning_folk_advise import advise as advise_log
 from ruleslawyer.solvers.cunning_folk_worlds import brute_force, filter_worlds
 from tests.cunning_folk.helpers import log_of, random_recording
 
@@ -249,3 +250,14 @@ def test_properties_on_random_games(seed: int, scoundrels: bool) -> None:
         assert -1e-9 <= gains[cell] <= left + 1e-9
         if len(set(worlds.village[:, c].tolist())) == 1:
             assert gains[cell] == 0
+
+
+def test_budget_ending_between_stages_says_where(monkeypatch) -> None:
+    # The filter checks the budget once per event (one here); the next check, before the
+    # first elder plan, finds it spent.
+    calls = iter([False, True])
+    monkeypatch.setattr("ruleslawyer.budget.Budget.spent", lambda self, states=0: next(calls))
+    document = doc(claim("A1", "good-elder"))
+    result = advise_log(log_of(document), pending_claim(document, log_of(document)))
+    assert result["finished"] is False
+    assert result["unfinished"] == "the time budget ended before the elder runs were planned"
