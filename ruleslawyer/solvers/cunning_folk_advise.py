@@ -166,7 +166,11 @@ def information_gain(worlds: Worlds) -> dict[str, float]:
     out: dict[str, float] = {}
     for c, cell in enumerate(CELLS):
         seen = worlds.village[:, c].astype(np.int64)
-        h_y = _entropy(_grouped(seen, weight))
+        roles_seen = _grouped(seen, weight)
+        if len(roles_seen) == 1:  # the role there is certain: looking tells nothing
+            out[cell] = 0.0
+            continue
+        h_y = _entropy(roles_seen)
         h_xy = _entropy(_grouped(keys * len(ROLES) + seen, weight))
         out[cell] = max(0.0, h_x + h_y - h_xy)
     return out
