@@ -42,6 +42,7 @@ COMMANDS_READING_FILES = (
     ["explain"],
     ["kaelyfos", "step"],
     ["cunning-folk", "deduce"],
+    ["cunning-folk", "advise"],
     ["twist-of-fate", "solve"],
     ["twisted-cryptids", "stacks"],
 )
@@ -174,6 +175,7 @@ def test_text_output_has_no_python_values(builtin_results) -> None:
         ["kaelyfos", "step", "examples/kaelyfos/pheromone-tie.toml"],
         ["kaelyfos", "step", "examples/kaelyfos/swarm.toml"],
         ["cunning-folk", "deduce", "examples/cunning-folk/table-talk.toml"],
+        ["cunning-folk", "advise", "examples/cunning-folk/pending-claim.toml"],
         ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml"],
         ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml", "--max-states", "2"],
         ["twisted-cryptids", "stacks", "examples/twisted-cryptids/six-player-end.toml"],

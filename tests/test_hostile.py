@@ -134,6 +134,7 @@ DEEP_TOML = {
         ("check",),
         ("kaelyfos", "step"),
         ("cunning-folk", "deduce"),
+        ("cunning-folk", "advise"),
         ("twist-of-fate", "solve"),
         ("twisted-cryptids", "stacks"),
     ],
@@ -233,6 +234,7 @@ def test_special_file_as_cli_argument_is_refused(tmp_path, special) -> None:
         ("check",),
         ("kaelyfos", "step"),
         ("cunning-folk", "deduce"),
+        ("cunning-folk", "advise"),
         ("twist-of-fate", "solve"),
         ("twisted-cryptids", "stacks"),
     ):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
     emit,
     format_option,
     one_line_errors,
@@ -15,6 +18,8 @@ from ruleslawyer.cli.common import (
     progress,
     ruling_option,
 )
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @click.group(name="cunning-folk")
@@ -39,27 +44,40 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
+def _log_command(func: F) -> F:
+    """The options every command reading a log shares: the log, its format, rulings, odds."""
+    for option in reversed(
+        (
+            click.argument(
+                "log_file", metavar="LOG.toml", type=click.Path(dir_okay=False, path_type=Path)
+            ),
+            format_option(("text", "json")),
+            output_option,
+            ruling_option,
+            click.option(
+                "--swap-odds",
+                default="1:1",
+                show_default=True,
+                callback=_odds,
+                metavar="SWAPPED:KEPT",
+                help="How a hidden evil-witch swap is weighted: swapped against kept as they were.",
+            ),
+            click.option(
+                "--max-seconds",
+                type=click.FloatRange(min=0, min_open=True, max=86400),
+                default=60.0,
+                show_default=True,
+                callback=_seconds,
+                help="Stop after this many seconds and report finished: false.",
+            ),
+        )
+    ):
+        func = option(func)
+    return func
+
+
 @group.command()
-@click.argument("log_file", metavar="LOG.toml", type=click.Path(dir_okay=False, path_type=Path))
-@format_option(("text", "json"))
-@output_option
-@ruling_option
-@click.option(
-    "--swap-odds",
-    default="1:1",
-    show_default=True,
-    callback=_odds,
-    metavar="SWAPPED:KEPT",
-    help="How a hidden evil-witch swap is weighted: swapped against kept as they were.",
-)
-@click.option(
-    "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True, max=86400),
-    default=60.0,
-    show_default=True,
-    callback=_seconds,
-    help="Stop after this many seconds and report finished: false.",
-)
+@_log_command
 @one_line_errors
 def deduce(
     log_file: Path,
@@ -90,3 +108,41 @@ def deduce(
     result = run(log, odds=swap_odds, max_seconds=max_seconds)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
     emit(text, output)
+
+
+@group.command()
+@_log_command
+@one_line_errors
+def advise(
+    log_file: Path,
+    fmt: str,
+    output: Path | None,
+    rulings: tuple[str, ...],
+    swap_odds: tuple[int, int],
+    max_seconds: float,
+) -> None:
+    """Advice for the log's perspective player: challenge or accept, where to look, elder runs.
+
+    A log ending in another player's unchallenged claim has that claim pending: its exact
+    chance of being true, and challenging against accepting under the penalties. Every
+    cell is ranked by the expected bits that investigating it gives about the village's
+    allegiances; each elder run's chance is that of a run started now, unchallenged.
+
+    \b
+    LOG.toml: a log as for `deduce`, with a `perspective` player (the one advised).
+    Examples: examples/cunning-folk/*.toml.
+    """
+    from ruleslawyer.findings import parse_ruling_options
+    from ruleslawyer.gamefiles import read_toml
+    from ruleslawyer.models.cunning_folk_log import parse_log
+    from ruleslawyer.solvers.cunning_folk_advise import advise as run
+    from ruleslawyer.solvers.cunning_folk_advise import pending_claim, render_text
+
+    _, document = read_toml(log_file, display=str(log_file))
+    log = parse_log(document, str(log_file), parse_ruling_options(rulings))
+    progress(f"advising from {log_file} ...")
+    result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
+    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
+    emit(text, output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)

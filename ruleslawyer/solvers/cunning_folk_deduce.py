@@ -17,8 +17,8 @@ from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InconsistentRecord
 from ruleslawyer.models.cunning_folk import CELLS, ELDERS, SCOUNDREL_PRIOR
 from ruleslawyer.models.cunning_folk_log import Log
-from ruleslawyer.solvers.cunning_folk_elder import plan
-from ruleslawyer.solvers.cunning_folk_worlds import Odds, filter_worlds
+from ruleslawyer.solvers.cunning_folk_elder import ElderPlan, plan
+from ruleslawyer.solvers.cunning_folk_worlds import Odds, Worlds, filter_worlds
 
 DEFAULT_MAX_SECONDS = 60.0
 
@@ -45,19 +45,13 @@ def assumptions(log: Log, odds: Odds) -> dict[str, str]:
     }
 
 
-def deduce(
-    log: Log, *, odds: Odds = (1, 1), max_seconds: float = DEFAULT_MAX_SECONDS
-) -> dict[str, Any]:
-    """The deduction result as the JSON-able dict the CLI prints."""
-    budget = Budget(max_seconds=max_seconds)
-    progress = Progress("deduce: events", len(log.events))
+def consistent_worlds(log: Log, odds: Odds, budget: Budget, label: str) -> Worlds:
+    """The log's worlds (progress on a terminal); an event no world allows is bad input."""
+    progress = Progress(f"{label}: events", len(log.events))
     try:
         worlds = filter_worlds(log, odds=odds, budget=budget, progress=progress)
     finally:
         progress.close()
-    head: dict[str, Any] = {"rulings": dict(log.rulings), "assumptions": assumptions(log, odds)}
-    if not worlds.finished:
-        return {"worlds": None, "finished": False, **head, "cells": {}, "elder": {}}
     if worlds.impossible is not None:
         k = worlds.impossible
         before = f"events 0..{k - 1}" if k else "the setup"
@@ -67,6 +61,18 @@ def deduce(
             log.events[k].text,
             f"an event that some deal and swap outcomes allow after {before}",
         )
+    return worlds
+
+
+def deduce(
+    log: Log, *, odds: Odds = (1, 1), max_seconds: float = DEFAULT_MAX_SECONDS
+) -> dict[str, Any]:
+    """The deduction result as the JSON-able dict the CLI prints."""
+    budget = Budget(max_seconds=max_seconds)
+    worlds = consistent_worlds(log, odds, budget, "deduce")
+    head: dict[str, Any] = {"rulings": dict(log.rulings), "assumptions": assumptions(log, odds)}
+    if not worlds.finished:
+        return {"worlds": None, "finished": False, **head, "cells": {}, "elder": {}}
     counts = worlds.counts()
     certain = {cell: next(iter(n)) if len(n) == 1 else None for cell, n in counts.items()}
     why, explained = _why(log, certain, budget)
@@ -78,9 +84,25 @@ def deduce(
             "counts": counts[cell],
             "why": why.get(cell, []) if certain[cell] else [],
         }
-    elder = {}
-    for role in ELDERS:
-        best = plan(
+    elder = {
+        role: {
+            "run_success_probability": float(best.win_probability),
+            "run_success_fraction": str(best.win_probability),
+            "guaranteed": best.guaranteed,
+            "first_pick": best.first_pick,
+        }
+        for role, best in elder_plans(worlds, log).items()
+    }
+    out = {"worlds": worlds.total, "finished": explained, **head, "cells": cells, "elder": elder}
+    if not explained:
+        out["unfinished"] = "the time budget ended before every certain cell's why was found"
+    return out
+
+
+def elder_plans(worlds: Worlds, log: Log, roles: tuple[str, ...] = ELDERS) -> dict[str, ElderPlan]:
+    """Each elder's best run over ``worlds``, under the log's rules (the planner's figure)."""
+    return {
+        role: plan(
             worlds.village,
             worlds.weight,
             worlds.face_up,
@@ -89,16 +111,8 @@ def deduce(
             declare_at_once=log.rules.declare_without_picks == "allowed",
             face_down_only=log.rules.elder_face_up_picks == "face-down-only",
         )
-        elder[role] = {
-            "run_success_probability": float(best.win_probability),
-            "run_success_fraction": str(best.win_probability),
-            "guaranteed": best.guaranteed,
-            "first_pick": best.first_pick,
-        }
-    out = {"worlds": worlds.total, "finished": explained, **head, "cells": cells, "elder": elder}
-    if not explained:
-        out["unfinished"] = "the time budget ended before every certain cell's why was found"
-    return out
+        for role in roles
+    }
 
 
 def _why(

@@ -13,15 +13,21 @@ from ruleslawyer.cli.main import cli
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_readme_deduce_example_runs_as_printed() -> None:
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Cunning Folk", 1)[1]
-    command = re.search(r"```sh\nruleslawyer (cunning-folk deduce \S+)\n```", section)
-    shown = re.search(r"prints\n\n```text\n(.*?)```", section, flags=re.DOTALL)
-    assert command and shown
+def _runs_as_printed(heading: str, command_name: str) -> None:
+    """The first `ruleslawyer cunning-folk COMMAND FILE` after ``heading`` prints the text
+    block that follows it."""
+    section = (ROOT / "README.md").read_text().split(heading, 1)[1]
+    command = re.search(rf"```sh\nruleslawyer (cunning-folk {command_name} \S+)\n```", section)
+    assert command
+    shown = re.search(r"\n\n```text\n(.*?)```", section[command.end() :], flags=re.DOTALL)
+    assert shown
     result = CliRunner().invoke(cli, command.group(1).split())
     assert result.exit_code == 0
     assert result.output == shown.group(1)
+
+
+def test_readme_deduce_example_runs_as_printed() -> None:
+    _runs_as_printed("## Cunning Folk", "deduce")
 
 
 def test_readme_log_example_is_a_legal_log(tmp_path: Path) -> None:
@@ -34,3 +40,7 @@ def test_readme_log_example_is_a_legal_log(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["cunning-folk", "deduce", str(path), "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["cells"]["B1"]["certain"] == "evil-witch"
+
+
+def test_readme_advise_example_runs_as_printed() -> None:
+    _runs_as_printed("### Advise the player", "advise")
