@@ -90,3 +90,8 @@ def deduce(
     result = run(log, odds=swap_odds, max_seconds=max_seconds)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
     emit(text, output)
+
+
+from ruleslawyer.cli.cunning_folk_balance import balance  # noqa: E402 (needs _seconds above)
+
+group.add_command(balance)

@@ -1,0 +1,262 @@
+"""Cunning Folk balance: how often good and evil win, and each seat, from seeded games.
+
+Games are played on the state machine of :mod:`ruleslawyer.models.cunning_folk_play`
+(its legal moves only), each seat under a stated policy:
+
+- ``random``: a uniformly random legal move at every choice.
+- ``deduce``: decides from the exact worlds of ``cunning-folk deduce``
+  (:func:`~ruleslawyer.solvers.cunning_folk_worlds.filter_worlds` on the log of what
+  this seat has seen so far, every hidden swap weighted 1:1); see :data:`DEDUCE_POLICY`.
+
+Game ``i`` of a setup is dealt and played from ``random.Random(f"{seed}/{setup}/{i}")``,
+so a run is reproducible and a longer run extends a shorter one. Seat 1 plays first in
+every game ("The owner of the game takes the first turn."). Rates are sampled: each
+comes with its sample size and a 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.models.cunning_folk import (
+    CELLS,
+    ELDERS,
+    EVIL_WITCH,
+    GOOD_ELDER,
+    GOOD_WITCH,
+    LIAR,
+    OPPOSITION,
+    VAGRANT,
+    VILLAGER,
+    Setup,
+)
+from ruleslawyer.models.cunning_folk_log import parse_log
+from ruleslawyer.models.cunning_folk_play import (
+    ALLEGE,
+    CHALLENGE,
+    ELDER,
+    INVESTIGATE,
+    OVER,
+    State,
+    Table,
+    legal_moves,
+    start,
+    step,
+)
+from ruleslawyer.models.cunning_folk_record import events_of
+from ruleslawyer.solvers.balance_stats import rate
+from ruleslawyer.solvers.cunning_folk_elder import plan
+from ruleslawyer.solvers.cunning_folk_worlds import ROLE_CODE, Worlds, filter_worlds
+
+RANDOM_POLICY = "random: a uniformly random legal move at every choice"
+DEDUCE_POLICY = (
+    "deduce: from the exact worlds of `cunning-folk deduce` over what this seat has seen "
+    "(hidden swaps 1:1, the setup's prior): investigate the face-down cell whose role is "
+    "least certain (highest entropy; first in A1..C3 order on ties); after looking, claim "
+    "the card truly when it is a good witch, an evil witch or the vagrant, or an elder "
+    "whose best run (deduce's elder planner, given the card seen) succeeds with chance at "
+    "least 1/2, otherwise pass; forced by the liar, claim villager; challenge a claim whose "
+    "chance of being true is below 1/2, otherwise accept; in an elder run pick the "
+    "pickable cell most likely to oppose (first on ties); swaps, trades and any other "
+    "choice uniformly at random"
+)
+POLICIES: dict[str, str] = {"random": RANDOM_POLICY, "deduce": DEDUCE_POLICY}
+ACTION_ROLES = frozenset({GOOD_WITCH, EVIL_WITCH, VAGRANT})
+OUTCOMES = ("good", "evil", "ostracism", "unended")
+OUTCOME_TEXT = {
+    "good": "a good-elder run identified every card opposing it",
+    "evil": "an evil-elder run identified every card opposing it",
+    "ostracism": "every other player was ostracised",
+    "unended": "still going after the move cap (no winner; counted in no seat's wins)",
+}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What a policy may use: its seat, the game's table and the log of what it has seen."""
+
+    index: int
+    table: Table
+    head: Mapping[str, Any]  # the log's setup, players, perspective and rulings
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def worlds(self) -> Worlds:
+        log = parse_log({**self.head, "event": self.events}, "balance")
+        return filter_worlds(log)
+
+
+Policy = Callable[[Seat, State, tuple[str, ...], random.Random], str]
+
+
+def random_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
+    return rng.choice(legal)
+
+
+def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
+    """The ``deduce`` policy (:data:`DEDUCE_POLICY`)."""
+    if state.phase == INVESTIGATE:
+        worlds = seat.worlds()
+        down = [c for c in range(len(CELLS)) if not state.face_up[c]] or list(range(len(CELLS)))
+        best = max(down, key=lambda c: (_entropy(worlds, c), -c))
+        return f"investigate {CELLS[best]}"
+    if state.phase == ALLEGE:
+        return _allege(seat, state, legal)
+    if state.phase == CHALLENGE:
+        worlds = seat.worlds()
+        true = _chance(worlds, state.cell, frozenset({state.claim}))
+        return "challenge" if true < 0.5 else "accept"
+    if state.phase == ELDER:
+        picks = [m for m in legal if m.startswith("pick ")]
+        if picks:
+            worlds = seat.worlds()
+            opposing = OPPOSITION[state.claim]
+            return max(picks, key=lambda m: _chance(worlds, CELLS.index(m.split()[1]), opposing))
+    return rng.choice(legal)
+
+
+def _allege(seat: Seat, state: State, legal: tuple[str, ...]) -> str:
+    seen = state.village[state.cell]
+    if seen == LIAR:
+        return f"claim {VILLAGER}" if f"claim {VILLAGER}" in legal else legal[0]
+    if seen in ACTION_ROLES:
+        return f"claim {seen}"
+    if seen in ELDERS:
+        worlds = seat.worlds()
+        rows = worlds.village[:, state.cell] == ROLE_CODE[seen]
+        rules = seat.table.rules
+        best = plan(
+            worlds.village[rows],
+            worlds.weight[rows],
+            state.face_up,
+            seen,
+            declares=seat.table.setup.declares,
+            declare_at_once=rules.declare_without_picks == "allowed",
+            face_down_only=rules.elder_face_up_picks == "face-down-only",
+        )
+        if best.win_probability >= 0.5:
+            return f"claim {seen}"
+    return "pass"
+
+
+def _chance(worlds: Worlds, cell: int, roles: frozenset[str]) -> float:
+    """The weight of the worlds with one of ``roles`` at ``cell`` now, as a share of all."""
+    column = worlds.village[:, cell]
+    hit = np.isin(column, [ROLE_CODE[r] for r in roles])
+    return int(worlds.weight[hit].sum()) / worlds.total
+
+
+def _entropy(worlds: Worlds, cell: int) -> float:
+    """Shannon entropy (bits) of the role at ``cell`` over the worlds."""
+    total = worlds.total
+    column = worlds.village[:, cell]
+    shares = [int(worlds.weight[column == code].sum()) / total for code in ROLE_CODE.values()]
+    return -sum(p * math.log2(p) for p in shares if p > 0)
+
+
+def deal(setup: Setup, rng: random.Random) -> tuple[str, ...]:
+    """A village dealt by the setup's prior: a composition by its total weight, then shuffled
+    (a shuffle makes every distinct arrangement of it equally likely)."""
+    totals = [setup.weight(k) * _arrangements(c) for k, c in enumerate(setup.compositions)]
+    (cards,) = rng.choices(setup.compositions, weights=totals)
+    village = list(cards)
+    rng.shuffle(village)
+    return tuple(village)
+
+
+def _arrangements(cards: Sequence[str]) -> int:
+    counts = [cards.count(r) for r in set(cards)]
+    return math.factorial(len(cards)) // math.prod(math.factorial(n) for n in counts)
+
+
+@dataclass(frozen=True)
+class Played:
+    winner: int  # -1: unended
+    outcome: str  # one of OUTCOMES
+    moves: tuple[str, ...]
+    deal: tuple[str, ...]
+
+
+def play(
+    table: Table,
+    head: Mapping[str, Any],
+    policies: Sequence[Policy],
+    rng: random.Random,
+    max_moves: int,
+    village: tuple[str, ...] | None = None,
+) -> Played:
+    """One game from ``village`` (default: a deal from ``rng``); every move is one of the
+    state machine's legal moves."""
+    village = deal(table.setup, rng) if village is None else village
+    names = head["players"]
+    seats = [Seat(p, table, {**head, "perspective": names[p]}) for p in range(table.players)]
+    state = start(table, village)
+    moves: list[str] = []
+    outcome = "unended"
+    while state.phase != OVER and len(moves) < max_moves:
+        actor = state.actor
+        legal = legal_moves(table, state)
+        move = policies[actor](seats[actor], state, legal, rng)
+        after = step(table, state, move)
+        for seat in seats:
+            seat.events.extend(events_of(state, move, after, names, seat.index, table.rules))
+        if after.phase == OVER:
+            won_run = move.startswith("pick ") and after.winner == state.player
+            outcome = ("good" if state.claim == GOOD_ELDER else "evil") if won_run else "ostracism"
+        moves.append(move)
+        state = after
+    assert outcome != "unended" or state.phase != OVER, "an ending the balance does not name"
+    return Played(state.winner, outcome, tuple(moves), village)
+
+
+def balance(
+    table: Table,
+    head: Mapping[str, Any],
+    policy_names: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    max_moves: int = 400,
+    budget: Budget | None = None,
+) -> dict[str, Any]:
+    """Win rates of good, evil and each seat over ``games`` seeded games of one setup."""
+    policies = [{"random": random_policy, "deduce": deduce_policy}[n] for n in policy_names]
+    outcomes = dict.fromkeys(OUTCOMES, 0)
+    wins = [0] * table.players
+    played = moves = 0
+    progress = Progress(f"balance {table.setup.name}: games", games)
+    try:
+        for i in range(games):
+            if budget is not None and budget.spent():
+                break
+            game = play(
+                table, head, policies, random.Random(f"{seed}/{table.setup.name}/{i}"), max_moves
+            )
+            outcomes[game.outcome] += 1
+            if game.winner >= 0:
+                wins[game.winner] += 1
+            moves += len(game.moves)
+            played += 1
+            progress.update(played)
+    finally:
+        progress.close()
+    return {
+        "setup": table.setup.name,
+        "cards": list(table.setup.cards),
+        "games": played,
+        "games_asked": games,
+        "finished": played == games,
+        "sampled": f"sampled: {played} seeded games, 95% Wilson intervals",
+        "outcomes": {k: rate(n, played) for k, n in outcomes.items()},
+        "seats": [
+            {"seat": p + 1, "policy": policy_names[p], **rate(wins[p], played)}
+            for p in range(table.players)
+        ],
+        "mean_moves": round(moves / played, 2) if played else None,
+    }
