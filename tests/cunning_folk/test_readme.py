@@ -34,3 +34,13 @@ def test_readme_log_example_is_a_legal_log(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["cunning-folk", "deduce", str(path), "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["cells"]["B1"]["certain"] == "evil-witch"
+
+
+def test_readme_balance_example_runs_as_printed() -> None:
+    section = (ROOT / "README.md").read_text().split("### Balance: who wins", 1)[1]
+    command = re.search(r"```sh\nruleslawyer (cunning-folk balance [^\n]+)\n```", section)
+    shown = re.search(r"prints\n\n```text\n(.*?)```", section, flags=re.DOTALL)
+    assert command and shown
+    result = CliRunner().invoke(cli, command.group(1).split())
+    assert result.exit_code == 0
+    assert result.output == shown.group(1)
