@@ -38,9 +38,9 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 @click.option(
     "--setup",
     "setups",
-    type=click.Choice(["standard", "bonus"]),
+    type=click.Choice(["standard", "bonus", "scoundrels"]),
     multiple=True,
-    help="Setups to play (repeatable; default standard and bonus).",
+    help="Setups to play (repeatable; default standard and bonus; scoundrels: 3 players).",
 )
 @click.option(
     "--bonus",
@@ -96,7 +96,12 @@ def balance(
     (sampled: 95% Wilson intervals). Seat 1 plays first. Exit 3 when --max-seconds ends it."""
     from ruleslawyer.budget import Budget
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
-    from ruleslawyer.models.cunning_folk import RULE_POINTS, bonus_setup, standard_setup
+    from ruleslawyer.models.cunning_folk import (
+        RULE_POINTS,
+        bonus_setup,
+        scoundrel_setup,
+        standard_setup,
+    )
     from ruleslawyer.models.cunning_folk_play import Rules, Table
     from ruleslawyer.solvers.cunning_folk_balance import OUTCOME_TEXT, POLICIES
     from ruleslawyer.solvers.cunning_folk_balance import balance as run
@@ -113,7 +118,17 @@ def balance(
     budget = Budget(max_seconds=max_seconds)
     tables = []
     for name in dict.fromkeys(setups or ("standard", "bonus")):
-        setup = standard_setup() if name == "standard" else bonus_setup(bonus, source="--bonus")
+        if name == "scoundrels" and players != 3:
+            raise click.BadParameter(
+                f"found {players} players, expected 3 for scoundrels (6 cards plus one per "
+                "player fill the 3x3 village)",
+                param_hint="--players",
+            )
+        setup = {
+            "standard": standard_setup,
+            "bonus": lambda: bonus_setup(bonus, source="--bonus"),
+            "scoundrels": lambda: scoundrel_setup(players),
+        }[name]()
         head: dict[str, Any] = {"setup": name, "players": names, "rulings": dict(chosen)}
         if name == "bonus":
             head["bonus"] = list(bonus)
@@ -126,7 +141,6 @@ def balance(
         "seed": seed,
         "policies": {p: POLICIES[p] for p in dict.fromkeys(seat_policies)},
         "rulings": dict(chosen) or "none (the default reading of every rule point)",
-        "prior": "each setup's deal: every distinct arrangement of the village equally likely",
         "outcomes": OUTCOME_TEXT,
         "horizon": f"a game ends at its rules' end or after {max_moves} moves (unended)",
         "finished": all(t["finished"] for t in tables),
@@ -144,13 +158,15 @@ def render(r: dict[str, Any]) -> str:
     rulings = r["rulings"]
     if isinstance(rulings, dict):
         rulings = ", ".join(f"{k}={v}" for k, v in rulings.items())
-    lines += [f"rulings: {rulings}", f"prior: {r['prior']}", f"horizon: {r['horizon']}"]
+    lines += [f"rulings: {rulings}", f"horizon: {r['horizon']}"]
     lines += [f"{k}: {v}" for k, v in r["outcomes"].items()]
     for t in r["setups"]:
+        cards = t["cards"] if isinstance(t["cards"], str) else ", ".join(t["cards"])
         lines.append(
-            f"{t['setup']} setup ({', '.join(t['cards'])}): {t['sampled']} "
+            f"{t['setup']} setup ({cards}): {t['sampled']} "
             f"({t['games_asked']} asked), mean {t['mean_moves']} moves"
         )
+        lines.append(f"  prior: {t['prior']}")
         for k, s in t["outcomes"].items():
             lines.append(f"  {k:<10} {_rate(s)}")
         for s in t["seats"]:

@@ -33,13 +33,18 @@ from ruleslawyer.models.cunning_folk import (
     GOOD_WITCH,
     LIAR,
     OPPOSITION,
+    SCOUNDREL_CORE,
+    SCOUNDREL_POOL,
+    SCOUNDREL_PRIOR,
     VAGRANT,
     VILLAGER,
     Setup,
+    cards_of,
 )
 from ruleslawyer.models.cunning_folk_log import parse_log
 from ruleslawyer.models.cunning_folk_play import (
     ALLEGE,
+    ANSWER,
     CHALLENGE,
     ELDER,
     INVESTIGATE,
@@ -64,15 +69,20 @@ DEDUCE_POLICY = (
     "whose best run (deduce's elder planner, given the card seen) succeeds with chance at "
     "least 1/2, otherwise pass; forced by the liar, claim villager; challenge a claim whose "
     "chance of being true is below 1/2, otherwise accept; in an elder run pick the "
-    "pickable cell most likely to oppose (first on ties); swaps, trades and any other "
+    "pickable cell most likely to oppose (first on ties), and (scoundrels) declare once "
+    "no opposing card is left outside the picks with chance at least 1/2; answering a "
+    "declaration, reveal the face-down cell most likely to oppose it; swaps, trades and any other "
     "choice uniformly at random"
 )
 POLICIES: dict[str, str] = {"random": RANDOM_POLICY, "deduce": DEDUCE_POLICY}
 ACTION_ROLES = frozenset({GOOD_WITCH, EVIL_WITCH, VAGRANT})
-OUTCOMES = ("good", "evil", "ostracism", "unended")
+OUTCOMES = ("good", "evil", "refuted", "ostracism", "unended")
 OUTCOME_TEXT = {
-    "good": "a good-elder run identified every card opposing it",
-    "evil": "an evil-elder run identified every card opposing it",
+    "good": "a good-elder run identified every card opposing it (scoundrels: its declaration "
+    "stood)",
+    "evil": "an evil-elder run identified every card opposing it (scoundrels: its declaration "
+    "stood)",
+    "refuted": "scoundrels: an opponent revealed a card opposing a declared elder (wins for them)",
     "ostracism": "every other player was ostracised",
     "unended": "still going after the move cap (no winner; counted in no seat's wins)",
 }
@@ -114,11 +124,28 @@ def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
         return "challenge" if true < 0.5 else "accept"
     if state.phase == ELDER:
         picks = [m for m in legal if m.startswith("pick ")]
+        worlds = seat.worlds()
+        if "declare" in legal and (not picks or _none_left(worlds, state) >= 0.5):
+            return "declare"
         if picks:
-            worlds = seat.worlds()
-            opposing = OPPOSITION[state.claim]
-            return max(picks, key=lambda m: _chance(worlds, CELLS.index(m.split()[1]), opposing))
+            return _likeliest(worlds, picks, OPPOSITION[state.claim])
+    if state.phase == ANSWER and len(legal) > 1:
+        return _likeliest(seat.worlds(), legal[1:], OPPOSITION[state.claim])
     return rng.choice(legal)
+
+
+def _likeliest(worlds: Worlds, moves: Sequence[str], roles: frozenset[str]) -> str:
+    """Of moves naming a cell last (``pick B2``, ``reveal C1``), the one whose cell most
+    likely holds one of ``roles`` (the first on ties)."""
+    return max(moves, key=lambda m: _chance(worlds, CELLS.index(m.split()[-1]), roles))
+
+
+def _none_left(worlds: Worlds, state: State) -> float:
+    """The share of the worlds with no card opposing the claimed elder outside the picks."""
+    codes = [ROLE_CODE[r] for r in OPPOSITION[state.claim]]
+    rest = [c for c in range(len(CELLS)) if c not in state.picked]
+    left = np.isin(worlds.village[:, rest], codes).any(axis=1)
+    return int(worlds.weight[~left].sum()) / worlds.total
 
 
 def _allege(seat: Seat, state: State, legal: tuple[str, ...]) -> str:
@@ -170,6 +197,27 @@ def deal(setup: Setup, rng: random.Random) -> tuple[str, ...]:
     return tuple(village)
 
 
+def deal_scoundrels(players: int, rng: random.Random) -> tuple[tuple[str, ...], list[dict]]:
+    """The scoundrels deal as the rulebook runs it: the pool shuffled, two cards to each
+    player, each keeps one (either with equal chance) and sets the other aside, then the
+    core and the kept cards are shuffled into the village. Also each player's log keys
+    (``kept``, ``discarded``): "Each player knows one townsfolk that's in the game, and
+    one that's not."
+    """
+    pool = list(cards_of(SCOUNDREL_POOL))
+    rng.shuffle(pool)
+    keys: list[dict] = []
+    kept = []
+    for p in range(players):
+        pair = pool[2 * p : 2 * p + 2]
+        keep = rng.randrange(2)
+        kept.append(pair[keep])
+        keys.append({"kept": [pair[keep]], "discarded": [pair[1 - keep]]})
+    village = [*cards_of(SCOUNDREL_CORE), *kept]
+    rng.shuffle(village)
+    return tuple(village), keys
+
+
 def _arrangements(cards: Sequence[str]) -> int:
     counts = [cards.count(r) for r in set(cards)]
     return math.factorial(len(cards)) // math.prod(math.factorial(n) for n in counts)
@@ -207,12 +255,21 @@ def play(
         for seat in seats:
             seat.events.extend(events_of(state, move, after, names, seat.index, table.rules))
         if after.phase == OVER:
-            won_run = move.startswith("pick ") and after.winner == state.player
-            outcome = ("good" if state.claim == GOOD_ELDER else "evil") if won_run else "ostracism"
+            outcome = _outcome(state, move, after)
         moves.append(move)
         state = after
     assert outcome != "unended" or state.phase != OVER, "an ending the balance does not name"
     return Played(state.winner, outcome, tuple(moves), village)
+
+
+def _outcome(before: State, move: str, after: State) -> str:
+    """How a game ended: by an elder run (or its declaration standing), an opponent's
+    answer to a declaration, or ostracism."""
+    if before.phase in (ELDER, ANSWER) and after.winner == before.player:
+        return "good" if before.claim == GOOD_ELDER else "evil"
+    if before.phase == ANSWER and move.startswith("reveal "):
+        return "refuted"
+    return "ostracism"
 
 
 def balance(
@@ -248,7 +305,12 @@ def balance(
         progress.close()
     return {
         "setup": table.setup.name,
-        "cards": list(table.setup.cards),
+        "cards": list(table.setup.cards)
+        if table.setup.public
+        else "the core six and one card kept by each player",
+        "prior": SCOUNDREL_PRIOR
+        if table.setup.declares
+        else "every distinct arrangement of the village equally likely",
         "games": played,
         "games_asked": games,
         "finished": played == games,

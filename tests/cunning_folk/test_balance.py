@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.cunning_folk import bonus_setup, standard_setup
+from ruleslawyer.models.cunning_folk import bonus_setup, scoundrel_setup, standard_setup
 from ruleslawyer.models.cunning_folk_play import OVER, Table, legal_moves, start, step
 from ruleslawyer.solvers.cunning_folk_balance import (
     DEDUCE_POLICY,
     OUTCOMES,
     balance,
     deal,
+    deal_scoundrels,
     deduce_policy,
     play,
     random_policy,
@@ -138,7 +139,8 @@ def test_cli_states_its_assumptions_and_is_deterministic() -> None:
     assert r["policies"]["deduce"] == DEDUCE_POLICY and "random" in r["policies"]
     assert [t["setup"] for t in r["setups"]] == ["standard", "bonus"]
     assert r["finished"] and "sampled: 3 seeded games" in r["setups"][0]["sampled"]
-    assert {"prior", "rulings", "horizon", "outcomes"} <= set(r)
+    assert {"rulings", "horizon", "outcomes"} <= set(r)
+    assert all("equally likely" in t["prior"] for t in r["setups"])
     assert run(*args).output == out.output
     text = run(
         "--games",
@@ -169,3 +171,71 @@ def test_cli_bad_input_is_one_line_and_exit_2() -> None:
         out = run("--games", "1", *args)
         assert out.exit_code == 2, (args, out.output)
         assert "Traceback" not in out.output
+
+
+def scripted(moves: list[str]):  # type: ignore[no-untyped-def]
+    """A policy that plays ``moves`` in order, whoever is to act (shared by every seat)."""
+    left = iter(moves)
+    return lambda seat, state, legal, rng: next(left)
+
+
+SCOUNDRELS = Table(scoundrel_setup(3), 3)
+HEAD3 = {"setup": "scoundrels", "players": ["P1", "P2", "P3"]}
+# core six, then the kept liar, cat and pirate
+VILLAGE3 = (
+    *("good-elder", "good-witch", "good-witch"),
+    *("evil-witch", "evil-witch", "evil-elder"),
+    *("liar", "cat", "pirate"),
+)
+
+
+def test_a_declaration_answered_with_an_opposing_card_wins_for_the_answerer() -> None:
+    # "If one of them reveals a townsfolk that opposes the elder you declared, that player
+    # wins the game instead of you": P1 claims the good elder unchallenged and declares at
+    # once; P2 (on P1's left) reveals B1, an evil witch, and wins.
+    moves = ["investigate A1", "claim good-elder", "accept", "accept", "declare", "reveal B1"]
+    game = play(SCOUNDRELS, HEAD3, [scripted(moves)] * 3, random.Random(0), 50, VILLAGE3)
+    assert (game.winner, game.outcome) == (1, "refuted")
+
+
+def test_a_declaration_nobody_answers_stands_even_when_it_is_wrong() -> None:
+    # Both opponents decline to reveal: the declaration stands and P1 wins for the good
+    # elder, though three evil cards and the pirate were never identified.
+    moves = ["investigate A1", "claim good-elder", "accept", "accept", "declare"]
+    moves += ["no-reveal", "no-reveal"]
+    game = play(SCOUNDRELS, HEAD3, [scripted(moves)] * 3, random.Random(0), 50, VILLAGE3)
+    assert (game.winner, game.outcome) == (0, "good")
+
+
+def test_an_evil_elder_run_that_finds_its_opposition_is_an_evil_win() -> None:
+    # Standard village, 2 players: P1 claims the evil elder at B3 unchallenged and picks the
+    # two good witches and the good elder: "you must identify the townsfolk that oppose him
+    # instead- two good witches and the good elder".
+    village = (
+        *("good-elder", "good-witch", "good-witch"),
+        *("evil-witch", "evil-witch", "evil-elder"),
+        *("villager", "villager", "villager"),
+    )
+    moves = ["investigate B3", "claim evil-elder", "accept", "pick A2", "pick A1", "pick A3"]
+    game = play(STANDARD, HEAD2, [scripted(moves)] * 2, random.Random(0), 50, village)
+    assert (game.winner, game.outcome) == (0, "evil")
+
+
+def test_scoundrel_games_replay_and_give_each_seat_its_own_knowledge() -> None:
+    rng = random.Random("scoundrels")
+    game = play(SCOUNDRELS, HEAD3, [deduce_policy, random_policy, deduce_policy], rng, 300)
+    state = start(SCOUNDRELS, game.deal)
+    for move in game.moves:
+        state = step(SCOUNDRELS, state, move)
+    assert state.phase == OVER and state.winner == game.winner
+    village, known = deal_scoundrels(3, random.Random(1))
+    assert sorted(village) == sorted([*VILLAGE3[:6], *(k["kept"][0] for k in known)])
+    assert all(k["kept"] != k["discarded"] or k["kept"] == ["villager"] for k in known)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), games=st.integers(1, 8))
+def test_scoundrel_outcomes_add_up(seed: int, games: int) -> None:
+    r = balance(SCOUNDRELS, HEAD3, ["random"] * 3, games, seed, max_moves=80)
+    assert sum(o["wins"] for o in r["outcomes"].values()) == games
+    assert sum(s["wins"] for s in r["seats"]) == games - r["outcomes"]["unended"]["wins"]
