@@ -1,13 +1,14 @@
 """Benchmark: ``cunning-folk balance`` beside a plain reference in the same run.
 
-Run from the repository root: ``python benchmarks/cunning_folk_balance.py [--games 200]``.
+Run from the repository root:
+``python benchmarks/cunning_folk_balance.py [--games 200] [--scoundrel-games 20] [--cli]``.
 
 Rows: ``balance s`` for ``--games`` seeded 3-player games, per setup and seat policies.
 The reference row is the same games' count under the random policy (the cost of playing
 the games on the state machine with no deduction); the deduce rows add, at each of their
 decisions, the exact worlds of ``cunning-folk deduce`` over the seat's log so far. The
-last line is the CLI wall time of ``ruleslawyer cunning-folk balance --games N --setup
-standard`` in a fresh process.
+last line (with ``--cli``) is the CLI wall time of ``ruleslawyer cunning-folk balance
+--games N --setup standard`` in a fresh process.
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruleslawyer.models.cunning_folk import bonus_setup, standard_setup  # noqa: E402
+from ruleslawyer.models.cunning_folk import (  # noqa: E402
+    bonus_setup,
+    scoundrel_setup,
+    standard_setup,
+)
 from ruleslawyer.models.cunning_folk_play import Table  # noqa: E402
 from ruleslawyer.solvers.cunning_folk_balance import balance  # noqa: E402
 
@@ -32,26 +37,35 @@ BONUS = ["liar", "pirate", "vagrant"]
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--scoundrel-games", type=int, default=20)
+    parser.add_argument("--cli", action="store_true", help="also time the CLI")
     args = parser.parse_args()
+    scoundrels = (Table(scoundrel_setup(3), 3), {"setup": "scoundrels", "players": NAMES})
     standard = (Table(standard_setup(), 3), {"setup": "standard", "players": NAMES})
     bonus = (Table(bonus_setup(BONUS), 3), {"setup": "bonus", "bonus": BONUS, "players": NAMES})
     rows = (
-        ("reference: random", standard, ["random"] * 3),
-        ("deduce x3", standard, ["deduce"] * 3),
-        ("deduce x3", bonus, ["deduce"] * 3),
-        ("deduce, random x2", standard, ["deduce", "random", "random"]),
+        ("reference: random", standard, ["random"] * 3, args.games),
+        ("deduce x3", standard, ["deduce"] * 3, args.games),
+        ("deduce x3", bonus, ["deduce"] * 3, args.games),
+        ("reference: random", scoundrels, ["random"] * 3, args.scoundrel_games),
+        ("deduce, random x2", scoundrels, ["deduce", "random", "random"], args.scoundrel_games),
     )
-    print("| setup | policies | games | `balance` s | mean moves | good | evil | ostracism |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for label, (table, head), policies in rows:
+    print(
+        "| setup | policies | games | `balance` s | mean moves | good | evil | refuted "
+        "| ostracism | unended |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, (table, head), policies, games in rows:
         start = time.perf_counter()
-        r = balance(table, head, policies, args.games, 0)
+        r = balance(table, head, policies, games, 0)
         seconds = time.perf_counter() - start
         o = {k: v["wins"] for k, v in r["outcomes"].items()}
         print(
             f"| {r['setup']} | {label} | {r['games']} | {seconds:.1f} | {r['mean_moves']} | "
-            f"{o['good']} | {o['evil']} | {o['ostracism']} |"
+            f"{o['good']} | {o['evil']} | {o['refuted']} | {o['ostracism']} | {o['unended']} |"
         )
+    if not args.cli:
+        return
     cli = [sys.executable, "-m", "ruleslawyer", "cunning-folk", "balance"]
     start = time.perf_counter()
     subprocess.run(

@@ -180,11 +180,10 @@ def _chance(worlds: Worlds, cell: int, roles: frozenset[str]) -> float:
 
 
 def _entropy(worlds: Worlds, cell: int) -> float:
-    """Shannon entropy (bits) of the role at ``cell`` over the worlds."""
-    total = worlds.total
-    column = worlds.village[:, cell]
-    shares = [int(worlds.weight[column == code].sum()) / total for code in ROLE_CODE.values()]
-    return -sum(p * math.log2(p) for p in shares if p > 0)
+    """Shannon entropy (bits) of the role at ``cell`` over the worlds (float weights)."""
+    mass = np.bincount(worlds.village[:, cell], weights=worlds.weight.astype(float))
+    shares = mass[mass > 0] / mass.sum()
+    return round(float(-(shares * np.log2(shares)).sum()), 9)  # float noise never breaks a tie
 
 
 def deal(setup: Setup, rng: random.Random) -> tuple[str, ...]:
