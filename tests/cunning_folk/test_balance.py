@@ -239,3 +239,36 @@ def test_scoundrel_outcomes_add_up(seed: int, games: int) -> None:
     r = balance(SCOUNDRELS, HEAD3, ["random"] * 3, games, seed, max_moves=80)
     assert sum(o["wins"] for o in r["outcomes"].values()) == games
     assert sum(s["wins"] for s in r["seats"]) == games - r["outcomes"]["unended"]["wins"]
+
+
+def test_the_policy_figures_are_deduces_counts() -> None:
+    # Differential: the chances and entropies the deduce policy acts on equal the exact
+    # counts `cunning-folk deduce` prints for the same seat's log, cell by cell.
+    import math
+
+    from ruleslawyer.models.cunning_folk_log import parse_log
+    from ruleslawyer.models.cunning_folk_record import events_of
+    from ruleslawyer.solvers.cunning_folk_balance import Seat, _chance, _entropy
+    from ruleslawyer.solvers.cunning_folk_deduce import deduce
+
+    table = Table(bonus_setup(["vagrant", "liar"]), 3)
+    head = {"setup": "bonus", "bonus": ["vagrant", "liar"], "players": ["P1", "P2", "P3"]}
+    for seed in range(3):
+        game = play(table, head, [random_policy] * 3, random.Random(seed), 25)
+        seat = Seat(1, table, {**head, "perspective": "P2"})
+        state = start(table, game.deal)
+        for move in game.moves:
+            after = step(table, state, move)
+            seat.events.extend(events_of(state, move, after, head["players"], 1, table.rules))
+            state = after
+        worlds = seat.worlds()
+        shown = deduce(parse_log({**seat.head, "event": seat.events}, "t"), max_seconds=10)
+        assert worlds.total == shown["worlds"]
+        for c, cell in enumerate(("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3")):
+            counts = shown["cells"][cell]["counts"]
+            for role, n in counts.items():
+                assert _chance(worlds, c, frozenset({role})) == n / shown["worlds"]
+            bits = -sum(
+                n / shown["worlds"] * math.log2(n / shown["worlds"]) for n in counts.values()
+            )
+            assert abs(_entropy(worlds, c) - bits) < 1e-8
