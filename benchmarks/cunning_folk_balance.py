@@ -1,7 +1,7 @@
 """Benchmark: ``cunning-folk balance`` beside a plain reference in the same run.
 
 Run from the repository root:
-``python benchmarks/cunning_folk_balance.py [--games 200] [--scoundrel-games 20] [--cli]``.
+``python benchmarks/cunning_folk_balance.py [--games 200] [--scoundrel-games 200] [--cli]``.
 
 Rows: ``balance s`` for ``--games`` seeded 3-player games, per setup and seat policies.
 The reference row is the same games' count under the random policy (the cost of playing
@@ -37,7 +37,7 @@ BONUS = ["liar", "pirate", "vagrant"]
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--scoundrel-games", type=int, default=20)
+    parser.add_argument("--scoundrel-games", type=int, default=200)
     parser.add_argument("--cli", action="store_true", help="also time the CLI")
     args = parser.parse_args()
     scoundrels = (Table(scoundrel_setup(3), 3), {"setup": "scoundrels", "players": NAMES})
@@ -48,7 +48,7 @@ def main() -> None:
         ("deduce x3", standard, ["deduce"] * 3, args.games),
         ("deduce x3", bonus, ["deduce"] * 3, args.games),
         ("reference: random", scoundrels, ["random"] * 3, args.scoundrel_games),
-        ("deduce, random x2", scoundrels, ["deduce", "random", "random"], args.scoundrel_games),
+        ("deduce x3", scoundrels, ["deduce"] * 3, args.scoundrel_games),
     )
     print(
         "| setup | policies | games | `balance` s | mean moves | good | evil | refuted "

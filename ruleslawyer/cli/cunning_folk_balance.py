@@ -73,7 +73,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     type=click.FloatRange(min=0, min_open=True, max=86400),
     default=None,
     callback=lambda ctx, param, value: value if value is None else _seconds(ctx, param, value),
-    help="Stop after this many seconds, report finished: false and exit 3.",
+    help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
 )
 @ruling_option
 @format_option(("text", "json"))
