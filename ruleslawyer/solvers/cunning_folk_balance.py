@@ -64,7 +64,8 @@ RANDOM_POLICY = "random: a uniformly random legal move at every choice"
 DEDUCE_POLICY = (
     "deduce: from the exact worlds of `cunning-folk deduce` over what this seat has seen "
     "(hidden swaps 1:1, the setup's prior): investigate the face-down cell whose role is "
-    "least certain (highest entropy; first in A1..C3 order on ties); after looking, claim "
+    "least certain (highest entropy; on ties the likeliest to hold an elder, then the first "
+    "in A1..C3 order); after looking, claim "
     "the card truly when it is a good witch, an evil witch or the vagrant, or an elder "
     "whose best run (deduce's elder planner, given the card seen) succeeds with chance at "
     "least 1/2, otherwise pass; forced by the liar, claim villager; challenge a claim whose "
@@ -114,7 +115,8 @@ def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     if state.phase == INVESTIGATE:
         worlds = seat.worlds()
         down = [c for c in range(len(CELLS)) if not state.face_up[c]] or list(range(len(CELLS)))
-        best = max(down, key=lambda c: (_entropy(worlds, c), -c))
+        elders = frozenset(ELDERS)
+        best = max(down, key=lambda c: (_entropy(worlds, c), _chance(worlds, c, elders), -c))
         return f"investigate {CELLS[best]}"
     if state.phase == ALLEGE:
         return _allege(seat, state, legal)

@@ -30,8 +30,8 @@ HEAD2 = {"setup": "standard", "players": ["P1", "P2"]}
 
 
 def test_a_deduce_game_traced_by_hand() -> None:
-    # Both seats deduce. Every cell starts equally uncertain, so P1 looks at A1 (first on
-    # ties): the good elder. Given that, a good-elder run must find 3 evil cards among 8
+    # Both seats deduce. Every cell starts equally uncertain (and equally likely to hold an
+    # elder), so P1 looks at A1 (first on ties): the good elder. Given that, a good-elder run must find 3 evil cards among 8
     # unknown ones: 3/8 * 2/7 * 1/6 = 1/56 < 1/2, so P1 passes. P2 saw nothing (the pass
     # shows no card), looks at A1 too and passes. P1 now knows A1 (entropy 0) and looks at
     # A2, a good witch, and claims it. P2 knows A1 is the good elder, so A2 is a good witch
