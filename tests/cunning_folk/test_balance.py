@@ -31,14 +31,15 @@ HEAD2 = {"setup": "standard", "players": ["P1", "P2"]}
 
 def test_a_deduce_game_traced_by_hand() -> None:
     # Both seats deduce. Every cell starts equally uncertain (and equally likely to hold an
-    # elder), so P1 looks at A1 (first on ties): the good elder. Given that, a good-elder run must find 3 evil cards among 8
-    # unknown ones: 3/8 * 2/7 * 1/6 = 1/56 < 1/2, so P1 passes. P2 saw nothing (the pass
-    # shows no card), looks at A1 too and passes. P1 now knows A1 (entropy 0) and looks at
-    # A2, a good witch, and claims it. P2 knows A1 is the good elder, so A2 is a good witch
-    # in 2/8 < 1/2 of its worlds: P2 challenges, is wrong and is suspected; P1 plays again.
-    # A3 (villager) for P1, then for P2 (A2 is face up, A1 certain): both pass. P1 looks at
-    # B1, an evil witch, and claims it; for P2 that is 2 of the 6 unknown cells, so 2/6 < 1/2:
-    # P2 challenges again, takes a second suspected card and is ostracised: P1 wins.
+    # elder), so P1 looks at A1 (first on ties): the good elder. Given that, a good-elder run
+    # must find 3 evil cards among 8 unknown ones: 3/8 * 2/7 * 1/6 = 1/56 < 1/2, so P1 passes.
+    # P2 saw nothing (the pass shows no card), looks at A1 too and passes. P1 now knows A1
+    # (entropy 0) and looks at A2, a good witch, and claims it. P2 knows A1 is the good elder,
+    # so A2 is a good witch in 2/8 < 1/2 of its worlds: P2 challenges, is wrong and is
+    # suspected; P1 plays again. A3 (villager) for P1, then for P2 (A2 is face up, A1
+    # certain): both pass. P1 looks at B1, an evil witch, and claims it; for P2 that is 2 of
+    # the 6 unknown cells, so 2/6 < 1/2: P2 challenges again, takes a second suspected card
+    # and is ostracised: P1 wins.
     village = (
         *("good-elder", "good-witch", "villager"),
         *("evil-witch", "villager", "evil-elder"),
