@@ -50,7 +50,9 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     metavar="ROLES",
     help="The bonus setup's characters, comma-separated, each replacing a villager.",
 )
-@click.option("--players", type=click.IntRange(2, 4), default=3, show_default=True)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=3, show_default=True, help="Seats at the table."
+)
 @click.option(
     "--policies",
     default="deduce",
@@ -60,7 +62,13 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     help="One policy for every seat, or one per seat from seat 1: random | deduce.",
 )
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per setup.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Game i of a setup is dealt and played from SEED/SETUP/i.",
+)
 @click.option(
     "--max-moves",
     type=click.IntRange(1),
