@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -96,10 +96,10 @@ class Seat:
     index: int
     table: Table
     head: Mapping[str, Any]  # the log's setup, players, perspective and rulings
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: tuple[dict[str, Any], ...] = ()
 
     def worlds(self) -> Worlds:
-        log = parse_log({**self.head, "event": self.events}, "balance")
+        log = parse_log({**self.head, "event": list(self.events)}, "balance")
         return filter_worlds(log)
 
 
@@ -198,7 +198,9 @@ def deal(setup: Setup, rng: random.Random) -> tuple[str, ...]:
     return tuple(village)
 
 
-def deal_scoundrels(players: int, rng: random.Random) -> tuple[tuple[str, ...], list[dict]]:
+def deal_scoundrels(
+    players: int, rng: random.Random
+) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
     """The scoundrels deal as the rulebook runs it: the pool shuffled, two cards to each
     player, each keeps one (either with equal chance) and sets the other aside, then the
     core and the kept cards are shuffled into the village. Also each player's log keys
@@ -207,7 +209,7 @@ def deal_scoundrels(players: int, rng: random.Random) -> tuple[tuple[str, ...], 
     """
     pool = list(cards_of(SCOUNDREL_POOL))
     rng.shuffle(pool)
-    keys: list[dict] = []
+    keys: list[dict[str, Any]] = []
     kept = []
     for p in range(players):
         pair = pool[2 * p : 2 * p + 2]
@@ -242,19 +244,25 @@ def play(
 ) -> Played:
     """One game from ``village`` (default: a deal from ``rng``); every move is one of the
     state machine's legal moves."""
-    village = deal(table.setup, rng) if village is None else village
     names = head["players"]
-    seats = [Seat(p, table, {**head, "perspective": names[p]}) for p in range(table.players)]
+    known: list[dict[str, Any]] = [{} for _ in names]
+    if village is None and table.setup.declares:
+        village, known = deal_scoundrels(table.players, rng)
+    elif village is None:
+        village = deal(table.setup, rng)
+    heads = [{**head, **known[p], "perspective": names[p]} for p in range(table.players)]
+    logs: list[list[dict[str, Any]]] = [[] for _ in names]
     state = start(table, village)
     moves: list[str] = []
     outcome = "unended"
     while state.phase != OVER and len(moves) < max_moves:
         actor = state.actor
         legal = legal_moves(table, state)
-        move = policies[actor](seats[actor], state, legal, rng)
+        seat = Seat(actor, table, heads[actor], tuple(logs[actor]))
+        move = policies[actor](seat, state, legal, rng)
         after = step(table, state, move)
-        for seat in seats:
-            seat.events.extend(events_of(state, move, after, names, seat.index, table.rules))
+        for p, log in enumerate(logs):
+            log.extend(events_of(state, move, after, names, p, table.rules))
         if after.phase == OVER:
             outcome = _outcome(state, move, after)
         moves.append(move)

@@ -256,14 +256,15 @@ def test_the_policy_figures_are_deduces_counts() -> None:
     head = {"setup": "bonus", "bonus": ["vagrant", "liar"], "players": ["P1", "P2", "P3"]}
     for seed in range(3):
         game = play(table, head, [random_policy] * 3, random.Random(seed), 25)
-        seat = Seat(1, table, {**head, "perspective": "P2"})
+        events: list[dict] = []
         state = start(table, game.deal)
         for move in game.moves:
             after = step(table, state, move)
-            seat.events.extend(events_of(state, move, after, head["players"], 1, table.rules))
+            events.extend(events_of(state, move, after, head["players"], 1, table.rules))
             state = after
+        seat = Seat(1, table, {**head, "perspective": "P2"}, tuple(events))
         worlds = seat.worlds()
-        shown = deduce(parse_log({**seat.head, "event": seat.events}, "t"), max_seconds=10)
+        shown = deduce(parse_log({**seat.head, "event": events}, "t"), max_seconds=10)
         assert worlds.total == shown["worlds"]
         for c, cell in enumerate(("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3")):
             counts = shown["cells"][cell]["counts"]
@@ -273,3 +274,19 @@ def test_the_policy_figures_are_deduces_counts() -> None:
                 n / shown["worlds"] * math.log2(n / shown["worlds"]) for n in counts.values()
             )
             assert abs(_entropy(worlds, c) - bits) < 1e-8
+
+
+def test_each_scoundrel_seat_decides_knowing_its_kept_and_set_aside_card() -> None:
+    # "Each player knows one townsfolk that's in the game, and one that's not."
+    heads: list[dict] = []
+
+    def spy(seat, state, legal, rng):  # type: ignore[no-untyped-def]
+        heads.append(seat.head)
+        return random_policy(seat, state, legal, rng)
+
+    game = play(SCOUNDRELS, HEAD3, [spy] * 3, random.Random(2), 30)
+    assert heads and all(len(h["kept"]) == len(h["discarded"]) == 1 for h in heads)
+    for h in heads:
+        assert h["kept"][0] in game.deal
+    kept = sorted({(h["perspective"], h["kept"][0]) for h in heads})
+    assert len({p for p, _ in kept}) == len(kept)  # one kept card per seat, fixed all game
