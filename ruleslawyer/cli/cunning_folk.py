@@ -146,3 +146,8 @@ def advise(
     emit(text, output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+from ruleslawyer.cli.cunning_folk_balance import balance  # noqa: E402 (needs _seconds above)
+
+group.add_command(balance)

@@ -10,25 +10,15 @@ tied seat. Intervals: Wilson score, 95%.
 
 from __future__ import annotations
 
-from math import sqrt
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.models.twisted_cryptids_game import Game
 from ruleslawyer.models.twisted_cryptids_play import final_scores, winners
+from ruleslawyer.solvers.balance_stats import rate
 from ruleslawyer.solvers.cryptid_simulate import random_game
 
 POLICY = "random: a uniformly random legal move at every choice, every seat"
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for ``wins`` out of ``games`` (0..1 when no games)."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def balance(
@@ -54,14 +44,11 @@ def balance(
     progress.close()
     seats = []
     for p in range(players):
-        low, high = wilson(wins[p], played)
         seats.append(
             {
                 "seat": p + 1,
                 "cryptid": game.cryptids[p].name,
-                "wins": wins[p],
-                "win_rate": round(wins[p] / played, 4) if played else None,
-                "interval95": [round(low, 4), round(high, 4)],
+                **rate(wins[p], played),
                 "mean_final_myth": round(myth_total[p] / played, 3) if played else None,
             }
         )

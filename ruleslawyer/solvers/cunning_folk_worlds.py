@@ -20,6 +20,7 @@ the same counts:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.cunning_folk import CELLS, ROLES, arrangements
+from ruleslawyer.models.cunning_folk import CELLS, ROLES, Setup, arrangements
 from ruleslawyer.models.cunning_folk_log import Exchange, FaceDown, FaceUp, Is, IsNot, Log
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
@@ -65,10 +66,20 @@ class Worlds:
 
 
 def initial_village(log: Log) -> tuple[np.ndarray, np.ndarray]:
-    """Every distinct deal of every composition the setup allows, as role codes, and its weight."""
-    parts = [arrangement_array(cards) for cards in log.setup.compositions]
+    """Every distinct deal of every composition the setup allows, as role codes, and its weight.
+
+    Fresh copies of arrays kept per setup, so playing many decisions on one setup (the
+    balance agents) builds the arrangements once.
+    """
+    village, weight = _initial_village(log.setup)
+    return village.copy(), weight.copy()
+
+
+@functools.lru_cache(maxsize=4)
+def _initial_village(setup: Setup) -> tuple[np.ndarray, np.ndarray]:
+    parts = [arrangement_array(cards) for cards in setup.compositions]
     weight = np.concatenate(
-        [np.full(len(part), log.setup.weight(k), dtype=np.int64) for k, part in enumerate(parts)]
+        [np.full(len(part), setup.weight(k), dtype=np.int64) for k, part in enumerate(parts)]
     )
     return np.concatenate(parts), weight
 

@@ -44,3 +44,13 @@ def test_readme_log_example_is_a_legal_log(tmp_path: Path) -> None:
 
 def test_readme_advise_example_runs_as_printed() -> None:
     _runs_as_printed("### Advise the player", "advise")
+
+
+def test_readme_balance_example_runs_as_printed() -> None:
+    section = (ROOT / "README.md").read_text().split("### Balance: who wins", 1)[1]
+    command = re.search(r"```sh\nruleslawyer (cunning-folk balance [^\n]+)\n```", section)
+    shown = re.search(r"prints\n\n```text\n(.*?)```", section, flags=re.DOTALL)
+    assert command and shown
+    result = CliRunner().invoke(cli, command.group(1).split())
+    assert result.exit_code == 0
+    assert result.output == shown.group(1)

@@ -11,7 +11,8 @@ from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twisted_cryptids_game import builtin_game
 from ruleslawyer.models.twisted_cryptids_play import winners
-from ruleslawyer.solvers.cryptid_balance import balance, wilson
+from ruleslawyer.solvers.balance_stats import wilson
+from ruleslawyer.solvers.cryptid_balance import balance
 from ruleslawyer.solvers.cryptid_simulate import random_game
 
 GAME = builtin_game()

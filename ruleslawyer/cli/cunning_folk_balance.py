@@ -1,0 +1,189 @@
+"""``ruleslawyer cunning-folk balance``: good, evil and seat win rates from seeded games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
+    emit,
+    format_option,
+    one_line_errors,
+    output_option,
+    ruling_option,
+)
+from ruleslawyer.cli.cunning_folk import _seconds
+
+POLICY_NAMES = ("random", "deduce")
+
+
+def _policies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    names = tuple(value.split(","))
+    if all(n in POLICY_NAMES for n in names):
+        return names
+    raise click.BadParameter(
+        f"found {value!r}, expected a comma-separated list of {' | '.join(POLICY_NAMES)}"
+    )
+
+
+def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    return tuple(value.split(",")) if value else ()
+
+
+@click.command()
+@click.option(
+    "--setup",
+    "setups",
+    type=click.Choice(["standard", "bonus", "scoundrels"]),
+    multiple=True,
+    help="Setups to play (repeatable; default standard and bonus; scoundrels: 3 players).",
+)
+@click.option(
+    "--bonus",
+    default="liar,pirate,vagrant",
+    show_default=True,
+    callback=_bonus,
+    metavar="ROLES",
+    help="The bonus setup's characters, comma-separated, each replacing a villager.",
+)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=3, show_default=True, help="Seats at the table."
+)
+@click.option(
+    "--policies",
+    default="deduce",
+    show_default=True,
+    callback=_policies,
+    metavar="NAMES",
+    help="One policy for every seat, or one per seat from seat 1: random | deduce.",
+)
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per setup.")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Game i of a setup is dealt and played from SEED/SETUP/i.",
+)
+@click.option(
+    "--max-moves",
+    type=click.IntRange(1),
+    default=400,
+    show_default=True,
+    help="A game still going after this many moves ends unended, with no winner.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True, max=86400),
+    default=None,
+    callback=lambda ctx, param, value: value if value is None else _seconds(ctx, param, value),
+    help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
+)
+@ruling_option
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def balance(
+    setups: tuple[str, ...],
+    bonus: tuple[str, ...],
+    players: int,
+    policies: tuple[str, ...],
+    games: int,
+    seed: int,
+    max_moves: int,
+    max_seconds: float | None,
+    rulings: tuple[str, ...],
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """How often good and evil win, and each seat, over seeded games with stated policies
+    (sampled: 95% Wilson intervals). Seat 1 plays first. Exit 3 when --max-seconds ends it."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.models.cunning_folk import (
+        RULE_POINTS,
+        bonus_setup,
+        scoundrel_setup,
+        standard_setup,
+    )
+    from ruleslawyer.models.cunning_folk_play import Rules, Table
+    from ruleslawyer.solvers.cunning_folk_balance import OUTCOME_TEXT, POLICIES
+    from ruleslawyer.solvers.cunning_folk_balance import balance as run
+
+    if len(policies) not in (1, players):
+        raise click.BadParameter(
+            f"found {len(policies)} policies, expected 1 or {players} (one per seat)",
+            param_hint="--policies",
+        )
+    seat_policies = policies * players if len(policies) == 1 else policies
+    chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source="--ruling")
+    rules = Rules.from_rulings(chosen)
+    names = [f"P{p + 1}" for p in range(players)]
+    budget = Budget(max_seconds=max_seconds)
+    tables = []
+    for name in dict.fromkeys(setups or ("standard", "bonus")):
+        if name == "scoundrels" and players != 3:
+            raise click.BadParameter(
+                f"found {players} players, expected 3 for scoundrels (6 cards plus one per "
+                "player fill the 3x3 village)",
+                param_hint="--players",
+            )
+        setup = {
+            "standard": standard_setup,
+            "bonus": lambda: bonus_setup(bonus, source="--bonus"),
+            "scoundrels": lambda: scoundrel_setup(players),
+        }[name]()
+        head: dict[str, Any] = {"setup": name, "players": names, "rulings": dict(chosen)}
+        if name == "bonus":
+            head["bonus"] = list(bonus)
+        table = Table(setup, players, rules)
+        tables.append(
+            run(table, head, seat_policies, games, seed, max_moves=max_moves, budget=budget)
+        )
+    result = {
+        "players": players,
+        "seed": seed,
+        "policies": {p: POLICIES[p] for p in dict.fromkeys(seat_policies)},
+        "rulings": dict(chosen) or "none (the default reading of every rule point)",
+        "outcomes": OUTCOME_TEXT,
+        "horizon": f"a game ends at its rules' end or after {max_moves} moves (unended)",
+        "finished": all(t["finished"] for t in tables),
+        "setups": tables,
+    }
+    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def render(r: dict[str, Any]) -> str:
+    """The balance result as text: assumptions first, then each setup's rates."""
+    lines = [f"{r['players']} players, seat 1 first; seed {r['seed']}"]
+    lines += [f"policy {text}" for text in r["policies"].values()]
+    rulings = r["rulings"]
+    if isinstance(rulings, dict):
+        rulings = ", ".join(f"{k}={v}" for k, v in rulings.items())
+    lines += [f"rulings: {rulings}", f"horizon: {r['horizon']}"]
+    lines += [f"{k}: {v}" for k, v in r["outcomes"].items()]
+    for t in r["setups"]:
+        cards = t["cards"] if isinstance(t["cards"], str) else ", ".join(t["cards"])
+        lines.append(
+            f"{t['setup']} setup ({cards}): {t['sampled']} "
+            f"({t['games_asked']} asked), mean {t['mean_moves']} moves"
+        )
+        lines.append(f"  prior: {t['prior']}")
+        for k, s in t["outcomes"].items():
+            lines.append(f"  {k:<10} {_rate(s)}")
+        for s in t["seats"]:
+            lines.append(f"  seat {s['seat']} ({s['policy']}) {_rate(s)}")
+    lines.append(f"finished: {str(r['finished']).lower()}")
+    return "\n".join(lines) + "\n"
+
+
+def _rate(s: dict[str, Any]) -> str:
+    low, high = s["interval95"]
+    share = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
+    return f"{s['wins']:>4} wins, {share} [{low:.3f}, {high:.3f}]"

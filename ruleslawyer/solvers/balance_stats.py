@@ -1,0 +1,27 @@
+"""Shared figures for the balance commands: win rates with 95% Wilson score intervals."""
+
+from __future__ import annotations
+
+from math import sqrt
+from typing import Any
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``wins`` out of ``games`` (0..1 when no games)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate(wins: int, games: int) -> dict[str, Any]:
+    """``wins`` of ``games`` as a sampled rate: the count, the rate (None without games), the
+    95% Wilson interval, all rounded to 4 places."""
+    low, high = wilson(wins, games)
+    return {
+        "wins": wins,
+        "win_rate": round(wins / games, 4) if games else None,
+        "interval95": [round(low, 4), round(high, 4)],
+    }

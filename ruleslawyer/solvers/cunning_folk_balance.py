@@ -1,0 +1,333 @@
+"""Cunning Folk balance: how often good and evil win, and each seat, from seeded games.
+
+Games are played on the state machine of :mod:`ruleslawyer.models.cunning_folk_play`
+(its legal moves only), each seat under a stated policy:
+
+- ``random``: a uniformly random legal move at every choice.
+- ``deduce``: decides from the exact worlds of ``cunning-folk deduce``
+  (:func:`~ruleslawyer.solvers.cunning_folk_worlds.filter_worlds` on the log of what
+  this seat has seen so far, every hidden swap weighted 1:1); see :data:`DEDUCE_POLICY`.
+
+Game ``i`` of a setup is dealt and played from ``random.Random(f"{seed}/{setup}/{i}")``,
+so a run is reproducible and a longer run extends a shorter one. Seat 1 plays first in
+every game ("The owner of the game takes the first turn."). Rates are sampled: each
+comes with its sample size and a 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.models.cunning_folk import (
+    CELLS,
+    ELDERS,
+    EVIL_WITCH,
+    GOOD_ELDER,
+    GOOD_WITCH,
+    LIAR,
+    OPPOSITION,
+    SCOUNDREL_CORE,
+    SCOUNDREL_POOL,
+    SCOUNDREL_PRIOR,
+    VAGRANT,
+    VILLAGER,
+    Setup,
+    cards_of,
+)
+from ruleslawyer.models.cunning_folk_log import parse_log
+from ruleslawyer.models.cunning_folk_play import (
+    ALLEGE,
+    ANSWER,
+    CHALLENGE,
+    ELDER,
+    INVESTIGATE,
+    OVER,
+    State,
+    Table,
+    legal_moves,
+    start,
+    step,
+)
+from ruleslawyer.models.cunning_folk_record import events_of
+from ruleslawyer.solvers.balance_stats import rate
+from ruleslawyer.solvers.cunning_folk_elder import plan
+from ruleslawyer.solvers.cunning_folk_worlds import ROLE_CODE, Worlds, filter_worlds
+
+RANDOM_POLICY = "random: a uniformly random legal move at every choice"
+DEDUCE_POLICY = (
+    "deduce: from the exact worlds of `cunning-folk deduce` over what this seat has seen "
+    "(hidden swaps 1:1, the setup's prior): investigate the face-down cell whose role is "
+    "least certain (highest entropy; on ties the likeliest to hold an elder, then the first "
+    "in A1..C3 order); after looking, claim "
+    "the card truly when it is a good witch, an evil witch or the vagrant, or an elder "
+    "whose best run (deduce's elder planner, given the card seen) succeeds with chance at "
+    "least 1/2, otherwise pass; forced by the liar, claim villager; challenge a claim whose "
+    "chance of being true is below 1/2, otherwise accept; in an elder run pick the "
+    "pickable cell most likely to oppose (first on ties), and (scoundrels) declare once "
+    "no opposing card is left outside the picks with chance at least 1/2; answering a "
+    "declaration, reveal the face-down cell most likely to oppose it; swaps, trades and any other "
+    "choice uniformly at random"
+)
+POLICIES: dict[str, str] = {"random": RANDOM_POLICY, "deduce": DEDUCE_POLICY}
+ACTION_ROLES = frozenset({GOOD_WITCH, EVIL_WITCH, VAGRANT})
+OUTCOMES = ("good", "evil", "refuted", "ostracism", "unended")
+OUTCOME_TEXT = {
+    "good": "a good-elder run identified every card opposing it (scoundrels: its declaration "
+    "stood)",
+    "evil": "an evil-elder run identified every card opposing it (scoundrels: its declaration "
+    "stood)",
+    "refuted": "scoundrels: an opponent revealed a card opposing a declared elder (wins for them)",
+    "ostracism": "every other player was ostracised",
+    "unended": "still going after the move cap (no winner; counted in no seat's wins)",
+}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What a policy may use: its seat, the game's table and the log of what it has seen."""
+
+    index: int
+    table: Table
+    head: Mapping[str, Any]  # the log's setup, players, perspective and rulings
+    events: tuple[dict[str, Any], ...] = ()
+
+    def worlds(self) -> Worlds:
+        log = parse_log({**self.head, "event": list(self.events)}, "balance")
+        return filter_worlds(log)
+
+
+Policy = Callable[[Seat, State, tuple[str, ...], random.Random], str]
+
+
+def random_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
+    return rng.choice(legal)
+
+
+def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
+    """The ``deduce`` policy (:data:`DEDUCE_POLICY`)."""
+    if state.phase == INVESTIGATE:
+        worlds = seat.worlds()
+        down = [c for c in range(len(CELLS)) if not state.face_up[c]] or list(range(len(CELLS)))
+        elders = frozenset(ELDERS)
+        best = max(down, key=lambda c: (_entropy(worlds, c), _chance(worlds, c, elders), -c))
+        return f"investigate {CELLS[best]}"
+    if state.phase == ALLEGE:
+        return _allege(seat, state, legal)
+    if state.phase == CHALLENGE:
+        worlds = seat.worlds()
+        true = _chance(worlds, state.cell, frozenset({state.claim}))
+        return "challenge" if true < 0.5 else "accept"
+    if state.phase == ELDER:
+        picks = [m for m in legal if m.startswith("pick ")]
+        worlds = seat.worlds()
+        if "declare" in legal and (not picks or _none_left(worlds, state) >= 0.5):
+            return "declare"
+        if picks:
+            return _likeliest(worlds, picks, OPPOSITION[state.claim])
+    if state.phase == ANSWER and len(legal) > 1:
+        return _likeliest(seat.worlds(), legal[1:], OPPOSITION[state.claim])
+    return rng.choice(legal)
+
+
+def _likeliest(worlds: Worlds, moves: Sequence[str], roles: frozenset[str]) -> str:
+    """Of moves naming a cell last (``pick B2``, ``reveal C1``), the one whose cell most
+    likely holds one of ``roles`` (the first on ties)."""
+    return max(moves, key=lambda m: _chance(worlds, CELLS.index(m.split()[-1]), roles))
+
+
+def _none_left(worlds: Worlds, state: State) -> float:
+    """The share of the worlds with no card opposing the claimed elder outside the picks."""
+    codes = [ROLE_CODE[r] for r in OPPOSITION[state.claim]]
+    rest = [c for c in range(len(CELLS)) if c not in state.picked]
+    left = np.isin(worlds.village[:, rest], codes).any(axis=1)
+    return int(worlds.weight[~left].sum()) / worlds.total
+
+
+def _allege(seat: Seat, state: State, legal: tuple[str, ...]) -> str:
+    seen = state.village[state.cell]
+    if seen == LIAR:
+        return f"claim {VILLAGER}" if f"claim {VILLAGER}" in legal else legal[0]
+    if seen in ACTION_ROLES:
+        return f"claim {seen}"
+    if seen in ELDERS:
+        worlds = seat.worlds()
+        rows = worlds.village[:, state.cell] == ROLE_CODE[seen]
+        rules = seat.table.rules
+        best = plan(
+            worlds.village[rows],
+            worlds.weight[rows],
+            state.face_up,
+            seen,
+            declares=seat.table.setup.declares,
+            declare_at_once=rules.declare_without_picks == "allowed",
+            face_down_only=rules.elder_face_up_picks == "face-down-only",
+        )
+        if best.win_probability >= 0.5:
+            return f"claim {seen}"
+    return "pass"
+
+
+def _chance(worlds: Worlds, cell: int, roles: frozenset[str]) -> float:
+    """The weight of the worlds with one of ``roles`` at ``cell`` now, as a share of all."""
+    column = worlds.village[:, cell]
+    hit = np.isin(column, [ROLE_CODE[r] for r in roles])
+    return int(worlds.weight[hit].sum()) / worlds.total
+
+
+def _entropy(worlds: Worlds, cell: int) -> float:
+    """Shannon entropy (bits) of the role at ``cell`` over the worlds (float weights)."""
+    mass = np.bincount(worlds.village[:, cell], weights=worlds.weight.astype(float))
+    shares = mass[mass > 0] / mass.sum()
+    return round(float(-(shares * np.log2(shares)).sum()), 9)  # float noise never breaks a tie
+
+
+def deal(setup: Setup, rng: random.Random) -> tuple[str, ...]:
+    """A village dealt by the setup's prior: a composition by its total weight, then shuffled
+    (a shuffle makes every distinct arrangement of it equally likely)."""
+    totals = [setup.weight(k) * _arrangements(c) for k, c in enumerate(setup.compositions)]
+    (cards,) = rng.choices(setup.compositions, weights=totals)
+    village = list(cards)
+    rng.shuffle(village)
+    return tuple(village)
+
+
+def deal_scoundrels(
+    players: int, rng: random.Random
+) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
+    """The scoundrels deal as the rulebook runs it: the pool shuffled, two cards to each
+    player, each keeps one (either with equal chance) and sets the other aside, then the
+    core and the kept cards are shuffled into the village. Also each player's log keys
+    (``kept``, ``discarded``): "Each player knows one townsfolk that's in the game, and
+    one that's not."
+    """
+    pool = list(cards_of(SCOUNDREL_POOL))
+    rng.shuffle(pool)
+    keys: list[dict[str, Any]] = []
+    kept = []
+    for p in range(players):
+        pair = pool[2 * p : 2 * p + 2]
+        keep = rng.randrange(2)
+        kept.append(pair[keep])
+        keys.append({"kept": [pair[keep]], "discarded": [pair[1 - keep]]})
+    village = [*cards_of(SCOUNDREL_CORE), *kept]
+    rng.shuffle(village)
+    return tuple(village), keys
+
+
+def _arrangements(cards: Sequence[str]) -> int:
+    counts = [cards.count(r) for r in set(cards)]
+    return math.factorial(len(cards)) // math.prod(math.factorial(n) for n in counts)
+
+
+@dataclass(frozen=True)
+class Played:
+    winner: int  # -1: unended
+    outcome: str  # one of OUTCOMES
+    moves: tuple[str, ...]
+    deal: tuple[str, ...]
+
+
+def play(
+    table: Table,
+    head: Mapping[str, Any],
+    policies: Sequence[Policy],
+    rng: random.Random,
+    max_moves: int,
+    village: tuple[str, ...] | None = None,
+) -> Played:
+    """One game from ``village`` (default: a deal from ``rng``); every move is one of the
+    state machine's legal moves."""
+    names = head["players"]
+    known: list[dict[str, Any]] = [{} for _ in names]
+    if village is None and table.setup.declares:
+        village, known = deal_scoundrels(table.players, rng)
+    elif village is None:
+        village = deal(table.setup, rng)
+    heads = [{**head, **known[p], "perspective": names[p]} for p in range(table.players)]
+    logs: list[list[dict[str, Any]]] = [[] for _ in names]
+    state = start(table, village)
+    moves: list[str] = []
+    outcome = "unended"
+    while state.phase != OVER and len(moves) < max_moves:
+        actor = state.actor
+        legal = legal_moves(table, state)
+        seat = Seat(actor, table, heads[actor], tuple(logs[actor]))
+        move = policies[actor](seat, state, legal, rng)
+        after = step(table, state, move)
+        for p, log in enumerate(logs):
+            log.extend(events_of(state, move, after, names, p, table.rules))
+        if after.phase == OVER:
+            outcome = _outcome(state, move, after)
+        moves.append(move)
+        state = after
+    assert outcome != "unended" or state.phase != OVER, "an ending the balance does not name"
+    return Played(state.winner, outcome, tuple(moves), village)
+
+
+def _outcome(before: State, move: str, after: State) -> str:
+    """How a game ended: by an elder run (or its declaration standing), an opponent's
+    answer to a declaration, or ostracism."""
+    if before.phase in (ELDER, ANSWER) and after.winner == before.player:
+        return "good" if before.claim == GOOD_ELDER else "evil"
+    if before.phase == ANSWER and move.startswith("reveal "):
+        return "refuted"
+    return "ostracism"
+
+
+def balance(
+    table: Table,
+    head: Mapping[str, Any],
+    policy_names: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    max_moves: int = 400,
+    budget: Budget | None = None,
+) -> dict[str, Any]:
+    """Win rates of good, evil and each seat over ``games`` seeded games of one setup."""
+    policies = [{"random": random_policy, "deduce": deduce_policy}[n] for n in policy_names]
+    outcomes = dict.fromkeys(OUTCOMES, 0)
+    wins = [0] * table.players
+    played = moves = 0
+    progress = Progress(f"balance {table.setup.name}: games", games)
+    try:
+        for i in range(games):
+            if budget is not None and budget.spent():
+                break
+            game = play(
+                table, head, policies, random.Random(f"{seed}/{table.setup.name}/{i}"), max_moves
+            )
+            outcomes[game.outcome] += 1
+            if game.winner >= 0:
+                wins[game.winner] += 1
+            moves += len(game.moves)
+            played += 1
+            progress.update(played)
+    finally:
+        progress.close()
+    return {
+        "setup": table.setup.name,
+        "cards": list(table.setup.cards)
+        if table.setup.public
+        else "the core six and one card kept by each player",
+        "prior": SCOUNDREL_PRIOR
+        if table.setup.declares
+        else "every distinct arrangement of the village equally likely",
+        "games": played,
+        "games_asked": games,
+        "finished": played == games,
+        "sampled": f"sampled: {played} seeded games, 95% Wilson intervals",
+        "outcomes": {k: rate(n, played) for k, n in outcomes.items()},
+        "seats": [
+            {"seat": p + 1, "policy": policy_names[p], **rate(wins[p], played)}
+            for p in range(table.players)
+        ],
+        "mean_moves": round(moves / played, 2) if played else None,
+    }

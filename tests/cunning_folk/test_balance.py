@@ -1,0 +1,292 @@
+"""Cunning Folk ``balance``: a game traced by hand, seeded reproducibility, counts that add
+up, a replay through the model's legal moves, and the CLI's assumptions, budget and errors."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.budget import Budget
+from ruleslawyer.cli.main import cli
+from ruleslawyer.models.cunning_folk import bonus_setup, scoundrel_setup, standard_setup
+from ruleslawyer.models.cunning_folk_play import OVER, Table, legal_moves, start, step
+from ruleslawyer.solvers.cunning_folk_balance import (
+    DEDUCE_POLICY,
+    OUTCOMES,
+    balance,
+    deal,
+    deal_scoundrels,
+    deduce_policy,
+    play,
+    random_policy,
+)
+
+STANDARD = Table(standard_setup(), 2)
+HEAD2 = {"setup": "standard", "players": ["P1", "P2"]}
+
+
+def test_a_deduce_game_traced_by_hand() -> None:
+    # Both seats deduce. Every cell starts equally uncertain (and equally likely to hold an
+    # elder), so P1 looks at A1 (first on ties): the good elder. Given that, a good-elder run
+    # must find 3 evil cards among 8 unknown ones: 3/8 * 2/7 * 1/6 = 1/56 < 1/2, so P1 passes.
+    # P2 saw nothing (the pass shows no card), looks at A1 too and passes. P1 now knows A1
+    # (entropy 0) and looks at A2, a good witch, and claims it. P2 knows A1 is the good elder,
+    # so A2 is a good witch in 2/8 < 1/2 of its worlds: P2 challenges, is wrong and is
+    # suspected; P1 plays again. A3 (villager) for P1, then for P2 (A2 is face up, A1
+    # certain): both pass. P1 looks at B1, an evil witch, and claims it; for P2 that is 2 of
+    # the 6 unknown cells, so 2/6 < 1/2: P2 challenges again, takes a second suspected card
+    # and is ostracised: P1 wins.
+    village = (
+        *("good-elder", "good-witch", "villager"),
+        *("evil-witch", "villager", "evil-elder"),
+        *("good-witch", "evil-witch", "villager"),
+    )
+    game = play(STANDARD, HEAD2, [deduce_policy] * 2, random.Random(0), 100, village)
+    assert game.moves == (
+        *("investigate A1", "pass", "investigate A1", "pass"),
+        *("investigate A2", "claim good-witch", "challenge"),
+        *("investigate A3", "pass", "investigate A3", "pass"),
+        *("investigate B1", "claim evil-witch", "challenge"),
+    )
+    assert (game.winner, game.outcome) == (0, "ostracism")
+
+
+def test_a_played_game_replays_step_by_step_through_the_legal_moves() -> None:
+    table = Table(bonus_setup(["liar", "vagrant"]), 3)
+    head = {"setup": "bonus", "bonus": ["liar", "vagrant"], "players": ["P1", "P2", "P3"]}
+    policies = [deduce_policy, random_policy, deduce_policy]
+    game = play(table, head, policies, random.Random("replay"), 300)
+    state = start(table, game.deal)
+    for move in game.moves:
+        assert move in legal_moves(table, state)
+        state = step(table, state, move)
+    assert state.phase == OVER and state.winner == game.winner >= 0
+
+
+def test_seeded_runs_repeat_and_a_longer_run_extends_a_shorter_one() -> None:
+    first = balance(STANDARD, HEAD2, ["deduce", "random"], 6, 7)
+    assert balance(STANDARD, HEAD2, ["deduce", "random"], 6, 7) == first
+    longer = balance(STANDARD, HEAD2, ["deduce", "random"], 8, 7)
+    shorter_wins = [s["wins"] for s in first["seats"]]
+    assert all(
+        a <= b for a, b in zip(shorter_wins, [s["wins"] for s in longer["seats"]], strict=True)
+    )
+
+
+def test_counts_match_a_plain_replay_of_the_same_seeded_games() -> None:
+    result = balance(STANDARD, HEAD2, ["random", "deduce"], 5, 3)
+    wins, outcomes = [0, 0], dict.fromkeys(OUTCOMES, 0)
+    for i in range(5):  # plain reference: the same games, counted by hand
+        game = play(
+            STANDARD, HEAD2, [random_policy, deduce_policy], random.Random(f"3/standard/{i}"), 400
+        )
+        outcomes[game.outcome] += 1
+        if game.winner >= 0:
+            wins[game.winner] += 1
+    assert [s["wins"] for s in result["seats"]] == wins
+    assert {k: v["wins"] for k, v in result["outcomes"].items()} == outcomes
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    games=st.integers(1, 12),
+    players=st.integers(2, 4),
+    max_moves=st.integers(1, 60),
+)
+def test_rates_and_counts_are_consistent(
+    seed: int, games: int, players: int, max_moves: int
+) -> None:
+    table = Table(standard_setup(), players)
+    head = {"setup": "standard", "players": [f"P{p + 1}" for p in range(players)]}
+    r = balance(table, head, ["random"] * players, games, seed, max_moves=max_moves)
+    assert r["games"] == games and r["finished"]
+    assert sum(o["wins"] for o in r["outcomes"].values()) == games
+    seats = sum(s["wins"] for s in r["seats"])
+    assert seats == games - r["outcomes"]["unended"]["wins"]
+    assert r["outcomes"]["good"]["wins"] + r["outcomes"]["evil"]["wins"] <= seats
+    for row in [*r["outcomes"].values(), *r["seats"]]:
+        low, high = row["interval95"]
+        assert 0 <= low <= row["win_rate"] <= high <= 1
+
+
+def test_the_deal_follows_the_setup_and_the_seed() -> None:
+    setup = bonus_setup(["pirate"])
+    village = deal(setup, random.Random(5))
+    assert sorted(village) == sorted(setup.cards)
+    assert deal(setup, random.Random(5)) == village
+
+
+def test_a_spent_budget_plays_nothing_and_says_so() -> None:
+    budget = Budget(max_seconds=1e-9)
+    r = balance(STANDARD, HEAD2, ["random", "random"], 4, 0, budget=budget)
+    assert r["games"] == 0 and not r["finished"]
+    assert r["seats"][0]["win_rate"] is None
+
+
+def run(*args: str) -> object:
+    return CliRunner().invoke(cli, ["cunning-folk", "balance", *args])
+
+
+def test_cli_states_its_assumptions_and_is_deterministic() -> None:
+    args = ("--games", "3", "--players", "2", "--policies", "deduce,random", "--format", "json")
+    out = run(*args)
+    assert out.exit_code == 0, out.output
+    r = json.loads(out.output)
+    assert r["policies"]["deduce"] == DEDUCE_POLICY and "random" in r["policies"]
+    assert [t["setup"] for t in r["setups"]] == ["standard", "bonus"]
+    assert r["finished"] and "sampled: 3 seeded games" in r["setups"][0]["sampled"]
+    assert {"rulings", "horizon", "outcomes"} <= set(r)
+    assert all("equally likely" in t["prior"] for t in r["setups"])
+    assert run(*args).output == out.output
+    text = run(
+        "--games",
+        "2",
+        "--setup",
+        "standard",
+        "--ruling",
+        "cunning-folk/villager-challenge=no-penalty",
+    )
+    assert text.exit_code == 0, text.output
+    assert "cunning-folk/villager-challenge=no-penalty" in text.output
+    assert "policy deduce:" in text.output and "finished: true" in text.output
+
+
+def test_cli_budget_ends_with_finished_false_and_exit_3() -> None:
+    out = run("--games", "100000", "--setup", "standard", "--max-seconds", "0.2")
+    assert out.exit_code == 3, out.output
+    assert "finished: false" in out.output
+
+
+def test_cli_bad_input_is_one_line_and_exit_2() -> None:
+    for args in (
+        ("--policies", "clever"),
+        ("--policies", "random,random", "--players", "3"),
+        ("--setup", "bonus", "--bonus", "dragon"),
+        ("--ruling", "cunning-folk/nope=x"),
+    ):
+        out = run("--games", "1", *args)
+        assert out.exit_code == 2, (args, out.output)
+        assert "Traceback" not in out.output
+
+
+def scripted(moves: list[str]):  # type: ignore[no-untyped-def]
+    """A policy that plays ``moves`` in order, whoever is to act (shared by every seat)."""
+    left = iter(moves)
+    return lambda seat, state, legal, rng: next(left)
+
+
+SCOUNDRELS = Table(scoundrel_setup(3), 3)
+HEAD3 = {"setup": "scoundrels", "players": ["P1", "P2", "P3"]}
+# core six, then the kept liar, cat and pirate
+VILLAGE3 = (
+    *("good-elder", "good-witch", "good-witch"),
+    *("evil-witch", "evil-witch", "evil-elder"),
+    *("liar", "cat", "pirate"),
+)
+
+
+def test_a_declaration_answered_with_an_opposing_card_wins_for_the_answerer() -> None:
+    # "If one of them reveals a townsfolk that opposes the elder you declared, that player
+    # wins the game instead of you": P1 claims the good elder unchallenged and declares at
+    # once; P2 (on P1's left) reveals B1, an evil witch, and wins.
+    moves = ["investigate A1", "claim good-elder", "accept", "accept", "declare", "reveal B1"]
+    game = play(SCOUNDRELS, HEAD3, [scripted(moves)] * 3, random.Random(0), 50, VILLAGE3)
+    assert (game.winner, game.outcome) == (1, "refuted")
+
+
+def test_a_declaration_nobody_answers_stands_even_when_it_is_wrong() -> None:
+    # Both opponents decline to reveal: the declaration stands and P1 wins for the good
+    # elder, though three evil cards and the pirate were never identified.
+    moves = ["investigate A1", "claim good-elder", "accept", "accept", "declare"]
+    moves += ["no-reveal", "no-reveal"]
+    game = play(SCOUNDRELS, HEAD3, [scripted(moves)] * 3, random.Random(0), 50, VILLAGE3)
+    assert (game.winner, game.outcome) == (0, "good")
+
+
+def test_an_evil_elder_run_that_finds_its_opposition_is_an_evil_win() -> None:
+    # Standard village, 2 players: P1 claims the evil elder at B3 unchallenged and picks the
+    # two good witches and the good elder: "you must identify the townsfolk that oppose him
+    # instead- two good witches and the good elder".
+    village = (
+        *("good-elder", "good-witch", "good-witch"),
+        *("evil-witch", "evil-witch", "evil-elder"),
+        *("villager", "villager", "villager"),
+    )
+    moves = ["investigate B3", "claim evil-elder", "accept", "pick A2", "pick A1", "pick A3"]
+    game = play(STANDARD, HEAD2, [scripted(moves)] * 2, random.Random(0), 50, village)
+    assert (game.winner, game.outcome) == (0, "evil")
+
+
+def test_scoundrel_games_replay_and_give_each_seat_its_own_knowledge() -> None:
+    rng = random.Random("scoundrels")
+    game = play(SCOUNDRELS, HEAD3, [deduce_policy, random_policy, deduce_policy], rng, 300)
+    state = start(SCOUNDRELS, game.deal)
+    for move in game.moves:
+        state = step(SCOUNDRELS, state, move)
+    assert state.phase == OVER and state.winner == game.winner
+    village, known = deal_scoundrels(3, random.Random(1))
+    assert sorted(village) == sorted([*VILLAGE3[:6], *(k["kept"][0] for k in known)])
+    assert all(k["kept"] != k["discarded"] or k["kept"] == ["villager"] for k in known)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), games=st.integers(1, 8))
+def test_scoundrel_outcomes_add_up(seed: int, games: int) -> None:
+    r = balance(SCOUNDRELS, HEAD3, ["random"] * 3, games, seed, max_moves=80)
+    assert sum(o["wins"] for o in r["outcomes"].values()) == games
+    assert sum(s["wins"] for s in r["seats"]) == games - r["outcomes"]["unended"]["wins"]
+
+
+def test_the_policy_figures_are_deduces_counts() -> None:
+    # Differential: the chances and entropies the deduce policy acts on equal the exact
+    # counts `cunning-folk deduce` prints for the same seat's log, cell by cell.
+    import math
+
+    from ruleslawyer.models.cunning_folk_log import parse_log
+    from ruleslawyer.models.cunning_folk_record import events_of
+    from ruleslawyer.solvers.cunning_folk_balance import Seat, _chance, _entropy
+    from ruleslawyer.solvers.cunning_folk_deduce import deduce
+
+    table = Table(bonus_setup(["vagrant", "liar"]), 3)
+    head = {"setup": "bonus", "bonus": ["vagrant", "liar"], "players": ["P1", "P2", "P3"]}
+    for seed in range(3):
+        game = play(table, head, [random_policy] * 3, random.Random(seed), 25)
+        events: list[dict] = []
+        state = start(table, game.deal)
+        for move in game.moves:
+            after = step(table, state, move)
+            events.extend(events_of(state, move, after, head["players"], 1, table.rules))
+            state = after
+        seat = Seat(1, table, {**head, "perspective": "P2"}, tuple(events))
+        worlds = seat.worlds()
+        shown = deduce(parse_log({**seat.head, "event": events}, "t"), max_seconds=10)
+        assert worlds.total == shown["worlds"]
+        for c, cell in enumerate(("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3")):
+            counts = shown["cells"][cell]["counts"]
+            for role, n in counts.items():
+                assert _chance(worlds, c, frozenset({role})) == n / shown["worlds"]
+            bits = -sum(
+                n / shown["worlds"] * math.log2(n / shown["worlds"]) for n in counts.values()
+            )
+            assert abs(_entropy(worlds, c) - bits) < 1e-8
+
+
+def test_each_scoundrel_seat_decides_knowing_its_kept_and_set_aside_card() -> None:
+    # "Each player knows one townsfolk that's in the game, and one that's not."
+    heads: list[dict] = []
+
+    def spy(seat, state, legal, rng):  # type: ignore[no-untyped-def]
+        heads.append(seat.head)
+        return random_policy(seat, state, legal, rng)
+
+    game = play(SCOUNDRELS, HEAD3, [spy] * 3, random.Random(2), 30)
+    assert heads and all(len(h["kept"]) == len(h["discarded"]) == 1 for h in heads)
+    for h in heads:
+        assert h["kept"][0] in game.deal
+    kept = sorted({(h["perspective"], h["kept"][0]) for h in heads})
+    assert len({p for p, _ in kept}) == len(kept)  # one kept card per seat, fixed all game
