@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 
@@ -12,4 +13,9 @@ def main() -> None:
     except KeyboardInterrupt:
         print("interrupted: nothing reported", file=sys.stderr)
         sys.exit(130)
-    run()
+    try:
+        run()
+    finally:
+        # The run has ended (its answer written, or its interrupt reported): a Ctrl-C
+        # while the interpreter shuts down must not turn that exit into a kill by SIGINT.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

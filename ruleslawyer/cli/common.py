@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import math
 import os
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -138,12 +141,44 @@ def emit(text: str, output: Path | None, note: str = "") -> None:
 
     Colour is kept only on a TTY and only without ``NO_COLOR``; files never get it.
     """
-    if output is None:
-        refuse_if_interrupted()
-        click.echo(text if colour_allowed() else click.unstyle(text), nl=False)
-        return
-    write_atomic(output, click.unstyle(text))
-    click.echo(f"wrote {output}{note}", err=True)
+    with held_interrupts():
+        if output is None:
+            refuse_if_interrupted()
+            click.echo(text if colour_allowed() else click.unstyle(text), nl=False)
+        else:
+            write_atomic(output, click.unstyle(text))
+            click.echo(f"wrote {output}{note}", err=True)
+        answer_given()
+
+
+@contextlib.contextmanager
+def held_interrupts() -> Iterator[None]:
+    """In the console script, a Ctrl-C waits while the answer is written (never half an
+    answer on stdout); once it is out, :func:`answer_given` drops it."""
+    hold = _CONSOLE["script"] and threading.current_thread() is threading.main_thread()
+    if hold:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if hold:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+_CONSOLE = {"script": False}
+
+
+def run_as_console_script() -> None:
+    """Mark this process as the ``ruleslawyer`` console script (see :func:`answer_given`)."""
+    _CONSOLE["script"] = True
+
+
+def answer_given() -> None:
+    """Once the answer is out, a Ctrl-C must not turn the run into an interrupted one (exit
+    130 after printing, or a kill by SIGINT while exiting): the console script ignores it
+    from here on. Runs inside another program (tests) keep their handler."""
+    if _CONSOLE["script"] and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def progress(message: str) -> None:

@@ -11,15 +11,18 @@ import click
 from ruleslawyer import __version__
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    answer_given,
     emit,
     fail_on_option,
     format_option,
+    held_interrupts,
     interrupted,
     max_seconds_option,
     one_line_errors,
     output_option,
     progress,
     ruling_option,
+    run_as_console_script,
 )
 from ruleslawyer.games import GAMES
 
@@ -228,9 +231,11 @@ def report(
     for source, result in zip(sources, results, strict=True):
         progress(f"drawing the pictures of {result.game} ...")
         files.update(report_files(source, result, kinds, fmt))
-    write_set(directory, files)
-    for name in files:
-        click.echo(f"wrote {directory / name}", err=True)
+    with held_interrupts():
+        write_set(directory, files)
+        for name in files:
+            click.echo(f"wrote {directory / name}", err=True)
+        answer_given()
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
 
@@ -242,4 +247,5 @@ for _command in designer.COMMANDS:
 
 
 def main() -> None:
+    run_as_console_script()
     cli(prog_name="ruleslawyer")
