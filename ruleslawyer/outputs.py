@@ -53,7 +53,8 @@ def noting_interrupts() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if signal.getsignal(signal.SIGINT) is note:  # not once the answer is out (ignored)
+            signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = hook
 
 

@@ -58,6 +58,10 @@ def one_line_errors(func: F) -> F:
 def interrupted() -> None:
     """Stop on Ctrl-C: one line on stderr, exit 130."""
     click.echo("interrupted: nothing reported", err=True)
+    if _CONSOLE["script"]:
+        # an object the interrupt cut short (a Z3 context half made) may complain as the
+        # interpreter clears it: the run is over and has said so
+        sys.unraisablehook = lambda unraisable: None
     sys.exit(EXIT_INTERRUPTED)
 
 

@@ -99,11 +99,21 @@ def test_every_first_witness_matches_a_plain_scan() -> None:
 
 @pytest.mark.slow
 def test_pheromone_proof_agrees_with_exhaustive_search() -> None:
-    # With face-down cards closed, the check proves no tie can arise; search them all.
-    from ruleslawyer.budget import Budget
+    # On the designer example's board no node a bloodsucker reaches has two exits with
+    # equal dots toward equally near targets: the check settles pheromone-tie by that
+    # argument. Search every position anyway: no tie may turn up.
+    import tomllib
+    from pathlib import Path
 
-    rulings = {"kaelyfos/unrevealed-passable": "no"}
-    search = checks._Search(board(), rulings, "kaelyfos")
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.graphs.board import parse_board
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "designer-repo" / "board.toml"
+    document = tomllib.loads(path.read_text("utf-8"))
+    rulings = document.pop("rulings")
+    document.pop("rulebook")
+    designer = parse_board(document, str(path))
+    search = checks._Search(designer, rulings, "board.toml")
     checks._prove_quiet(search)
     assert search.found["kaelyfos/pheromone-tie"].proof is not None
     for point_id, found in search.found.items():
@@ -111,5 +121,5 @@ def test_pheromone_proof_agrees_with_exhaustive_search() -> None:
     assert checks._run(search, Budget())
     assert search.found["kaelyfos/pheromone-tie"].witness is None
     assert search.found["kaelyfos/pheromone-tie"].searched == sum(
-        1 for _ in checks.positions(board())
+        1 for _ in checks.positions(designer)
     )
