@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from ruleslawyer.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWNLOW = "sides = [{ luck = -2, shilling = 2 }, { luck = 1, shilling = 1 }]"
+BROWNLOW = "{ gives = { luck = 1, shilling = 1 } },"
 
 
 @pytest.mark.slow
@@ -21,7 +21,7 @@ def test_changing_a_card_changes_the_solved_benchmark_positions(tmp_path) -> Non
     old, new = tmp_path / "old.toml", tmp_path / "new.toml"
     old.write_text(text)
     # The player's side of Mr. Brownlow now gives +2 Shilling instead of +1.
-    new.write_text(text.replace(BROWNLOW, BROWNLOW.replace("shilling = 1 }]", "shilling = 2 }]")))
+    new.write_text(text.replace(BROWNLOW, BROWNLOW.replace("shilling = 1 }", "shilling = 2 }")))
     result = CliRunner().invoke(cli, ["diff", str(old), str(new), "--format", "json"])
     assert result.exit_code in (0, 1), result.output
     answers = json.loads(result.output)["analysis"]
