@@ -76,6 +76,16 @@ def _log_command(func: F) -> F:
     return func
 
 
+def _read_log(log_file: Path, rulings: tuple[str, ...]) -> tuple[dict[str, Any], Any]:
+    """The log file's document and the log parsed under its rulings and ``--ruling``."""
+    from ruleslawyer.findings import parse_ruling_options
+    from ruleslawyer.gamefiles import read_toml
+    from ruleslawyer.models.cunning_folk_log import parse_log
+
+    _, document = read_toml(log_file, display=str(log_file))
+    return document, parse_log(document, str(log_file), parse_ruling_options(rulings))
+
+
 @group.command()
 @_log_command
 @one_line_errors
@@ -96,14 +106,10 @@ def deduce(
     LOG.toml: `setup`, `players`, `perspective`, then one [[event]] per thing that player saw
     (peek, claim, swap, reveal, ...). Examples: examples/cunning-folk/*.toml.
     """
-    from ruleslawyer.findings import parse_ruling_options
-    from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.models.cunning_folk_log import parse_log
     from ruleslawyer.solvers.cunning_folk_deduce import deduce as run
     from ruleslawyer.solvers.cunning_folk_deduce import render_text
 
-    _, document = read_toml(log_file, display=str(log_file))
-    log = parse_log(document, str(log_file), parse_ruling_options(rulings))
+    _, log = _read_log(log_file, rulings)
     progress(f"counting the worlds that fit {log_file} ...")
     result = run(log, odds=swap_odds, max_seconds=max_seconds)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
@@ -132,14 +138,10 @@ def advise(
     LOG.toml: a log as for `deduce`, with a `perspective` player (the one advised).
     Examples: examples/cunning-folk/*.toml.
     """
-    from ruleslawyer.findings import parse_ruling_options
-    from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.models.cunning_folk_log import parse_log
     from ruleslawyer.solvers.cunning_folk_advise import advise as run
     from ruleslawyer.solvers.cunning_folk_advise import pending_claim, render_text
 
-    _, document = read_toml(log_file, display=str(log_file))
-    log = parse_log(document, str(log_file), parse_ruling_options(rulings))
+    document, log = _read_log(log_file, rulings)
     progress(f"advising from {log_file} ...")
     result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
