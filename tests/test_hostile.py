@@ -324,6 +324,65 @@ def test_junit_of_a_hostile_board_parses(tmp_path) -> None:
         ET.fromstring(result.stdout.encode("utf-8"))
 
 
+NASTY = "n\u202eo\nde <script>x</script> `a|b` *em* [l](u) # h"
+
+
+def _nasty_result(sample_result):
+    import dataclasses
+
+    findings = tuple(
+        dataclasses.replace(f, title=f.title + NASTY, message=f"node {NASTY!s} unknown")
+        for f in sample_result.findings
+    )
+    return dataclasses.replace(sample_result, source="b<i>`.toml", findings=findings)
+
+
+def test_text_findings_stay_one_line_each(sample_result) -> None:
+    from ruleslawyer.findings import Kind
+    from ruleslawyer.reports import text
+
+    out = click_unstyle(text.render([_nasty_result(sample_result)], frozenset({Kind.GAP})))
+    assert "\u202e" not in out and "\\u202e" in out
+    messages = [line for line in out.splitlines() if "unknown" in line]
+    assert len(messages) == len(sample_result.findings)  # the newline did not split one
+    assert all("de <script>" in line for line in messages)
+
+
+def test_markdown_and_html_show_file_text_literally(sample_result) -> None:
+    from ruleslawyer.findings import Kind
+    from ruleslawyer.reports import markdown
+    from ruleslawyer.reports.html_page import markdown_to_html, page
+
+    result = _nasty_result(sample_result)
+    md = markdown.game_report(result, frozenset({Kind.GAP}))
+    assert "\u202e" not in md
+    assert not any(line.startswith("de <script>") for line in md.splitlines())
+    html = page(result, markdown.game_report(result, frozenset(), header=False), {})
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<em>em</em>" not in html and "<i>" not in html
+    # Every table keeps its columns: a pipe inside a code span is escaped.
+    for table in markdown_to_html(md, {}).split("<table>")[1:]:
+        rows = table.split("</table>")[0].split("<tr>")[1:]
+        width = rows[0].count("<th>")
+        assert width >= 2 and all(row.count("<td>") == width for row in rows[1:]), table
+
+
+def test_code_spans_survive_backticks() -> None:
+    from ruleslawyer.reports.html_page import markdown_to_html
+    from ruleslawyer.reports.markdown import code
+
+    for text in ("plain", "a`b", "``x", "y`", "p|q"):
+        html = markdown_to_html(code(text), {})
+        assert html.count("<code>") == 1, (text, html)
+        assert text.replace("`", "") in html.replace("`", "")
+
+
+def click_unstyle(text: str) -> str:
+    import click
+
+    return click.unstyle(text)
+
+
 # --- 5. files written ---------------------------------------------------------------------------
 
 

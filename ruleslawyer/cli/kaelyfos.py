@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
     emit,
     format_option,
     max_seconds_option,
@@ -24,10 +25,17 @@ def group() -> None:
 @group.command()
 @click.argument("position_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
 @ruling_option
+@max_seconds_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
-def step(position_file: Path, rulings: tuple[str, ...], fmt: str, output: Path | None) -> None:
+def step(
+    position_file: Path,
+    rulings: tuple[str, ...],
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Resolve the position's behaviour card: spawn, move, attack, in the rulebook's order.
 
     Prints the result under the readings in force, every open rule point whose other
@@ -37,20 +45,26 @@ def step(position_file: Path, rulings: tuple[str, ...], fmt: str, output: Path |
     \b
     POSITION.toml: `board` (built-in id or a path), `nests`, `supply`, `explorers`,
     `bloodsuckers`, `traps`, the `[card]` to resolve. Examples: examples/kaelyfos/*.toml.
+
+    With --max-seconds, the result under the readings in force is always resolved; the
+    other readings and options left when the budget runs out are cut: finished: false, exit 3.
     """
+    from ruleslawyer.budget import Budget
     from ruleslawyer.cli.kaelyfos_text import render
     from ruleslawyer.models.kaelyfos import step as resolve_card
     from ruleslawyer.models.kaelyfos_files import load_position
 
     loaded = load_position(position_file)
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, position_file)
-    outcome = resolve_card(loaded.position, chosen)
+    outcome = resolve_card(loaded.position, chosen, Budget(max_seconds))
     if fmt == "json":
         import json
 
         emit(json.dumps(outcome.to_json(), indent=2) + "\n", output)
     else:
         emit(render(outcome, chosen), output)
+    if not outcome.finished:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 @group.command()

@@ -39,6 +39,11 @@ def render(outcome: Step, rulings: Mapping[str, str]) -> str:
         for i, (label, result) in enumerate(zip(decision.labels, results, strict=True)):
             shown = " (shown as the result)" if i == 0 else ""
             lines.append(f"  {label}{shown}: {describe(result)}")
+    if not outcome.finished:
+        lines.append(
+            "finished: false (the --max-seconds budget ran out: the result above is exact, "
+            "the open rule points and choices listed are only those resolved in time)"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.models.kaelyfos_move import geometry, move_all
 from ruleslawyer.models.kaelyfos_points import (
     ATTACK_REMOVAL,
@@ -76,9 +77,13 @@ class Step:
     result: Result
     divergences: tuple[tuple[str, str, Result], ...]
     choices: tuple[tuple[Decision, tuple[Result, ...]], ...]
+    # False when the budget ended the run before every other reading and every option
+    # was resolved: ``result`` is still exact, ``divergences`` and ``choices`` are partial.
+    finished: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "finished": self.finished,
             "rulings": dict(self.rulings),
             "result": self.result.to_json(),
             "divergences": [
@@ -100,23 +105,52 @@ class Step:
         }
 
 
-def step(position: Position, rulings: Mapping[str, str] | None = None) -> Step:
-    """Resolve ``position.card``: the result, the open points that would change it, the choices."""
+def step(
+    position: Position, rulings: Mapping[str, str] | None = None, budget: Budget | None = None
+) -> Step:
+    """Resolve ``position.card``: the result, the open points that would change it, the choices.
+
+    ``budget`` is checked between resolutions (each is bounded by the walk cap): when it
+    runs out, the result under the readings in force is kept and the rest is cut short.
+    """
     rulings = dict(rulings or {})
     chosen = in_force(rulings)
     base = resolve(position, chosen)
+    budget = budget or Budget()
+    progress = Progress("kaelyfos step: resolutions")
+    done = 0
+
+    def spent() -> bool:
+        nonlocal done
+        done += 1
+        progress.update(done)
+        return budget.spent()
+
     divergences = []
-    for point in RULE_POINTS:
-        if not point.readings or point.id in rulings or point.id not in base.consulted:
-            continue  # a point never consulted cannot change the result
-        for reading in point.reading_names:
-            if reading == chosen[point.id]:
-                continue
-            other = resolve(position, {**chosen, point.id: reading}).result
+    alternatives = [
+        (point.id, reading)
+        for point in RULE_POINTS
+        # a point never consulted cannot change the result
+        if point.readings and point.id not in rulings and point.id in base.consulted
+        for reading in point.reading_names
+        if reading != chosen[point.id]
+    ]
+    choices: list[tuple[Decision, tuple[Result, ...]]] = []
+    try:
+        for point_id, reading in alternatives:
+            if spent():
+                return Step(chosen, base.result, tuple(divergences), (), finished=False)
+            other = resolve(position, {**chosen, point_id: reading}).result
             if other != base.result:
-                divergences.append((point.id, reading, other))
-    choices = tuple((d, option_results(position, chosen, d, base.result)) for d in base.decisions)
-    return Step(chosen, base.result, tuple(divergences), choices)
+                divergences.append((point_id, reading, other))
+        for decision in base.decisions:
+            if spent():
+                break
+            choices.append((decision, option_results(position, chosen, decision, base.result)))
+    finally:
+        progress.close()
+    finished = len(choices) == len(base.decisions)
+    return Step(chosen, base.result, tuple(divergences), tuple(choices), finished)
 
 
 def option_results(

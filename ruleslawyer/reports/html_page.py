@@ -98,7 +98,7 @@ def page(result: GameResult, body_markdown: str, svgs: Mapping[str, str]) -> str
         autoescape=True,
         keep_trailing_newline=True,
     )
-    note = MarkdownIt("commonmark").renderInline(generated_note(result))
+    note = MarkdownIt("commonmark", {"html": False}).renderInline(generated_note(result))
     return env.get_template("page.html").render(
         result=result,
         note=Markup(note),

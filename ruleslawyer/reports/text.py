@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import click
 
 from ruleslawyer.checking import GameResult, effective_fail_on
+from ruleslawyer.errors import printable
 from ruleslawyer.findings import Kind, Sentence
 from ruleslawyer.reports.words import KIND_LABEL, compact, status_phrase, summary_line
 
@@ -25,8 +26,9 @@ COLOUR = {
 def _where(s: Sentence) -> str:
     """The section, and for a designer's own rulebook the file and line too."""
     if s.file is None:
-        return s.section
-    return f"{s.section}, {s.file}:{s.line}" if s.line else f"no longer in {s.file}"
+        return printable(s.section)
+    where = f"{s.section}, {s.file}:{s.line}" if s.line else f"no longer in {s.file}"
+    return printable(where)
 
 
 def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
@@ -35,36 +37,42 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
     total_failing = 0
     for result in results:
         out.append(
-            click.style(f"{result.title} ({result.game})", bold=True) + f" — {result.source}"
+            click.style(printable(f"{result.title} ({result.game})"), bold=True)
+            + f" — {printable(str(result.source))}"
         )
         if result.warning:
             out.append(click.style(f"  warning: {result.warning}", fg="yellow"))
         if result.rulings:
-            rulings = ", ".join(f"{k}={v}" for k, v in result.rulings.items())
+            rulings = printable(", ".join(f"{k}={v}" for k, v in result.rulings.items()))
             out.append(f"  rulings: {rulings}")
         for f in result.findings:
             fails = f.fails(failing_kinds)
             total_failing += fails
             mark = "FAIL" if fails else "    "
             label = click.style(f"[{KIND_LABEL[f.kind]}]", fg=COLOUR[f.kind], bold=fails)
-            out.append(f"{mark} {label} {f.id}: {f.title}")
+            out.append(f"{mark} {label} {printable(f'{f.id}: {f.title}')}")
             out.append(
                 f"       {status_phrase(f) if f.readings or f.edit else f.status}"
                 f"{'' if f.finished else '; the search did not finish within its budget'}"
             )
-            out.append(f"       {f.message}")
+            # Everything below can hold text from the game file: each line is made
+            # printable, so a newline or a bidirectional control in a key cannot split
+            # or reverse it.
+            out.append(f"       {printable(f.message)}")
             if f.location is not None:
                 line = f":{f.location.line}" if f.location.line else ""
-                out.append(f"       at {f.location.file}{line} ({f.location.place})")
+                at = f"at {f.location.file}{line} ({f.location.place})"
+                out.append(f"       {printable(at)}")
             for s in f.sentences[:2]:
-                out.append(f"       \u201c{s.text}\u201d ({_where(s)})")
+                out.append(f"       \u201c{printable(s.text)}\u201d ({_where(s)})")
             if f.witness is not None:
-                out.append(f"       witness: {f.witness.description}")
-                out.append(f"         position: {compact(f.witness.to_json()['position'])}")
+                w = f.witness.to_json()
+                out.append(f"       witness: {printable(f.witness.description)}")
+                out.append(f"         position: {printable(compact(w['position']))}")
                 if f.witness.moves:
-                    out.append(f"         moves: {compact(f.witness.to_json()['moves'])}")
+                    out.append(f"         moves: {printable(compact(w['moves']))}")
                 for reading, res in f.witness.results.items():
-                    out.append(f"         {reading}: {compact(res)}")
+                    out.append(f"         {printable(f'{reading}: {compact(res)}')}")
         counts = Counter(KIND_LABEL[f.kind] for f in result.findings)
         out.append("  " + summary_line(dict(sorted(counts.items())), len(result.failing(fail_on))))
         out.append("")

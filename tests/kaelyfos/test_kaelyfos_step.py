@@ -215,3 +215,38 @@ def test_face_down_cards_closed_leave_an_explorer_out_of_reach() -> None:
     assert step(
         position(explorers={"ada": "exterior-facedown-2"}, bloodsuckers={"exterior-orifice": 1})
     ).result.nightmares == ("ada",)
+
+
+def test_a_spent_budget_keeps_the_result_and_says_the_rest_is_cut() -> None:
+    # The same position as above: attack-removal parts, so the full step has a divergence.
+    from ruleslawyer.budget import Budget
+
+    pos = position(explorers={"ada": "bony-protrusion"}, bloodsuckers={"exterior-orifice": 1})
+    full = step(pos)
+    cut = step(pos, budget=Budget(max_seconds=1e-9))
+    assert full.finished and not cut.finished
+    assert cut.result == full.result  # the result under the readings in force is exact
+    assert set(cut.divergences) <= set(full.divergences) and not cut.divergences
+    assert cut.to_json()["finished"] is False
+
+
+def test_step_cli_budget_exits_3_with_finished_false(tmp_path) -> None:
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from ruleslawyer.cli.main import cli
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "kaelyfos" / "pheromone-tie.toml"
+    runner = CliRunner()
+    full = runner.invoke(cli, ["kaelyfos", "step", str(example), "--format", "json"])
+    cut = runner.invoke(
+        cli, ["kaelyfos", "step", str(example), "--format", "json", "--max-seconds", "1e-9"]
+    )
+    assert full.exit_code == 0 and json.loads(full.stdout)["finished"] is True
+    assert cut.exit_code == 3, cut.output
+    out = json.loads(cut.stdout)
+    assert out["finished"] is False and out["result"] == json.loads(full.stdout)["result"]
+    text = runner.invoke(cli, ["kaelyfos", "step", str(example), "--max-seconds", "1e-9"])
+    assert text.exit_code == 3 and "finished: false" in text.stdout
