@@ -181,6 +181,23 @@ def _data_errors(source: GameSource, data: GameData) -> list[Finding]:
                 f"composition.standard has {dealt} cards; the village has {len(CELLS)} cells",
             )
         )
+    # The rule-point searches fill the grid with the scoundrels core and cards the players
+    # kept ("A village full of scoundrels"); a core that fills the grid leaves no room.
+    core = sum(data.scoundrel_core.values())
+    pool = sum(data.scoundrel_pool.values())
+    if not core < len(CELLS) <= core + pool:
+        place = "scoundrels.core"
+        out.append(
+            data_error(
+                GAME,
+                "scoundrels-village",
+                "The scoundrels core and pool must fill the grid, with room for kept cards",
+                Location(source.display, place, source.line(place)),
+                f"scoundrels.core has {core} cards and scoundrels.pool {pool} for the "
+                f"{len(CELLS)} cells: expected fewer than {len(CELLS)} in the core and "
+                f"at least {len(CELLS)} in both",
+            )
+        )
     if data.replaces not in data.standard.cards:
         place = "bonus.replaces"
         out.append(

@@ -433,6 +433,16 @@ def structural_problems(game: Game, document: Mapping[str, Any]) -> list[tuple[s
         what, _, arg = trait.objective.partition(":")
         if what == "humans" and arg not in HUMANS:
             problems.append((f"trait[{i}].objective", f"found Human kind {arg!r}"))
+    # Setup: "shuffle the Hidden Trait cards ... and deal two to each player" (one player
+    # per Cryptid at most).
+    if len(game.traits) < 2 * len(game.cryptids):
+        problems.append(
+            (
+                "trait",
+                f"found {len(game.traits)} Hidden Trait cards, expected at least "
+                f"{2 * len(game.cryptids)} (two for each of up to {len(game.cryptids)} players)",
+            )
+        )
     if not game.events:
         problems.append(("event", "found no Event cards, expected one to flip each Dawn"))
     return problems

@@ -233,3 +233,27 @@ def test_every_committed_witness_replays_from_the_start(result) -> None:
         replayed.add(finding.id)
     assert replayed == {f.id for f in result.findings if f.witness and f.witness.moves}
     assert len(replayed) >= 12
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # found by the slow fuzz run: a 10-card core left no cell for kept cards (a crash)
+        ("core = { good-witch = 2,", "core = { good-witch = 6,"),
+        # a 5-card core and a 3-card pool cannot fill 9 cells
+        (
+            "core = { good-witch = 2, good-elder = 1, evil-witch = 2, evil-elder = 1 }\n"
+            "pool = { liar = 1, cat = 1, pirate = 1, vagrant = 1, good-witch = 1, villager = 3 }\n"
+            "dealt_per_player = 2",
+            "core = { good-witch = 1, good-elder = 1, evil-witch = 2, evil-elder = 1 }\n"
+            "pool = { liar = 1, cat = 1, pirate = 1 }\ndealt_per_player = 1",
+        ),
+    ],
+)
+def test_scoundrels_that_cannot_fill_the_grid_are_a_data_error(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    path = write_game(tmp_path, old, new)
+    result = check_source(games.load_source(str(path)), {}, Budget(max_seconds=30))
+    errors = [f.id for f in result.findings if f.kind == Kind.DATA_ERROR]
+    assert errors == ["cunning-folk/data/scoundrels-village"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import _thread
 import json
 import os
+import re
 import signal
 import threading
 import traceback
@@ -261,6 +262,14 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
     code = result.exit_code
     if code in (0, 1):
         return _malformed(result.stdout, _format(args))
+    if code == 3:  # a budget ended the search: the output must say so (README: Exit codes)
+        if not _budgeted(args):
+            return f"exit 3 without a budget on the command line: {result.output[-2000:]!r}"
+        if not re.search(
+            r"finished\W+false|not finish|ran out of budget|cut by its budget", result.output
+        ):
+            return f"exit 3 without saying the search did not finish: {result.output[-2000:]!r}"
+        return _malformed(result.stdout, _format(args))
     if code == 2:
         lines = result.stderr.splitlines()
         if len(lines) != 1 or not lines[0].startswith("error: "):
@@ -274,6 +283,11 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
             return f"the error line names no file of the case: {lines[0]!r}"
         return None
     return f"exit {code}: {result.output[-2000:]!r}"
+
+
+def _budgeted(args: Sequence[str]) -> bool:
+    """The command line sets a budget, or runs a command whose default budget can end it."""
+    return any(a.startswith(("--max-seconds", "--max-states", "--max-memory")) for a in args)
 
 
 def _positionals(args: Sequence[str]) -> list[str]:

@@ -113,7 +113,10 @@ def mutated(draw: st.DrawFn, doc: dict[str, Any], *, valid_only: bool = False) -
             parent[last] = draw(hostile_values)
         elif op == "deep":
             depth = draw(st.sampled_from([30, 31, 40, 200]))
-            parent[last] = _nest(value, depth)
+            # At most one deep value per document (200 levels), so that writing the
+            # document stays within Python's recursion limit.
+            if _depth(doc) + depth <= 250:
+                parent[last] = _nest(value, depth)
     return doc
 
 
@@ -121,6 +124,19 @@ def _nest(value: Any, depth: int) -> Any:
     for _ in range(depth):
         value = [value]
     return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and tables (iteratively: it may be deep)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return deepest
 
 
 @st.composite

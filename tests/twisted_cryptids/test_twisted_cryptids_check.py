@@ -211,3 +211,22 @@ def test_sighting_move_from_the_encounter_site_to_itself_is_a_data_error(tmp_pat
     assert [e.message for e in errors] == [
         "found a decoy move from the Encounter Site to itself, expected a chosen Site at one end"
     ]
+
+
+def test_too_few_hidden_traits_is_a_data_error(tmp_path):
+    # Found by the slow fuzz run: a game file without Hidden Traits crashed the deal.
+    # Setup: "shuffle the Hidden Trait cards ... and deal two to each player".
+    import re
+
+    text = builtin_path("twisted-cryptids.toml").read_text("utf-8")
+    parts = re.split(r"(?m)^(?=\[\[)", text)
+    path = tmp_path / "game.toml"
+    path.write_text("".join(p for p in parts if not p.startswith("[[trait]]")), "utf-8")
+    errors = [
+        f.message
+        for f in check(load_source(str(path)), {}, Budget(max_seconds=30))
+        if f.kind == Kind.DATA_ERROR
+    ]
+    assert errors == [
+        "found 0 Hidden Trait cards, expected at least 12 (two for each of up to 6 players)"
+    ]
