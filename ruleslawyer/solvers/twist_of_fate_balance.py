@@ -233,7 +233,8 @@ def summary(t: Tally, asked: int, deck: Deck) -> dict[str, Any]:
         "seats": seats,
     }
     if t.players == 2:
-        out["monks"] = {"outcome": f"the {MONKS} won: both players lost", **rate(t.wins[2], t.games)}
+        both_lost = f"the {MONKS} won: both players lost"
+        out["monks"] = {"outcome": both_lost, **rate(t.wins[2], t.games)}
     out["unended"] = t.unended
     out["mean_rounds"] = round(t.rounds / t.games, 2) if t.games else None
     out["mean_plies"] = round(t.plies / t.games, 2) if t.games else None
