@@ -53,6 +53,15 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
     help="Game i with P players is dealt and played from SEED/P/i.",
 )
 @click.option(
+    "--agent",
+    "policy",
+    type=click.Choice(("mcts", "random")),
+    default="mcts",
+    show_default=True,
+    help="Every seat's policy: UCT with the exact max^n move for the round's last plies, "
+    "or a uniformly random legal move (a reference point).",
+)
+@click.option(
     "--iterations",
     type=click.IntRange(1),
     default=None,
@@ -62,7 +71,8 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
     "--exploration",
     type=FiniteFloat(least=0),
     default=None,
-    help="UCT exploration constant (default 0.4; rewards are in 0..1).",
+    help="UCT exploration constant (default 0.1; rewards are in 0..1, one Sanctuary "
+    "point is 9/161 of them).",
 )
 @click.option(
     "--exact-plies",
@@ -86,6 +96,7 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 def balance(
     deck: str,
     counts: tuple[int, ...],
+    policy: str,
     games: int,
     seed: int,
     iterations: int | None,
@@ -121,7 +132,10 @@ def balance(
         iterations=defaults.iterations if iterations is None else iterations,
         exploration=defaults.exploration if exploration is None else exploration,
         exact_plies=defaults.exact_plies if exact_plies is None else exact_plies,
+        policy=policy,
     )
+    if policy == "random" and (iterations, exploration, exact_plies) != (None, None, None):
+        raise click.UsageError("--iterations, --exploration and --exact-plies need --agent mcts")
     progress(f"playing {games} games per player count ({', '.join(map(str, counts))}) ...")
     found = run(
         cards, rules, dict(chosen), counts, games, seed, agent, max_rounds,
@@ -139,7 +153,9 @@ def balance(
         "seats": "seat 1 starts the game (2 players: the starting player is drawn at random)",
         "sides": "side 1 / side 2: the card's side (deck order) facing its target; "
         "face-down: played face down",
-        "dominance": "a card or way of playing it is worth playing in a sampled position when "
+        "dominance": "none sampled: the random agent solves no position exactly"
+        if policy == "random"
+        else "a card or way of playing it is worth playing in a sampled position when "
         "one of its moves gives the player to move the best max^n utility of all its moves "
         "there; sampled positions: every position solved exactly (the last "
         f"{agent.exact_plies} plies of each round)",
@@ -168,10 +184,12 @@ def render(r: dict[str, Any]) -> str:
         f"seed: {r['seed']}",
         f"rulings: {rulings}",
         f"agent: {agent['text']}",
-        f"rollout: {agent['rollout']}",
-        f"horizon: {agent['horizon']}",
-        f"utility: {agent['utility']}",
-        f"exact choice: {agent['tie_break']}",
+    ]
+    named = (("rollout", "rollout"), ("horizon", "horizon"), ("utility", "utility"))
+    lines += [f"{label}: {agent[key]}" for label, key in named if key in agent]
+    if "tie_break" in agent:
+        lines.append(f"exact choice: {agent['tie_break']}")
+    lines += [
         f"seats: {r['seats']}",
         f"sides: {r['sides']}",
         f"dominance: {r['dominance']}",

@@ -37,6 +37,7 @@ from ruleslawyer.models.twist_of_fate import (
     Rules,
     State,
     chance_outcomes,
+    legal_moves,
     play,
     start,
     start_two_player,
@@ -52,14 +53,22 @@ HORIZON = "each move looks to the end of the current round (or of the game, if i
 
 @dataclass(frozen=True)
 class Agent:
-    """The policy of every seat: UCT until ``exact_plies`` plies are left in the round,
-    then the exact max^n move."""
+    """The policy of every seat: ``mcts``, UCT until ``exact_plies`` plies are left in the
+    round, then the exact max^n move; or ``random`` (the reference point for a benchmark),
+    a uniformly random legal move at every choice."""
 
     iterations: int = 30
-    exploration: float = 0.4
+    exploration: float = 0.1
     exact_plies: int = 5
+    policy: str = "mcts"
 
     def describe(self) -> dict[str, Any]:
+        if self.policy == "random":
+            return {
+                "name": "random",
+                "text": "every seat: a uniformly random legal move at every choice "
+                "(a reference point, not a strong agent); no position is solved exactly",
+            }
         return {
             "name": "mcts+maxn",
             "text": (
@@ -124,6 +133,8 @@ def decide(
     tally: Tally,
 ) -> Move:
     """The agent's move in ``state`` (a player to move, the round not over)."""
+    if agent.policy == "random":
+        return rng.choice(legal_moves(state, position.deck, rules))
     if plies_left(state) > agent.exact_plies:
         move, _ = search(state, position.deck, rules, agent.iterations, agent.exploration, rng)
         return move

@@ -60,21 +60,19 @@ def random_move(state: State, deck: Deck, rules: Rules, rng: random.Random) -> M
     """The playout policy (:data:`ROLLOUT`): a legal move, not uniform over all moves."""
     p = state.active
     me = state.seats[p]
-    card = rng.choice(deck.sort(tuple(set(me.hand))))
+    card = rng.choice(tuple(dict.fromkeys(me.hand)))  # a hand is kept in deck order
     target = rng.choice(open_targets(state, rules))
-    ways = [Move(card, target, FACE_UP, side=0), Move(card, target, FACE_UP, side=1)]
-    them = state.seats[target]
     raising = [r for r in (LUCK, SHILLING) if may_raise(me, r, rules)]
-    if target != p:
-        ways += [
-            Move(card, target, FACE_DOWN, player_raises=a, target_raises=b)
-            for a in raising
-            for b in (LUCK, SHILLING)
-            if may_raise(them, b, rules)
-        ]
-    elif rules.self_play_face_down == "allowed":
-        ways += [Move(card, target, FACE_DOWN, player_raises=a) for a in raising]
-    return rng.choice(ways)
+    if target == p:
+        downs = [(a, None) for a in raising] if rules.self_play_face_down == "allowed" else []
+    else:
+        them = state.seats[target]
+        downs = [(a, b) for a in raising for b in (LUCK, SHILLING) if may_raise(them, b, rules)]
+    way = rng.randrange(2 + len(downs))
+    if way < 2:
+        return Move(card, target, FACE_UP, side=way)
+    a, b = downs[way - 2]
+    return Move(card, target, FACE_DOWN, player_raises=a, target_raises=b)
 
 
 def playout(state: State, deck: Deck, rules: Rules, rng: random.Random) -> tuple[float, ...]:
