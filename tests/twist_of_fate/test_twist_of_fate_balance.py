@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, assume, given, settings
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import Rules, State, legal_moves, play
+from ruleslawyer.models.twist_of_fate import Deck, Rules, State, legal_moves, play
 from ruleslawyer.models.twist_of_fate_files import Position, position_from_document
 from ruleslawyer.solvers.twist_of_fate_balance import MODES, Tally, mode
 from ruleslawyer.solvers.twist_of_fate_maxn import analyse
@@ -50,6 +50,13 @@ def test_rulebook_example_by_hand() -> None:
     assert tally.legal[("Mr. Brownlow", "face-down")] == 1
 
 
+def _to_move(case: tuple[Position, Rules]) -> tuple[Position, Rules, State, Deck]:
+    """A generated position's parts, with a player to move (others are discarded)."""
+    position, rules = case
+    assume(not position.state.over and not position.state.round_over)
+    return position, rules, position.state, position.deck
+
+
 def _tie_free(search_: MaxnSearch, state: State) -> bool:
     """Whether every seat's best moves give the same value vector everywhere below: then
     max^n's spiteful tie-break never decides and averaging players agree with it."""
@@ -71,9 +78,7 @@ def test_uct_finds_the_maxn_move(case: tuple[Position, Rules]) -> None:
     # for one point of Luck + Shilling is about 0.006; the constant scales a bonus that
     # shrinks with visits), UCT's most visited move gives the mover the max^n utility of
     # the reference solver's best move.
-    position, rules = case
-    state, deck = position.state, position.deck
-    assume(not state.over and not state.round_over)
+    _, rules, state, deck = _to_move(case)
     assume(_tie_free(MaxnSearch(deck, rules, "maxn", state.active), state))
     scored, _, _ = solve_moves(state, deck, rules)
     best = max(v[state.active] for _, v in scored)
@@ -92,9 +97,7 @@ def test_uct_was_held_to_real_choices() -> None:
 @settings(**SMALL, suppress_health_check=SMALL_CHECKS)
 @given(positions(most=3))
 def test_playouts_are_legal_and_end_at_the_horizon(case: tuple[Position, Rules]) -> None:
-    position, rules = case
-    state, deck = position.state, position.deck
-    assume(not state.over and not state.round_over)
+    _, rules, state, deck = _to_move(case)
     rng = random.Random(0)
     at = state
     while not (at.over or at.round_over):
@@ -109,9 +112,7 @@ def test_playouts_are_legal_and_end_at_the_horizon(case: tuple[Position, Rules])
 def test_dominance_against_brute_force(case: tuple[Position, Rules]) -> None:
     # Brute force: play every legal move, value it with the reference max^n search, and
     # call a (card, way) worth playing if one of its moves reaches the mover's best.
-    position, rules = case
-    state, deck = position.state, position.deck
-    assume(not state.over and not state.round_over)
+    position, rules, state, deck = _to_move(case)
     ref = MaxnSearch(deck, rules, "maxn", state.active)
     values = {m: ref.value(play(state, m, deck, rules)) for m in legal_moves(state, deck, rules)}
     top = max(v[state.active] for v in values.values())
