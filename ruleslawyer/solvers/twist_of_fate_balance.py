@@ -280,6 +280,8 @@ def summary(t: Tally, asked: int, deck: Deck) -> dict[str, Any]:
         for k in (None, *MODES)
     ]
     out["never_worth_playing"] = [
-        f"{d['card']} ({d['mode']})" for d in out["dominance"] if d["never_worth_playing"]
+        f"{d['card']} ({d['mode']}; legal in {d['legal_in']})"
+        for d in out["dominance"]
+        if d["never_worth_playing"]
     ]
     return out
