@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, assume, given, settings
 
@@ -193,3 +194,18 @@ def test_readme_example_runs_as_printed() -> None:
     printed = section.split("```text\n", 1)[1].split("```", 1)[0]
     result = CliRunner().invoke(cli, command.split(), catch_exceptions=False)
     assert result.exit_code == 0 and result.output == printed
+
+
+@pytest.mark.slow
+def test_default_agent_every_count() -> None:
+    # The default agent at 2, 3 and 4 players: every game ends with a winner (or unended),
+    # and the same seed gives the same bytes.
+    args = ("--games", "3", "--format", "json")
+    first, again = _run(*args), _run(*args)
+    assert first.exit_code == 0 and first.output == again.output
+    out = json.loads(first.output)
+    assert [t["players"] for t in out["player_counts"]] == [2, 3, 4]
+    for t in out["player_counts"]:
+        wins = sum(s["wins"] for s in t["seats"]) + t.get("monks", {"wins": 0})["wins"]
+        assert wins + t["unended"] == t["games"] == 3
+        assert t["positions_sampled"] > 0
