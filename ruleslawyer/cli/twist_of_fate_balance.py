@@ -79,7 +79,7 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
     type=click.IntRange(1, 8),
     default=None,
     help="Play the exact max^n move once this many plies or fewer are left in the round "
-    "(default 5).",
+    "(default 5; each more ply costs roughly ten times the exact work).",
 )
 @click.option(
     "--max-rounds",
