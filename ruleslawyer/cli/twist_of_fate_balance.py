@@ -122,9 +122,10 @@ def balance(
     from ruleslawyer.solvers.twist_of_fate_balance import balance as run
 
     cards = load_deck(deck)
-    if 2 in counts and len(cards.characters) < 3:
+    if 2 in counts and len(cards.characters) != 6:
+        # Two-Player Variant: "takes three random cards from the six unused cards"
         found = f"{len(cards.characters)} characters"
-        raise InputError(deck, "character", found, "at least 3 for the 2-player variant")
+        raise InputError(deck, "character", found, "6 for the 2-player variant (--players 3,4)")
     chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source="--ruling")
     rules = Rules.from_rulings(chosen)
     defaults = Agent()
@@ -160,6 +161,8 @@ def balance(
         "there; sampled positions: every position solved exactly (the last "
         f"{agent.exact_plies} plies of each round)",
         "max_rounds": max_rounds,
+        "unended": f"a game still going after {max_rounds} rounds, or at a round end the "
+        "rules give no next round for (counted in no seat's wins)",
         **found,
     }
     emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
@@ -193,7 +196,7 @@ def render(r: dict[str, Any]) -> str:
         f"seats: {r['seats']}",
         f"sides: {r['sides']}",
         f"dominance: {r['dominance']}",
-        f"games end unended after {r['max_rounds']} rounds",
+        f"unended: {r['unended']}",
     ]
     for t in r["player_counts"]:
         lines.append(

@@ -172,7 +172,8 @@ def play_game(
     max_rounds: int,
     tally: Tally,
 ) -> State:
-    """One whole game from the standard start; stops unended after ``max_rounds`` rounds."""
+    """One whole game from the standard start; stops unended after ``max_rounds`` rounds
+    or at a round end with no next round (the variant's draws need six-card sets)."""
     names = tuple(f"seat {p + 1}" for p in range(players))
     position = Position(first_state(players, deck, rng), names, deck, rulings)
     state = position.state
@@ -181,7 +182,10 @@ def play_game(
         if state.round_over:
             if state.round >= max_rounds:
                 break
-            state = _draw(chance_outcomes(state, deck, rules), rng)
+            outcomes = chance_outcomes(state, deck, rules)
+            if not outcomes:  # no next round the rules can deal: the game stays unended
+                break
+            state = _draw(outcomes, rng)
             continue
         move = decide(state, position, rules, agent, rng, tally)
         tally.played[(move.card, mode(move))] += 1

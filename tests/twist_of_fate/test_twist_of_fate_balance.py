@@ -209,3 +209,43 @@ def test_default_agent_every_count() -> None:
         wins = sum(s["wins"] for s in t["seats"]) + t.get("monks", {"wins": 0})["wins"]
         assert wins + t["unended"] == t["games"] == 3
         assert t["positions_sampled"] > 0
+
+
+TINY_DECK = """
+name = "Tiny"
+provenance = "assumed"
+[[character]]
+name = "Up"
+sides = [ { luck = 2, shilling = 0 }, { luck = 0, shilling = 1 } ]
+[[character]]
+name = "Down"
+sides = [ { luck = -1, shilling = -1 }, { luck = 1, shilling = 2 } ]
+[[character]]
+name = "Swap"
+sides = [ { gives = { luck = 1 }, takes = { shilling = 1 } }, { luck = 0, shilling = 0 } ]
+"""
+
+
+def test_cli_reads_a_deck_file(tmp_path: Path) -> None:
+    # A three-card deck: hands of three, every card reported, the provenance carried
+    # through. The 2-player variant draws three of six unused cards: it needs six.
+    deck = tmp_path / "tiny.toml"
+    deck.write_text(TINY_DECK, "utf-8")
+    two = CliRunner().invoke(cli, ["twist-of-fate", "balance", str(deck), "--players", "2,3"])
+    assert two.exit_code == 2 and "found '3 characters', expected 6" in two.output
+    result = _run(str(deck), *FAST, "--players", "3,4", "--format", "json")
+    assert result.exit_code == 0
+    out = json.loads(result.output)
+    assert out["deck"] == "Tiny" and out["deck_provenance"] == "assumed"
+    assert "assumed" in out["warning"] and out["placeholder_cards"] == ["Up", "Down", "Swap"]
+    for t in out["player_counts"]:
+        assert [c["card"] for c in t["cards"]] == ["Up", "Down", "Swap"]
+        assert t["plays"] == t["mean_plies"] * t["games"]
+
+
+def test_cli_bad_deck_file_is_one_line(tmp_path: Path) -> None:
+    deck = tmp_path / "bad.toml"
+    deck.write_text(TINY_DECK.replace("luck = 2,", "luck = 9,"), "utf-8")
+    result = CliRunner().invoke(cli, ["twist-of-fate", "balance", str(deck)])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert "bad.toml" in result.output and "character[0].sides[0]" in result.output
