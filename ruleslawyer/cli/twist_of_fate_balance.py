@@ -161,8 +161,9 @@ def balance(
         "there; sampled positions: every position solved exactly (the last "
         f"{agent.exact_plies} plies of each round)",
         "max_rounds": max_rounds,
-        "unended": f"a game still going after {max_rounds} rounds, or at a round end the "
-        "rules give no next round for (counted in no seat's wins)",
+        "unended": f"a game still going after {max_rounds} rounds, or one the rules give no "
+        "way on for (a round end with no next round, a player with cards and no legal "
+        "move); counted in no seat's wins",
         **found,
     }
     emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)

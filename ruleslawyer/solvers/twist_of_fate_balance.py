@@ -173,7 +173,8 @@ def play_game(
     tally: Tally,
 ) -> State:
     """One whole game from the standard start; stops unended after ``max_rounds`` rounds
-    or at a round end with no next round (the variant's draws need six-card sets)."""
+    or where the rules give no way on: a round end with no next round (the variant's draws
+    need six-card sets), or a player with cards and no legal move."""
     names = tuple(f"seat {p + 1}" for p in range(players))
     position = Position(first_state(players, deck, rng), names, deck, rulings)
     state = position.state
@@ -187,6 +188,8 @@ def play_game(
                 break
             state = _draw(outcomes, rng)
             continue
+        if not legal_moves(state, deck, rules):  # a gap: cards in hand, nowhere to play
+            break
         move = decide(state, position, rules, agent, rng, tally)
         tally.played[(move.card, mode(move))] += 1
         state = play(state, move, deck, rules)
