@@ -20,6 +20,8 @@ from ruleslawyer.cli.common import (
     ruling_option,
 )
 
+POLICIES = ("mcts", "random")
+
 
 def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
     try:
@@ -29,6 +31,15 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
     if counts and all(n in (2, 3, 4) for n in counts):
         return tuple(sorted(set(counts)))
     raise click.BadParameter(f"found {value!r}, expected a comma-separated list of 2, 3 and 4")
+
+
+def _policies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    names = tuple(value.split(","))
+    if all(n in POLICIES for n in names):
+        return names
+    raise click.BadParameter(
+        f"found {value!r}, expected a comma-separated list of {' | '.join(POLICIES)}"
+    )
 
 
 @click.command()
@@ -54,12 +65,14 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 )
 @click.option(
     "--agent",
-    "policy",
-    type=click.Choice(("mcts", "random")),
+    "policies",
     default="mcts",
     show_default=True,
-    help="Every seat's policy: UCT with the exact max^n move for the round's last plies, "
-    "or a uniformly random legal move (a reference point).",
+    callback=_policies,
+    metavar="NAMES",
+    help="Every seat's policy, or one per seat from seat 1 (with one --players count): "
+    "mcts (UCT with the exact max^n move for the round's last plies) | random (a "
+    "uniformly random legal move: a reference point).",
 )
 @click.option(
     "--iterations",
@@ -96,7 +109,7 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 def balance(
     deck: str,
     counts: tuple[int, ...],
-    policy: str,
+    policies: tuple[str, ...],
     games: int,
     seed: int,
     iterations: int | None,
@@ -128,18 +141,25 @@ def balance(
         raise InputError(deck, "character", found, "6 for the 2-player variant (--players 3,4)")
     chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source="--ruling")
     rules = Rules.from_rulings(chosen)
+    if len(policies) > 1 and (len(counts) > 1 or len(policies) != counts[0]):
+        raise click.BadParameter(
+            f"found {len(policies)} policies for --players {','.join(map(str, counts))}, "
+            "expected 1, or one per seat with one player count",
+            param_hint="--agent",
+        )
+    tuned = (iterations, exploration, exact_plies) != (None, None, None)
+    if tuned and "mcts" not in policies:
+        raise click.UsageError("--iterations, --exploration and --exact-plies need --agent mcts")
     defaults = Agent()
-    agent = Agent(
+    mcts = Agent(
         iterations=defaults.iterations if iterations is None else iterations,
         exploration=defaults.exploration if exploration is None else exploration,
         exact_plies=defaults.exact_plies if exact_plies is None else exact_plies,
-        policy=policy,
     )
-    if policy == "random" and (iterations, exploration, exact_plies) != (None, None, None):
-        raise click.UsageError("--iterations, --exploration and --exact-plies need --agent mcts")
+    agents = tuple(mcts if p == "mcts" else Agent(policy="random") for p in policies)
     progress(f"playing {games} games per player count ({', '.join(map(str, counts))}) ...")
     found = run(
-        cards, rules, dict(chosen), counts, games, seed, agent, max_rounds,
+        cards, rules, dict(chosen), counts, games, seed, agents, max_rounds,
         Budget(max_seconds=max_seconds),
     )  # fmt: skip
     placeholders = [c.name for c in cards.characters if c.provenance == "placeholder"]
@@ -150,16 +170,19 @@ def balance(
         "placeholder_cards": placeholders,
         "seed": seed,
         "rulings": dict(chosen) or "none (the default reading of every rule point)",
-        "agent": agent.describe(),
+        "agents": {a.policy: a.describe() for a in agents},
+        "seat_agents": f"every seat: {policies[0]}"
+        if len(policies) == 1
+        else {f"seat {i + 1}": p for i, p in enumerate(policies)},
         "seats": "seat 1 starts the game (2 players: the starting player is drawn at random)",
         "sides": "side 1 / side 2: the card's side (deck order) facing its target; "
         "face-down: played face down",
         "dominance": "none sampled: the random agent solves no position exactly"
-        if policy == "random"
+        if "mcts" not in policies
         else "a card or way of playing it is worth playing in a sampled position when "
         "one of its moves gives the player to move the best max^n utility of all its moves "
         "there; sampled positions: every position solved exactly (the last "
-        f"{agent.exact_plies} plies of each round)",
+        f"{mcts.exact_plies} plies of each round, at the seats playing mcts)",
         "max_rounds": max_rounds,
         "unended": f"a game still going after {max_rounds} rounds, or one the rules give no "
         "way on for (a round end with no next round, a player with cards and no legal "
@@ -183,16 +206,16 @@ def render(r: dict[str, Any]) -> str:
     rulings = r["rulings"]
     if isinstance(rulings, dict):
         rulings = ", ".join(f"{k}={v}" for k, v in rulings.items())
-    agent = r["agent"]
-    lines += [
-        f"seed: {r['seed']}",
-        f"rulings: {rulings}",
-        f"agent: {agent['text']}",
-    ]
-    named = (("rollout", "rollout"), ("horizon", "horizon"), ("utility", "utility"))
-    lines += [f"{label}: {agent[key]}" for label, key in named if key in agent]
-    if "tie_break" in agent:
-        lines.append(f"exact choice: {agent['tie_break']}")
+    seats = r["seat_agents"]
+    if isinstance(seats, dict):
+        seats = ", ".join(f"{k}: {v}" for k, v in seats.items())
+    lines += [f"seed: {r['seed']}", f"rulings: {rulings}", f"agents: {seats}"]
+    for agent in r["agents"].values():
+        lines.append(f"agent {agent['text']}")
+        named = (("rollout", "rollout"), ("horizon", "horizon"), ("utility", "utility"))
+        lines += [f"  {label}: {agent[key]}" for label, key in named if key in agent]
+        if "tie_break" in agent:
+            lines.append(f"  exact choice: {agent['tie_break']}")
     lines += [
         f"seats: {r['seats']}",
         f"sides: {r['sides']}",

@@ -3,7 +3,7 @@
 Every game starts from the standard start (Set-Up for 3-4 players: every value 0,
 one full set in hand, seat 1 first; the 2-player variant's random three cards and
 random starting player drawn with their exact weights) and is played to its end by
-one agent at every seat (:class:`Agent`): each move looks to the end of the current
+one agent at every seat, or one per seat (:class:`Agent`): each move looks to the end of the current
 round and picks under max^n, exactly (the compiled max^n solver of
 :mod:`~ruleslawyer.solvers.twist_of_fate_maxn`) once at most ``exact_plies`` plies
 are left in the round, by UCT (:mod:`~ruleslawyer.solvers.twist_of_fate_mcts`)
@@ -53,7 +53,7 @@ HORIZON = "each move looks to the end of the current round (or of the game, if i
 
 @dataclass(frozen=True)
 class Agent:
-    """The policy of every seat: ``mcts``, UCT until ``exact_plies`` plies are left in the
+    """A seat's policy: ``mcts``, UCT until ``exact_plies`` plies are left in the
     round, then the exact max^n move; or ``random`` (the reference point for a benchmark),
     a uniformly random legal move at every choice."""
 
@@ -66,13 +66,13 @@ class Agent:
         if self.policy == "random":
             return {
                 "name": "random",
-                "text": "every seat: a uniformly random legal move at every choice "
+                "text": "random: a uniformly random legal move at every choice "
                 "(a reference point, not a strong agent); no position is solved exactly",
             }
         return {
-            "name": "mcts+maxn",
+            "name": "mcts",
             "text": (
-                f"every seat: UCT with {self.iterations} iterations per move and "
+                f"mcts: UCT with {self.iterations} iterations per move and "
                 f"exploration constant {self.exploration} (reward: the max^n utility as "
                 f"(81 won + 9 Sanctuary + Luck + Shilling) / {SCALE}, each seat maximising "
                 f"its own; the most visited move is played); once at most "
@@ -167,7 +167,7 @@ def play_game(
     deck: Deck,
     rules: Rules,
     rulings: dict[str, str],
-    agent: Agent,
+    agents: Sequence[Agent],
     rng: random.Random,
     max_rounds: int,
     tally: Tally,
@@ -190,6 +190,7 @@ def play_game(
             continue
         if not legal_moves(state, deck, rules):  # a gap: cards in hand, nowhere to play
             break
+        agent = agents[state.active] if len(agents) > 1 else agents[0]
         move = decide(state, position, rules, agent, rng, tally)
         tally.played[(move.card, mode(move))] += 1
         state = play(state, move, deck, rules)
@@ -211,12 +212,13 @@ def balance(
     counts: Sequence[int],
     games: int,
     seed: int,
-    agent: Agent,
+    agents: Sequence[Agent],
     max_rounds: int,
     budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games at each player count (interleaved: game ``i`` at every count
-    before game ``i + 1``), until done or the budget is spent between games."""
+    before game ``i + 1``), until done or the budget is spent between games. ``agents``:
+    one for every seat, or one per seat (with one player count)."""
     budget = budget or Budget()
     tallies = {n: Tally(n) for n in counts}
     progress = Progress("twist-of-fate balance: games", games * len(counts))
@@ -228,7 +230,7 @@ def balance(
                 finished = False
                 break
             rng = random.Random(f"{seed}/{n}/{i}")
-            play_game(n, deck, rules, rulings, agent, rng, max_rounds, tallies[n])
+            play_game(n, deck, rules, rulings, agents, rng, max_rounds, tallies[n])
             done += 1
             progress.update(done)
         if not finished:

@@ -140,7 +140,8 @@ def test_cli_json_adds_up_and_is_deterministic() -> None:
     assert first.exit_code == 0 and first.output == again.output
     out = json.loads(first.output)
     assert out["finished"] is True and out["seed"] == 7
-    assert out["agent"]["iterations"] == 4 and out["agent"]["exact_plies"] == 3
+    assert out["agents"]["mcts"]["iterations"] == 4 and out["agents"]["mcts"]["exact_plies"] == 3
+    assert out["seat_agents"] == "every seat: mcts"
     assert out["deck_provenance"] == "placeholder" and out["warning"]
     for t in out["player_counts"]:
         assert t["games"] == 2 and t["sampled"] == "sampled: 2 games"
@@ -165,6 +166,23 @@ def test_cli_rulings_change_the_games() -> None:
                  "twist-of-fate/carry-over=reset-each-round")  # fmt: skip
     assert json.loads(ruled.output)["rulings"] == {"twist-of-fate/carry-over": "reset-each-round"}
     assert json.loads(base.output)["player_counts"] != json.loads(ruled.output)["player_counts"]
+
+
+def test_cli_agents_per_seat() -> None:
+    # One policy per seat with one player count; seat 2 and 3 random solve nothing, so
+    # every sampled position is one where seat 1 (mcts) was to move.
+    out = _run(*FAST, "--players", "3", "--agent", "mcts,random,random", "--format", "json")
+    found = json.loads(out.output)
+    assert found["seat_agents"] == {"seat 1": "mcts", "seat 2": "random", "seat 3": "random"}
+    assert set(found["agents"]) == {"mcts", "random"}
+    for args, needle in (
+        (("--players", "2,3", "--agent", "mcts,random"), "expected 1, or one per seat"),
+        (("--players", "3", "--agent", "mcts,random"), "found 2 policies"),
+        (("--agent", "clever"), "expected a comma-separated list of mcts | random"),
+        (("--agent", "random", "--iterations", "5"), "need --agent mcts"),
+    ):
+        result = CliRunner().invoke(cli, ["twist-of-fate", "balance", *args])
+        assert result.exit_code == 2 and needle in result.output, result.output
 
 
 def test_cli_budget_cut_says_unfinished() -> None:
