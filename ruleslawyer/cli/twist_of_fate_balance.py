@@ -89,7 +89,7 @@ def _policies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[s
 )
 @click.option(
     "--exact-plies",
-    type=click.IntRange(1, 8),
+    type=click.IntRange(1, 7),
     default=None,
     help="Play the exact max^n move once this many plies or fewer are left in the round "
     "(default 5; each more ply costs roughly ten times the exact work).",
