@@ -11,6 +11,7 @@ import click
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     FiniteFloat,
+    comma_choices,
     emit,
     format_option,
     max_seconds_option,
@@ -31,15 +32,6 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
     if counts and all(n in (2, 3, 4) for n in counts):
         return tuple(sorted(set(counts)))
     raise click.BadParameter(f"found {value!r}, expected a comma-separated list of 2, 3 and 4")
-
-
-def _policies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
-    names = tuple(value.split(","))
-    if all(n in POLICIES for n in names):
-        return names
-    raise click.BadParameter(
-        f"found {value!r}, expected a comma-separated list of {' | '.join(POLICIES)}"
-    )
 
 
 @click.command()
@@ -68,7 +60,7 @@ def _policies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[s
     "policies",
     default="mcts",
     show_default=True,
-    callback=_policies,
+    callback=comma_choices(POLICIES),
     metavar="NAMES",
     help="Every seat's policy, or one per seat from seat 1 (with one --players count): "
     "mcts (UCT with the exact max^n move for the round's last plies) | random (a "
