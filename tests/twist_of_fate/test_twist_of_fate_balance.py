@@ -109,6 +109,17 @@ def test_playouts_are_legal_and_end_at_the_horizon(case: tuple[Position, Rules])
 
 
 @settings(**SMALL, suppress_health_check=SMALL_CHECKS)
+@given(positions(most=6))
+def test_uct_is_seeded_and_accounts_for_every_iteration(case: tuple[Position, Rules]) -> None:
+    _, rules, state, deck = _to_move(case)
+    move, visits = search(state, deck, rules, 40, 0.1, random.Random(5))
+    assert move in legal_moves(state, deck, rules)
+    assert [m for m, _ in visits] == list(legal_moves(state, deck, rules))
+    assert sum(v for _, v in visits) == 40
+    assert search(state, deck, rules, 40, 0.1, random.Random(5)) == (move, visits)
+
+
+@settings(**SMALL, suppress_health_check=SMALL_CHECKS)
 @given(positions(most=4))
 def test_dominance_against_brute_force(case: tuple[Position, Rules]) -> None:
     # Brute force: play every legal move, value it with the reference max^n search, and
