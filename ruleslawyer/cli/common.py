@@ -65,6 +65,20 @@ def interrupted() -> None:
     sys.exit(EXIT_INTERRUPTED)
 
 
+def comma_choices(choices: tuple[str, ...]) -> Callable[..., tuple[str, ...]]:
+    """A click callback reading a comma-separated list of ``choices`` (repeats kept)."""
+
+    def parse(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+        names = tuple(value.split(","))
+        if all(n in choices for n in names):
+            return names
+        raise click.BadParameter(
+            f"found {value!r}, expected a comma-separated list of {' | '.join(choices)}"
+        )
+
+    return parse
+
+
 def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[F], F]:
     return click.option(
         "--format",

@@ -10,6 +10,7 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    comma_choices,
     emit,
     format_option,
     one_line_errors,
@@ -19,15 +20,6 @@ from ruleslawyer.cli.common import (
 from ruleslawyer.cli.cunning_folk import _seconds
 
 POLICY_NAMES = ("random", "deduce")
-
-
-def _policies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
-    names = tuple(value.split(","))
-    if all(n in POLICY_NAMES for n in names):
-        return names
-    raise click.BadParameter(
-        f"found {value!r}, expected a comma-separated list of {' | '.join(POLICY_NAMES)}"
-    )
 
 
 def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
@@ -57,7 +49,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     "--policies",
     default="deduce",
     show_default=True,
-    callback=_policies,
+    callback=comma_choices(POLICY_NAMES),
     metavar="NAMES",
     help="One policy for every seat, or one per seat from seat 1: random | deduce.",
 )

@@ -284,3 +284,8 @@ def _solve_on_dask(
         emit(solver_text(SolveResult(**fields)) + engine.render_text(report), output)
     if not report["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+from ruleslawyer.cli.twist_of_fate_balance import balance  # noqa: E402 (after the group)
+
+group.add_command(balance)

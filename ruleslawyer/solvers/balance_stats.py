@@ -25,3 +25,10 @@ def rate(wins: int, games: int) -> dict[str, Any]:
         "win_rate": round(wins / games, 4) if games else None,
         "interval95": [round(low, 4), round(high, 4)],
     }
+
+
+def rate_text(s: dict[str, Any]) -> str:
+    """A :func:`rate` in words: wins, the rate and its 95% interval."""
+    low, high = s["interval95"]
+    share = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
+    return f"{s['wins']:>4} wins, {share} [{low:.3f}, {high:.3f}]"

@@ -1,0 +1,236 @@
+"""``ruleslawyer twist-of-fate balance``: seat win rates and card use from whole games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
+    FiniteFloat,
+    comma_choices,
+    emit,
+    format_option,
+    max_seconds_option,
+    one_line_errors,
+    output_option,
+    progress,
+    ruling_option,
+)
+
+POLICIES = ("mcts", "random")
+
+
+def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(v) for v in value.split(","))
+    except ValueError:
+        counts = ()
+    if counts and all(n in (2, 3, 4) for n in counts):
+        return tuple(sorted(set(counts)))
+    raise click.BadParameter(f"found {value!r}, expected a comma-separated list of 2, 3 and 4")
+
+
+@click.command()
+@click.argument("deck", default="twist-of-fate", metavar="[DECK]")
+@click.option(
+    "--players",
+    "counts",
+    default="2,3,4",
+    show_default=True,
+    callback=_counts,
+    metavar="COUNTS",
+    help="Player counts, comma-separated (2: the variant with the Monks).",
+)
+@click.option(
+    "--games", type=click.IntRange(1), default=200, show_default=True, help="Per player count."
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Game i with P players is dealt and played from SEED/P/i.",
+)
+@click.option(
+    "--agent",
+    "policies",
+    default="mcts",
+    show_default=True,
+    callback=comma_choices(POLICIES),
+    metavar="NAMES",
+    help="Every seat's policy, or one per seat from seat 1 (with one --players count): "
+    "mcts (UCT with the exact max^n move for the round's last plies) | random (a "
+    "uniformly random legal move: a reference point).",
+)
+@click.option(
+    "--iterations",
+    type=click.IntRange(1),
+    default=None,
+    help="UCT iterations per move (default 30).",
+)
+@click.option(
+    "--exploration",
+    type=FiniteFloat(least=0),
+    default=None,
+    help="UCT exploration constant (default 0.1; rewards are in 0..1, one Sanctuary "
+    "point is 9/161 of them).",
+)
+@click.option(
+    "--exact-plies",
+    type=click.IntRange(1, 7),
+    default=None,
+    help="Play the exact max^n move once this many plies or fewer are left in the round "
+    "(default 5; each more ply costs roughly ten times the exact work).",
+)
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(1),
+    default=30,
+    show_default=True,
+    help="A game still going after this many rounds ends unended, with no winner.",
+)
+@max_seconds_option
+@ruling_option
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def balance(
+    deck: str,
+    counts: tuple[int, ...],
+    policies: tuple[str, ...],
+    games: int,
+    seed: int,
+    iterations: int | None,
+    exploration: float | None,
+    exact_plies: int | None,
+    max_rounds: int,
+    max_seconds: float | None,
+    rulings: tuple[str, ...],
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Who wins, by seat, and which cards and sides are played, over whole games from the
+    standard start played by MCTS agents that solve each round's last plies exactly
+    (sampled: 95% Wilson intervals). DECK: the built-in id twist-of-fate (default) or a
+    deck file. Exit 3 when --max-seconds ends it (checked between games)."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.checking import PROVENANCE_WARNINGS
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.models.twist_of_fate import RULE_POINTS, Rules
+    from ruleslawyer.models.twist_of_fate_files import load_deck
+    from ruleslawyer.solvers.twist_of_fate_balance import Agent
+    from ruleslawyer.solvers.twist_of_fate_balance import balance as run
+
+    cards = load_deck(deck)
+    if 2 in counts and len(cards.characters) != 6:
+        # Two-Player Variant: "takes three random cards from the six unused cards"
+        found = f"{len(cards.characters)} characters"
+        raise InputError(deck, "character", found, "6 for the 2-player variant (--players 3,4)")
+    chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source="--ruling")
+    rules = Rules.from_rulings(chosen)
+    if len(policies) > 1 and (len(counts) > 1 or len(policies) != counts[0]):
+        raise click.BadParameter(
+            f"found {len(policies)} policies for --players {','.join(map(str, counts))}, "
+            "expected 1, or one per seat with one player count",
+            param_hint="--agent",
+        )
+    tuned = (iterations, exploration, exact_plies) != (None, None, None)
+    if tuned and "mcts" not in policies:
+        raise click.UsageError("--iterations, --exploration and --exact-plies need --agent mcts")
+    defaults = Agent()
+    mcts = Agent(
+        iterations=defaults.iterations if iterations is None else iterations,
+        exploration=defaults.exploration if exploration is None else exploration,
+        exact_plies=defaults.exact_plies if exact_plies is None else exact_plies,
+    )
+    agents = tuple(mcts if p == "mcts" else Agent(policy="random") for p in policies)
+    progress(f"playing {games} games per player count ({', '.join(map(str, counts))}) ...")
+    found = run(
+        cards, rules, dict(chosen), counts, games, seed, agents, max_rounds,
+        Budget(max_seconds=max_seconds),
+    )  # fmt: skip
+    placeholders = [c.name for c in cards.characters if c.provenance == "placeholder"]
+    result: dict[str, Any] = {
+        "deck": cards.name,
+        "deck_provenance": cards.provenance,
+        "warning": PROVENANCE_WARNINGS.get(cards.provenance),
+        "placeholder_cards": placeholders,
+        "seed": seed,
+        "rulings": dict(chosen) or "none (the default reading of every rule point)",
+        "agents": {a.policy: a.describe() for a in agents},
+        "seat_agents": f"every seat: {policies[0]}"
+        if len(policies) == 1
+        else {f"seat {i + 1}": p for i, p in enumerate(policies)},
+        "seats": "seat 1 starts the game (2 players: the starting player is drawn at random)",
+        "sides": "side 1 / side 2: the card's side (deck order) facing its target; "
+        "face-down: played face down",
+        "dominance": "none sampled: the random agent solves no position exactly"
+        if "mcts" not in policies
+        else "a card or way of playing it is worth playing in a sampled position when "
+        "one of its moves gives the player to move the best max^n utility of all its moves "
+        "there; sampled positions: every position solved exactly (the last "
+        f"{mcts.exact_plies} plies of each round, at the seats playing mcts)",
+        "max_rounds": max_rounds,
+        "unended": f"a game still going after {max_rounds} rounds, or one the rules give no "
+        "way on for (a round end with no next round, a player with cards and no legal "
+        "move); counted in no seat's wins",
+        **found,
+    }
+    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def render(r: dict[str, Any]) -> str:
+    """The balance result as text: assumptions first, then each player count's figures."""
+    from ruleslawyer.solvers.balance_stats import rate_text
+
+    lines = [f"deck: {r['deck']} (provenance: {r['deck_provenance']})"]
+    if r["warning"]:
+        lines.append(f"warning: {r['warning']}")
+    if r["placeholder_cards"]:
+        lines.append(f"placeholder cards: {', '.join(r['placeholder_cards'])}")
+    rulings = r["rulings"]
+    if isinstance(rulings, dict):
+        rulings = ", ".join(f"{k}={v}" for k, v in rulings.items())
+    seats = r["seat_agents"]
+    if isinstance(seats, dict):
+        seats = ", ".join(f"{k}: {v}" for k, v in seats.items())
+    lines += [f"seed: {r['seed']}", f"rulings: {rulings}", f"agents: {seats}"]
+    for agent in r["agents"].values():
+        lines.append(f"agent {agent['text']}")
+        named = (("rollout", "rollout"), ("horizon", "horizon"), ("utility", "utility"))
+        lines += [f"  {label}: {agent[key]}" for label, key in named if key in agent]
+        if "tie_break" in agent:
+            lines.append(f"  exact choice: {agent['tie_break']}")
+    lines += [
+        f"seats: {r['seats']}",
+        f"sides: {r['sides']}",
+        f"dominance: {r['dominance']}",
+        f"unended: {r['unended']}",
+    ]
+    for t in r["player_counts"]:
+        lines.append(
+            f"{t['players']} players: {t['sampled']} ({t['games_asked']} asked), "
+            f"{t['unended']} unended, mean {t['mean_rounds']} rounds, {t['mean_plies']} plies"
+        )
+        for s in t["seats"]:
+            lines.append(f"  seat {s['seat']}  {rate_text(s)}")
+        if "monks" in t:
+            lines.append(f"  Monks   {rate_text(t['monks'])}  ({t['monks']['outcome']})")
+        lines.append(f"  cards played (sampled: {t['plays']} plays):")
+        for c in t["cards"]:
+            share = "n/a" if c["share"] is None else f"{c['share']:.3f}"
+            modes = ", ".join(f"{k} {v['played']}" for k, v in c["modes"].items())
+            lines.append(f"    {c['card']:<20} {c['played']:>6} ({share})  {modes}")
+        never = ", ".join(t["never_worth_playing"]) or "none"
+        lines.append(
+            f"  never worth playing (sampled: {t['positions_sampled']} positions): {never}"
+        )
+    lines.append(f"finished: {str(r['finished']).lower()}")
+    return "\n".join(lines) + "\n"
