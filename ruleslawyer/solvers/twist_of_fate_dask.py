@@ -105,8 +105,8 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
     for _, _, kids, _, found in tiers.expand_chunks(prob, parents, CHUNK):
         children += kids.shape[0]
         for j, part in enumerate(tiers.split(kids, parts)):
-            buckets[j].append(np.unique(part))
-        ends.append(np.unique(found))
+            buckets[j].append(tiers.distinct(part))
+        ends.append(tiers.distinct(found))
     # written even when empty: every partition of tier k + 1 reads every one
     runs = [_union(b) for b in buckets]
     starts = np.cumsum([0] + [r.shape[0] for r in runs])
@@ -151,9 +151,11 @@ def lookup(
     out = np.empty(words.shape[0], dtype=np.int64)
     if words.shape[0] == 0:
         return out
-    owner = tiers.partition_of(words, parts)
-    for j in np.unique(owner).tolist():
-        sel = np.flatnonzero(owner == j)
+    order, bounds = tiers.group(words, parts)
+    for j in range(parts):
+        sel = order[bounds[j] : bounds[j + 1]]
+        if sel.shape[0] == 0:
+            continue
         if j not in opened:
             opened[j] = (
                 np.load(_words_file(work, k, j), mmap_mode="r"),
@@ -175,7 +177,7 @@ def lookup(
 def _union(arrays: list[np.ndarray]) -> np.ndarray:
     if not arrays:
         return np.empty(0, dtype=np.int64)
-    return np.unique(np.concatenate(arrays))
+    return tiers.distinct(np.concatenate(arrays))
 
 
 # ---- scheduling ----
