@@ -48,6 +48,7 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
 MAX_PARTITIONS = 1 << 10
+WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
 VERSION = 1
 
@@ -183,8 +184,15 @@ def _union(arrays: list[np.ndarray]) -> np.ndarray:
 # ---- scheduling ----
 
 
+class Cut(Exception):
+    """The budget ran out while a tier's tasks ran: the tier is not recorded (its files
+    are redone by ``--resume``)."""
+
+
 class Runner(Protocol):
-    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]: ...
+    def map(
+        self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], budget: Budget | None = None
+    ) -> list[Any]: ...
 
 
 class InProcess:
@@ -192,8 +200,15 @@ class InProcess:
 
     name = "in-process"
 
-    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
-        return [fn(*call) for call in calls]
+    def map(
+        self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], budget: Budget | None = None
+    ) -> list[Any]:
+        out = []
+        for call in calls:
+            if budget is not None and budget.spent():
+                raise Cut
+            out.append(fn(*call))
+        return out
 
 
 class DaskRunner:
@@ -202,10 +217,23 @@ class DaskRunner:
     def __init__(self, client: Any, name: str) -> None:
         self.client, self.name = client, name
 
-    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
+    def map(
+        self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], budget: Budget | None = None
+    ) -> list[Any]:
+        """The tasks' results; :class:`Cut` (the tasks cancelled) once ``budget`` is spent."""
         if not calls:
             return []
+        from distributed import wait
+
         futures = self.client.map(fn, *zip(*calls, strict=True), pure=False)
+        while budget is not None:
+            try:
+                wait(futures, timeout=WAIT_SECONDS)
+                break
+            except TimeoutError:
+                if budget.spent():
+                    self.client.cancel(futures)
+                    raise Cut from None
         return self.client.gather(futures)
 
 
@@ -363,7 +391,7 @@ class Engine:
             for stale in (_tier_dir(work, k + 1), work / f"tier-{k + 1:04d}.in"):
                 shutil.rmtree(stale, ignore_errors=True)
             calls = [(self.prob, work, k, i, parts) for i in range(sources)]
-            expanded = self.runner.map(expand_task, calls)
+            expanded = self.runner.map(expand_task, calls, self.budget)
             self._note(expanded)
             ends = _union([self._ends(), *(r["ends"] for r in expanded)])
             _save(work / "ends.npy", ends)
@@ -371,7 +399,9 @@ class Engine:
                 run.forward_done = True
                 self._save_run()
                 break
-            merged = self.runner.map(merge_task, [(work, k + 1, j, sources) for j in range(parts)])
+            merged = self.runner.map(
+                merge_task, [(work, k + 1, j, sources) for j in range(parts)], self.budget
+            )
             self._note(merged)
             shutil.rmtree(work / f"tier-{k + 1:04d}.in", ignore_errors=True)
             states = sum(r["states"] for r in merged)
@@ -393,7 +423,7 @@ class Engine:
             self._show(f"values of tier {k}")
             parts = run.tiers[k + 1]["partitions"] if k < top else 1
             calls = [(self.prob, self.work, k, i, parts) for i in range(run.tiers[k]["partitions"])]
-            self._note(self.runner.map(value_task, calls))
+            self._note(self.runner.map(value_task, calls, self.budget))
             run.valued = k
             self._save_run()
         return True
@@ -436,6 +466,8 @@ class Engine:
         try:
             if self.forward() and self.backward():
                 return self.answer()
+        except Cut:
+            pass  # the tier under way stays unrecorded: --resume redoes it
         finally:
             self.progress.close()
         name = self.position.names[self.position.state.active]
