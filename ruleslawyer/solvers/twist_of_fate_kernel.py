@@ -74,6 +74,7 @@ NCOUNTERS = 7
 # reads 0 when empty, and fresh memory from the system is already all zeros.
 EMPTY_KEY = 0
 NOT_PACKED = -1  # pack(): a field out of the range the layout gave it
+SEAT_PARTS = 64 + 64 + 8  # pack_by(): a seat's Luck and Shilling, Sanctuary, count
 VALUE_MARK = 1 << 16  # a two-word slot's second word: the value and this, never 0
 MARK1 = 1 << 62
 MARK2_SHIFT = 46
@@ -268,6 +269,28 @@ def pack(k1, k2, fields, head, to_local):
     if w < 0:
         return w
     return _put(w, (k2 >> (hb * players)) & 7, fields, f + 1)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def pack_by(k1, k2, parts, head):
+    """:func:`pack` by table: each field's part of the word looked up in ``parts``
+    (see ``twist_of_fate_tiers.pack_parts``), all ORed together; a field out of its
+    range looks up :data:`NOT_PACKED` (every bit set), so the word is that too."""
+    seats, players, hb, hands = head[0], head[1], head[2], head[3]
+    w = np.int64(0)
+    for s in range(seats):
+        seat = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
+        b = s * SEAT_PARTS
+        w |= parts[b + (seat & 63)]
+        w |= parts[b + 64 + ((seat >> Z_SHIFT) & 63)]
+        w |= parts[b + 128 + (seat >> COUNT_SHIFT)]
+    b = seats * SEAT_PARTS
+    hmask = (np.int64(1) << hb) - 1
+    for p in range(players):
+        w |= parts[b + p * hands + ((k2 >> (hb * p)) & hmask)]
+    b += players * hands
+    w |= parts[b + ((k1 >> ACT_SHIFT) & 3)]
+    return w | parts[b + 4 + ((k2 >> (hb * players)) & 7)]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -624,11 +647,11 @@ def _combine(frame, d, val):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _emit(kid, d, j, c1, c2, leaf, m, params, main, leaves, fields, head, to_local):
-    """Write child ``j`` of the node at depth ``d``, packed; prefetch its slot (in the
-    leaf table if it is a horizon state)."""
+def _emit(kid, d, j, c1, c2, leaf, m, params, main, leaves, parts, head):
+    """Write child ``j`` of the node at depth ``d``, packed (:func:`pack_by`); prefetch
+    its slot (in the leaf table if it is a horizon state)."""
     b = j * KID
-    kw = pack(c1, c2, fields, head, to_local)
+    kw = pack_by(c1, c2, parts, head)
     if kw != NOT_PACKED:
         kw |= params[P_MARK]
     h = slot_hash(kw)
@@ -647,10 +670,10 @@ def _emit(kid, d, j, c1, c2, leaf, m, params, main, leaves, fields, head, to_loc
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _open(
     frame, kid, d, params, remove, cards, sides, scores, columns, after, main, leaves,
-    fields, head, to_local,
+    parts, head,
 ):  # fmt: skip
-    """List the node's children in move order, packed (see :func:`pack`: ``fields``,
-    ``head`` and ``to_local`` are the layout), and prefetch their table slots.
+    """List the node's children in move order, packed (see :func:`pack_by`: ``parts``
+    and ``head`` are the layout's), and prefetch their table slots.
 
     A play on another seat that brings nobody to the last Sanctuary card and is not
     on the Monks changes only the two seats' fields, the hand and the player to
@@ -713,7 +736,7 @@ def _open(
                     c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
                     _emit(
                         kid, d, j, c1, c2, leaf, base + v, params, main, leaves,
-                        fields, head, to_local,
+                        parts, head,
                     )  # fmt: skip
                     j += 1
                 continue
@@ -749,7 +772,7 @@ def _open(
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
                 _emit(
                     kid, d, j, c1, c2, leaf, base + v, params, main, leaves,
-                    fields, head, to_local,
+                    parts, head,
                 )  # fmt: skip
                 j += 1
     frame[d, F_N] = j
@@ -854,9 +877,8 @@ def search(
     scores,
     columns,
     after,
-    fields,
+    parts,
     head,
-    to_local,
     max_steps,
     room,
     stop,
@@ -864,8 +886,8 @@ def search(
 ):
     """Run the depth-first search for up to ``max_steps`` moves; return a status.
 
-    Internal nodes go to ``main``, keyed by their packed state (``fields``, ``head``
-    and ``to_local`` are the layout, see :func:`pack`) with their value in the slot;
+    Internal nodes go to ``main``, keyed by their packed state (``parts`` and ``head``
+    are the layout's, see :func:`pack_by`) with their value in the slot;
     horizon states to the small ``leaves`` table, and
     their (Luck, Shilling, Sanctuary) projections to the ``ends`` set. A slice may
     stop with nodes open: their children lists stay in ``kid`` and the search
@@ -909,7 +931,7 @@ def search(
             # a node just entered: list its children, value those that need no search
             _open(
                 frame, kid, d, params, remove, cards, sides, scores, columns, after, main,
-                leaves, fields, head, to_local,
+                leaves, parts, head,
             )  # fmt: skip
             steps += frame[d, F_N]
             added_leaves, added_ends, bad = _settle(

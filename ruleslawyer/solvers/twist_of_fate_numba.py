@@ -410,7 +410,7 @@ def solve(
     kids = np.zeros((n, depth, n_moves * k.KID), dtype=np.int64)
     counters = np.zeros((n, k.NCOUNTERS), dtype=np.int64)
     root_vals = np.full((n, n_moves), -1, dtype=np.int64)
-    rules_in = (*enc[1:], lay.fields, lay.head, lay.to_local)
+    rules_in = (*enc[1:], lay.parts, lay.head)
     pool = ThreadPoolExecutor(n) if n > 1 else None
     kmask = int(enc.params[k.P_KMASK])
     tables = Tables(FIRST_CAPACITY, max_table_bytes, pool, n, width=prob.slot_width, kmask=kmask)

@@ -47,10 +47,11 @@ class Layout(NamedTuple):
     """
 
     fields: np.ndarray  # (fields, 3) int64
-    head: np.ndarray  # seats, players, the kernel's hand bits
+    head: np.ndarray  # seats, players, the kernel's hand bits, the kernel's hands
     to_local: np.ndarray  # player, kernel hand index -> index among the root hand's sub-hands
     to_global: np.ndarray  # player, sub-hand index -> kernel hand index
     bits: int
+    parts: np.ndarray  # each field's value -> its part of the word (see pack_parts)
 
 
 def _width(values: int) -> int:
@@ -105,8 +106,37 @@ def layout(position: Position, rules: Rules) -> Layout:
             f"states needing {shift} bits",
             f"a position whose states fit {STATE_BITS} bits (fewer seats or smaller hands)",
         )
-    head = np.array([len(state.seats), state.players, hand_bits], dtype=np.int64)
-    return Layout(fields, head, to_local, to_global, shift)
+    head = np.array([len(state.seats), state.players, hand_bits, len(vectors)], dtype=np.int64)
+    return Layout(fields, head, to_local, to_global, shift, pack_parts(fields, head, to_local))
+
+
+def pack_parts(fields: np.ndarray, head: np.ndarray, to_local: np.ndarray) -> np.ndarray:
+    """The table of the kernel's ``pack_by``: for every field and each value its bits in
+    the packed word (``NOT_PACKED`` where the value is out of the field's range).
+    Per seat 64 entries by the kernel's Luck-and-Shilling bits, 64 by its Sanctuary
+    bits, 8 by its count; per player one by each kernel hand; 4 by the player to move;
+    8 by the winner plus one. Built from the field rows, as :func:`pack` reads them."""
+    seats, players, _, hands = (int(x) for x in head)
+
+    def part(f: int, value: int) -> int:
+        shift, width, lowest = (int(x) for x in fields[f])
+        x = value - lowest
+        return x << shift if 0 <= x < 1 << width else NOT_PACKED
+
+    out: list[int] = []
+    for s in range(seats):
+        f = 3 * s
+        out += [part(f, (b & 7) * 5 + (b >> 3)) if (b & 7) <= 4 and (b >> 3) <= 4 else NOT_PACKED
+                for b in range(64)]  # fmt: skip
+        out += [part(f + 1, z) for z in range(64)]
+        out += [part(f + 2, c) for c in range(8)]
+    f = 3 * seats
+    for p in range(players):
+        out += [NOT_PACKED if to_local[p, g] < 0 else part(f + p, int(to_local[p, g]))
+                for g in range(hands)]  # fmt: skip
+    f += players
+    out += [part(f, a) for a in range(4)] + [part(f + 1, w) for w in range(8)]
+    return np.array(out, dtype=np.int64)
 
 
 class Problem(NamedTuple):
@@ -169,7 +199,7 @@ EXPAND_DONE, EXPAND_FULL, EXPAND_UNPACKABLE = range(3)
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _expand(
-    parents, start, out, moves, ends, counts, fields, head, to_local, to_global,
+    parents, start, out, moves, ends, counts, fields, head, parts, to_global,
     frame, kid, dummy, params, remove, cards, sides, scores, columns, after,
 ):  # fmt: skip
     """The children of ``parents[start:]`` in move order into ``out`` (flagged leaves
@@ -200,7 +230,7 @@ def _expand(
         frame[0, k.F_K2] = k2
         k._open(
             frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy,
-            fields, head, to_local,
+            parts, head,
         )  # fmt: skip
         kids = frame[0, k.F_N]
         if kids == 0:
@@ -246,7 +276,7 @@ def expand_chunks(prob: Problem, parents: np.ndarray, chunk: int, *, with_moves:
         stop = min(parents.shape[0], start + size)
         status = _expand(
             parents[:stop], start, out, moves, ends, counts, lay.fields, lay.head,
-            lay.to_local, lay.to_global, frame, kid, dummy, *enc[1:],
+            lay.parts, lay.to_global, frame, kid, dummy, *enc[1:],
         )  # fmt: skip
         if status == EXPAND_UNPACKABLE:
             raise InputError(
@@ -267,7 +297,7 @@ def expand_chunks(prob: Problem, parents: np.ndarray, chunk: int, *, with_moves:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _combine_values(
-    parents, child_values, out, fields, head, to_local, to_global, frame, kid, dummy,
+    parents, child_values, out, fields, head, parts, to_global, frame, kid, dummy,
     params, remove, cards, sides, scores, columns, after,
 ):  # fmt: skip
     """Each parent's value (the kernel's 16-bit encoding) from its children's, which
@@ -283,7 +313,7 @@ def _combine_values(
         frame[0, k.F_K2] = k2
         k._open(
             frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy,
-            fields, head, to_local,
+            parts, head,
         )  # fmt: skip
         kids = frame[0, k.F_N]
         if kids == 0:  # no move at all: valued as a horizon state
@@ -302,7 +332,7 @@ def combine(prob: Problem, parents: np.ndarray, child_values: np.ndarray) -> np.
     out = np.empty(parents.shape[0], dtype=np.int64)
     lay = prob.lay
     used = _combine_values(
-        parents, child_values, out, lay.fields, lay.head, lay.to_local, lay.to_global, frame,
+        parents, child_values, out, lay.fields, lay.head, lay.parts, lay.to_global, frame,
         kid, dummy,
         *prob.enc[1:],
     )  # fmt: skip
