@@ -3,7 +3,8 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/twist_of_fate_tiers.py [--positions 3p-9 2p-10]
-        [--workers 2] [--max-seconds 1800] [--work-dir DIR]
+        [--workers 2] [--max-seconds 1800] [--budget 3p-12=1500] [--work-dir DIR]
+        [--memory-gib 3] [--no-memory 3p-12]
 
 Runs ``ruleslawyer twist-of-fate solve`` on each position with ``--engine memory``
 and then ``--engine dask --workers N`` (a local cluster of N worker processes,
@@ -13,15 +14,20 @@ time), and for the tiered engine its per-tier state counts, bytes written, disk
 used at the end and each worker's peak resident memory; and whether the two
 engines' answers are identical. The dask run keeps its tier files in
 ``--work-dir`` (so an unfinished one can be continued with ``--resume``).
+``--budget NAME=SECONDS`` gives one position's runs their own time budget;
+``--no-memory NAME`` skips the memory solver on that position. Each line starts
+with the time and the machine's load average (the machine is shared).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,9 +49,13 @@ def run(args: list[str]) -> tuple[dict, int]:
         *args,
     ]
     done = subprocess.run([*cmd, "--format", "json"], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
+    if done.returncode not in (0, 3):  # 3: finished: false (a budget ran out)
         raise SystemExit(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr[-2000:]}")
     return json.loads(done.stdout), int(done.stderr.strip().splitlines()[-1]) * 1024
+
+
+def _when() -> str:
+    return f"[{time.strftime('%H:%M:%S')} load {os.getloadavg()[0]:.1f}]"
 
 
 def main() -> None:
@@ -55,16 +65,20 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=1800)
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/ruleslawyer-tiers-bench"))
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--no-memory", nargs="*", default=[], metavar="NAME")
+    parser.add_argument("--budget", nargs="*", default=[], metavar="NAME=SECONDS")
+    parser.add_argument("--memory-gib", type=float, default=3.0, help="the memory solver's tables")
     opts = parser.parse_args()
+    budgets = {b.split("=")[0]: float(b.split("=")[1]) for b in opts.budget}
     mib = 2**20
     for name in opts.positions:
         path = str(POSITIONS / f"twist-of-fate-{name}.toml")
-        budget = ["--max-seconds", str(opts.max_seconds)]
+        budget = ["--max-seconds", str(budgets.get(name, opts.max_seconds))]
         memory = None
-        if not opts.skip_memory:
-            memory, rss = run([path, *budget, "--max-memory", "7"])
+        if not (opts.skip_memory or name in opts.no_memory):
+            memory, rss = run([path, *budget, "--max-memory", str(opts.memory_gib)])
             print(
-                f"{name} memory: {memory['seconds']:.1f} s, {memory['states']:,} states, "
+                f"{_when()} {name} memory: {memory['seconds']:.1f} s, {memory['states']:,} states, "
                 f"{memory['states'] / memory['seconds']:,.0f} states/s, "
                 f"finished {memory['finished']}, peak {rss / mib:,.0f} MiB"
             )
@@ -84,7 +98,7 @@ def main() -> None:
         )
         peaks = ", ".join(f"{b / mib:,.0f}" for b in tiered["peak_memory_per_worker"].values())
         print(
-            f"{name} dask --workers {opts.workers}: {tiered['seconds']:.1f} s, "
+            f"{_when()} {name} dask --workers {opts.workers}: {tiered['seconds']:.1f} s, "
             f"{tiered['states']:,} states, {tiered['states'] / tiered['seconds']:,.0f} states/s, "
             f"finished {tiered['finished']}, client peak {rss / mib:,.0f} MiB, "
             f"worker peaks {peaks} MiB"

@@ -48,6 +48,7 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
 MAX_PARTITIONS = 1 << 10
+WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
 VERSION = 1
 
@@ -105,8 +106,8 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
     for _, _, kids, _, found in tiers.expand_chunks(prob, parents, CHUNK):
         children += kids.shape[0]
         for j, part in enumerate(tiers.split(kids, parts)):
-            buckets[j].append(np.unique(part))
-        ends.append(np.unique(found))
+            buckets[j].append(tiers.distinct(part))
+        ends.append(tiers.distinct(found))
     # written even when empty: every partition of tier k + 1 reads every one
     runs = [_union(b) for b in buckets]
     starts = np.cumsum([0] + [r.shape[0] for r in runs])
@@ -151,9 +152,11 @@ def lookup(
     out = np.empty(words.shape[0], dtype=np.int64)
     if words.shape[0] == 0:
         return out
-    owner = tiers.partition_of(words, parts)
-    for j in np.unique(owner).tolist():
-        sel = np.flatnonzero(owner == j)
+    order, bounds = tiers.group(words, parts)
+    for j in range(parts):
+        sel = order[bounds[j] : bounds[j + 1]]
+        if sel.shape[0] == 0:
+            continue
         if j not in opened:
             opened[j] = (
                 np.load(_words_file(work, k, j), mmap_mode="r"),
@@ -175,14 +178,21 @@ def lookup(
 def _union(arrays: list[np.ndarray]) -> np.ndarray:
     if not arrays:
         return np.empty(0, dtype=np.int64)
-    return np.unique(np.concatenate(arrays))
+    return tiers.distinct(np.concatenate(arrays))
 
 
 # ---- scheduling ----
 
 
+class Cut(Exception):
+    """The budget ran out while a tier's tasks ran: the tier is not recorded (its files
+    are redone by ``--resume``)."""
+
+
 class Runner(Protocol):
-    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]: ...
+    def map(
+        self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], budget: Budget | None = None
+    ) -> list[Any]: ...
 
 
 class InProcess:
@@ -190,8 +200,15 @@ class InProcess:
 
     name = "in-process"
 
-    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
-        return [fn(*call) for call in calls]
+    def map(
+        self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], budget: Budget | None = None
+    ) -> list[Any]:
+        out = []
+        for call in calls:
+            if budget is not None and budget.spent():
+                raise Cut
+            out.append(fn(*call))
+        return out
 
 
 class DaskRunner:
@@ -200,10 +217,23 @@ class DaskRunner:
     def __init__(self, client: Any, name: str) -> None:
         self.client, self.name = client, name
 
-    def map(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
+    def map(
+        self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], budget: Budget | None = None
+    ) -> list[Any]:
+        """The tasks' results; :class:`Cut` (the tasks cancelled) once ``budget`` is spent."""
         if not calls:
             return []
+        from distributed import wait
+
         futures = self.client.map(fn, *zip(*calls, strict=True), pure=False)
+        while budget is not None:
+            try:
+                wait(futures, timeout=WAIT_SECONDS)
+                break
+            except TimeoutError:
+                if budget.spent():
+                    self.client.cancel(futures)
+                    raise Cut from None
         return self.client.gather(futures)
 
 
@@ -361,7 +391,7 @@ class Engine:
             for stale in (_tier_dir(work, k + 1), work / f"tier-{k + 1:04d}.in"):
                 shutil.rmtree(stale, ignore_errors=True)
             calls = [(self.prob, work, k, i, parts) for i in range(sources)]
-            expanded = self.runner.map(expand_task, calls)
+            expanded = self.runner.map(expand_task, calls, self.budget)
             self._note(expanded)
             ends = _union([self._ends(), *(r["ends"] for r in expanded)])
             _save(work / "ends.npy", ends)
@@ -369,7 +399,9 @@ class Engine:
                 run.forward_done = True
                 self._save_run()
                 break
-            merged = self.runner.map(merge_task, [(work, k + 1, j, sources) for j in range(parts)])
+            merged = self.runner.map(
+                merge_task, [(work, k + 1, j, sources) for j in range(parts)], self.budget
+            )
             self._note(merged)
             shutil.rmtree(work / f"tier-{k + 1:04d}.in", ignore_errors=True)
             states = sum(r["states"] for r in merged)
@@ -391,7 +423,7 @@ class Engine:
             self._show(f"values of tier {k}")
             parts = run.tiers[k + 1]["partitions"] if k < top else 1
             calls = [(self.prob, self.work, k, i, parts) for i in range(run.tiers[k]["partitions"])]
-            self._note(self.runner.map(value_task, calls))
+            self._note(self.runner.map(value_task, calls, self.budget))
             run.valued = k
             self._save_run()
         return True
@@ -434,6 +466,8 @@ class Engine:
         try:
             if self.forward() and self.backward():
                 return self.answer()
+        except Cut:
+            pass  # the tier under way stays unrecorded: --resume redoes it
         finally:
             self.progress.close()
         name = self.position.names[self.position.state.active]

@@ -13,8 +13,12 @@ words are the parent's with those fields replaced. A seat's Luck and Shilling
 after a card's change and after scoring come from a small table built by the
 driver for the double-threshold reading in force (:func:`score_entry`).
 
-The transposition table is open addressing over slots of two words: ``k1``, and
-``k2`` with the node's value in bits :data:`VALUE_SHIFT` and up. The depth-first
+The tables key a state by one word, its packing (:func:`pack`: each field as an
+offset in the range the layout of :mod:`twist_of_fate_tiers` gives it, the same
+packing as the tiered engine's) with a marker bit above it. The transposition
+table is open addressing over slots of one word, the packed state with the node's
+value in the bits above it, or of two words (the value in the second) when a
+position's states leave too few bits for the value. The depth-first
 search keeps its stack in arrays so that it can stop after a number of steps and
 resume: the Python driver checks the clock, the state budget and the tables'
 load between slices.
@@ -55,7 +59,12 @@ VARIANTS = 6
 # (per-point), face-down-at-zero (must-decrease) and tie-remaining (before-reset)
 P_PFIRST, P_PSIZE, P_FDZ, P_TIE = range(12, 16)
 P_MFT = 16  # monks-finish-tie: 0 tie-rule, 1 active-player, 2 monks
-NPARAMS = 17
+# The memory solver's slots (set by twist_of_fate_tiers.slot_params): the key's bits of
+# a slot's first word (the packed state and its marker bit), the marker, where a
+# one-word slot's value starts and its mask, and the root seat's packed Sanctuary
+# range (lowest, width), in which a value's Sanctuaries are kept
+P_KMASK, P_MARK, P_VSHIFT, P_VMASK, P_ZLOW, P_ZW = range(17, 23)
+NPARAMS = 23
 
 # counters
 C_DEPTH, C_STATES, C_ENDS, C_DONE, C_MAIN, C_LEAVES, C_EXPANDED = range(7)
@@ -64,10 +73,11 @@ NCOUNTERS = 7
 # Both words of every state carry a marker bit, so neither is ever 0: a table slot
 # reads 0 when empty, and fresh memory from the system is already all zeros.
 EMPTY_KEY = 0
+NOT_PACKED = -1  # pack(): a field out of the range the layout gave it
+SEAT_PARTS = 64 + 64 + 8  # pack_by(): a seat's Luck and Shilling, Sanctuary, count
+VALUE_MARK = 1 << 16  # a two-word slot's second word: the value and this, never 0
 MARK1 = 1 << 62
 MARK2_SHIFT = 46
-VALUE_SHIFT = 47
-KEY2_MASK = (1 << VALUE_SHIFT) - 1
 LOW, HIGH = -1000, 1000
 # A table of the states has a power of two of home slots and PAD slots after them: a
 # probe runs on into those and never wraps round, so a table can grow in place (see
@@ -83,7 +93,8 @@ OVERFLOW = 2
     STATUS_FULL_ENDS,
     STATUS_BUDGET,
     STATUS_OVERFLOW,  # a run of full slots reached the end of a table (see insert)
-) = range(7)
+    STATUS_UNPACKABLE,  # a state out of the layout's ranges (see pack)
+) = range(8)
 
 
 def effect(luck: int, shilling: int) -> int:
@@ -218,9 +229,102 @@ def key_hash(k1, k2):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _put(word, value, fields, f):
+    x = value - fields[f, 2]
+    if x < 0 or x >= np.int64(1) << fields[f, 1]:
+        return np.int64(NOT_PACKED)
+    return word | (x << fields[f, 0])
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _get(word, fields, f):
+    return ((word >> fields[f, 0]) & ((np.int64(1) << fields[f, 1]) - 1)) + fields[f, 2]
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def pack(k1, k2, fields, head, to_local):
+    """The kernel's two words as one (:data:`NOT_PACKED` if a field is out of its range)."""
+    seats, players, hb = head[0], head[1], head[2]
+    w = np.int64(0)
+    f = 0
+    for s in range(seats):
+        seat = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
+        values = (
+            (seat & 7) * 5 + ((seat >> 3) & 7),
+            (seat >> Z_SHIFT) & 63,
+            seat >> COUNT_SHIFT,
+        )
+        for v in values:
+            w = _put(w, v, fields, f)
+            if w < 0:
+                return w
+            f += 1
+    hmask = (np.int64(1) << hb) - 1
+    for p in range(players):
+        w = _put(w, to_local[p, (k2 >> (hb * p)) & hmask], fields, f)
+        if w < 0:
+            return w
+        f += 1
+    w = _put(w, (k1 >> ACT_SHIFT) & 3, fields, f)
+    if w < 0:
+        return w
+    return _put(w, (k2 >> (hb * players)) & 7, fields, f + 1)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def pack_by(k1, k2, parts, head):
+    """:func:`pack` by table: each field's part of the word looked up in ``parts``
+    (see ``twist_of_fate_tiers.pack_parts``), all ORed together; a field out of its
+    range looks up :data:`NOT_PACKED` (every bit set), so the word is that too."""
+    seats, players, hb, hands = head[0], head[1], head[2], head[3]
+    w = np.int64(0)
+    for s in range(seats):
+        seat = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
+        b = s * SEAT_PARTS
+        w |= parts[b + (seat & 63)]
+        w |= parts[b + 64 + ((seat >> Z_SHIFT) & 63)]
+        w |= parts[b + 128 + (seat >> COUNT_SHIFT)]
+    b = seats * SEAT_PARTS
+    hmask = (np.int64(1) << hb) - 1
+    for p in range(players):
+        w |= parts[b + p * hands + ((k2 >> (hb * p)) & hmask)]
+    b += players * hands
+    w |= parts[b + ((k1 >> ACT_SHIFT) & 3)]
+    return w | parts[b + 4 + ((k2 >> (hb * players)) & 7)]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def unpack(w, fields, head, to_global):
+    """The kernel's two words of a packed state."""
+    seats, players, hb = head[0], head[1], head[2]
+    k1 = np.int64(MARK1)
+    f = 0
+    for s in range(seats):
+        ls = _get(w, fields, f)
+        seat = (ls // 5) | ((ls % 5) << 3)
+        seat |= _get(w, fields, f + 1) << Z_SHIFT
+        seat |= _get(w, fields, f + 2) << COUNT_SHIFT
+        k1 |= seat << (SEAT_BITS * s)
+        f += 3
+    k2 = np.int64(1) << MARK2_SHIFT
+    for p in range(players):
+        k2 |= to_global[p, _get(w, fields, f)] << (hb * p)
+        f += 1
+    k1 |= _get(w, fields, f) << ACT_SHIFT
+    k2 |= _get(w, fields, f + 1) << (hb * players)
+    return k1, k2
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def slot_hash(kw):
+    """The hash of a packed state (with its marker bit) in the memory solver's tables."""
+    return key_hash(kw, 0)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _second(table, i):
-    """The slot's second word; a slot another thread has just claimed holds -1 there
-    for a moment (its first word is written first), so wait for it."""
+    """A two-word slot's second word; a slot another thread has just claimed holds 0
+    there for a moment (its first word is written first), so wait for it."""
     w = _load(table, i, np.int64(1))
     while w == EMPTY_KEY:
         w = _load(table, i, np.int64(1))
@@ -234,63 +338,84 @@ def home_mask(table):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def probe(table, k1, k2, h):
-    """The slot holding (k1, k2), or the empty slot where it would go (``h`` its hash)."""
-    return _probe_at(table, k1, k2, h & home_mask(table))
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _probe_at(table, k1, k2, i):
-    """:func:`probe` from slot ``i`` on."""
+def _probe_at(table, kw, kmask, i):
+    """The slot holding the packed state ``kw``, or the empty slot where it would go,
+    from slot ``i`` on (``kmask``: the key's bits of a slot's first word)."""
     while True:
         w = table[i, 0]
-        if w == EMPTY_KEY:
-            return i
-        if w == k1 and (_second(table, i) & KEY2_MASK) == k2:
+        if w == EMPTY_KEY or (w & kmask) == kw:
             return i
         i += 1
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def find(table, k1, k2, h):
-    """The second word of the slot holding (k1, k2); 0 if the table has no such state."""
+def _narrow(val, params):
+    """A value (the 16-bit encoding of :func:`_encode`) in the bits a one-word slot has
+    for it: each Sanctuary as an offset in the root seat's packed range."""
+    low = params[P_ZLOW]
+    zw = params[P_ZW]
+    g = (val & 127) - low
+    r = ((val >> 7) & 127) - low
+    return g | (r << zw) | (((val >> 14) & 3) << (2 * zw))
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _widen(c, params):
+    """:func:`_narrow` undone."""
+    low = params[P_ZLOW]
+    zw = params[P_ZW]
+    zmask = (np.int64(1) << zw) - 1
+    return ((c & zmask) + low) | ((((c >> zw) & zmask) + low) << 7) | (((c >> (2 * zw)) & 3) << 14)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def slot_words(kw, val, params, width):
+    """The words a node's slot holds: the packed state ``kw`` with its value ``val``
+    in the bits above it (one-word slots), or ``kw`` and the value (two-word slots)."""
+    if width == 1:
+        return kw | (_narrow(val, params) << params[P_VSHIFT]), np.int64(0)
+    return kw, val | VALUE_MARK
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def find(table, kw, h, params):
+    """The value (see :func:`_encode`) stored with the packed state ``kw`` (``h`` its
+    :func:`slot_hash`); -1 if the table has no such state."""
+    kmask = params[P_KMASK]
     i = h & home_mask(table)
     while True:
         w = table[i, 0]
         if w == EMPTY_KEY:
-            return 0
-        if w == k1:
-            w2 = _second(table, i)
-            if (w2 & KEY2_MASK) == k2:
-                return w2
+            return np.int64(-1)
+        if (w & kmask) == kw:
+            if table.shape[1] == 1:
+                return _widen((w >> params[P_VSHIFT]) & params[P_VMASK], params)
+            return _second(table, i) & 0xFFFF
         i += 1
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def insert(table, k1, k2, word, h):
-    """Put (k1, k2) in the table with second word ``word`` unless it is there already
-    (another search thread may be inserting at the same time): 1 if this call did, 0
-    if it was there, :data:`OVERFLOW` if the run of full slots reached the end of the
-    table (the last slot stays empty, so that every probe ends)."""
+def insert(table, kw, w0, w1, h, kmask):
+    """Put the packed state ``kw`` in the table, its slot holding ``w0`` (and ``w1`` in
+    a two-word slot), unless it is there already (another search thread may be
+    inserting at the same time): 1 if this call did, 0 if it was there,
+    :data:`OVERFLOW` if the run of full slots reached the end of the table (the last
+    slot stays empty, so that every probe ends)."""
     last = table.shape[0] - 1
-    i = probe(table, k1, k2, h)
+    i = _probe_at(table, kw, kmask, h & home_mask(table))
     while True:
         if i == last:
             return OVERFLOW
-        old = _cas(table, i, np.int64(0), np.int64(EMPTY_KEY), k1)
+        old = _cas(table, i, np.int64(0), np.int64(EMPTY_KEY), w0)
         if old == EMPTY_KEY:
-            _store_release(table, i, np.int64(1), word)
+            if table.shape[1] == 2:
+                _store_release(table, i, np.int64(1), w1)
             return 1
-        if old == k1 and (_second(table, i) & KEY2_MASK) == k2:
+        if (old & kmask) == kw:
             return 0
-        i = _probe_at(table, k1, k2, i + 1)
+        i = _probe_at(table, kw, kmask, i + 1)
         if table[i, 0] != EMPTY_KEY:
             return 0
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def lookup(table, k1, k2):
-    return probe(table, k1, k2, key_hash(k1, k2))
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -300,16 +425,22 @@ def lift(table, cap, out):
     n = 0
     for i in range(cap, cap + PAD):
         if table[i, 0] != EMPTY_KEY:
-            out[n, 0] = table[i, 0]
-            out[n, 1] = table[i, 1]
-            table[i, 0] = EMPTY_KEY
-            table[i, 1] = EMPTY_KEY
+            for c in range(table.shape[1]):
+                out[n, c] = table[i, c]
+                table[i, c] = EMPTY_KEY
             n += 1
     return n
 
 
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _put_back(table, w0, w1, kmask):
+    """Insert a slot's words ``w0`` (and ``w1``) into ``table``: 1 if they found no room."""
+    kw = w0 & kmask
+    return np.int64(insert(table, kw, w0, w1, slot_hash(kw), kmask) == OVERFLOW)
+
+
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
-def spread(table, start, stop):
+def spread(table, start, stop, kmask):
     """Grow in place: ``table`` has twice the home slots it had, and the entries in
     ``start..stop-1`` (old home slots; ``start`` is 0 or an empty slot, so no run of
     full slots crosses it) move to where the larger table puts them. Each is taken
@@ -318,28 +449,25 @@ def spread(table, start, stop):
     threads may spread parts of one table at once. Returns the entries that found no
     room (see :func:`insert`)."""
     lost = 0
+    two = table.shape[1] == 2
     for i in range(start, stop):
-        k1 = table[i, 0]
-        if k1 == EMPTY_KEY:
+        w0 = table[i, 0]
+        if w0 == EMPTY_KEY:
             continue
-        w2 = table[i, 1]
-        table[i, 0] = EMPTY_KEY
-        table[i, 1] = EMPTY_KEY
-        k2 = w2 & KEY2_MASK
-        if insert(table, k1, k2, w2, key_hash(k1, k2)) == OVERFLOW:
-            lost += 1
+        w1 = table[i, 1] if two else np.int64(0)
+        for c in range(table.shape[1]):
+            table[i, c] = EMPTY_KEY
+        lost += _put_back(table, w0, w1, kmask)
     return lost
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
-def drop(table, entries, n):
+def drop(table, entries, n, kmask):
     """Put back the ``n`` entries that :func:`lift` took out; the entries that found no room."""
     lost = 0
+    two = entries.shape[1] == 2
     for i in range(n):
-        k1 = entries[i, 0]
-        k2 = entries[i, 1] & KEY2_MASK
-        if insert(table, k1, k2, entries[i, 1], key_hash(k1, k2)) == OVERFLOW:
-            lost += 1
+        lost += _put_back(table, entries[i, 0], entries[i, 1] if two else np.int64(0), kmask)
     return lost
 
 
@@ -488,10 +616,14 @@ def child(k1, k2, p, t, ep, et, params, scores):
 # A frame per depth of the search: the node's words, its number of children and the
 # next one to visit, and its value so far (guaranteed, reachable, guaranteed win,
 # possible win; and whether the root's player moves there).
-F_K1, F_K2, F_N, F_NEXT, F_G, F_R, F_GW, F_PW, F_MAX, F_CUR = range(10)
-FRAME = 10
-# A child in the list of its node: its words, hash, and move << 17 | is-leaf << 16 | value.
-KID = 4
+# The node's packed state (with the marker bit) is its key in the tables.
+F_K1, F_K2, F_N, F_NEXT, F_G, F_R, F_GW, F_PW, F_MAX, F_CUR, F_W = range(11)
+FRAME = 11
+# A child in the list of its node: its words, its packed state with the marker bit
+# (NOT_PACKED if a field is out of the layout's range), that word's hash, and
+# move << 17 | is-leaf << 16 | value.
+KID = 5
+K_W, K_H, K_INFO = 2, 3, 4
 LEAF_BIT = 1 << 16
 
 
@@ -515,24 +647,33 @@ def _combine(frame, d, val):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _emit(kid, d, j, c1, c2, h, leaf, m, params, main, leaves):
-    """Write child ``j`` of the node at depth ``d`` (``h`` its hash); prefetch its slot
-    (in the leaf table if it is a horizon state)."""
+def _emit(kid, d, j, c1, c2, leaf, m, params, main, leaves, parts, head):
+    """Write child ``j`` of the node at depth ``d``, packed (:func:`pack_by`); prefetch
+    its slot (in the leaf table if it is a horizon state)."""
     b = j * KID
+    kw = pack_by(c1, c2, parts, head)
+    if kw != NOT_PACKED:
+        kw |= params[P_MARK]
+    h = slot_hash(kw)
     kid[d, b] = c1
     kid[d, b + 1] = c2
-    kid[d, b + 2] = h
+    kid[d, b + K_W] = kw
+    kid[d, b + K_H] = h
     if leaf:
-        kid[d, b + 3] = (m << 17) | LEAF_BIT | horizon_value(c1, c2, params)
+        kid[d, b + K_INFO] = (m << 17) | LEAF_BIT | horizon_value(c1, c2, params)
         _prefetch(leaves, h & home_mask(leaves))
     else:
-        kid[d, b + 3] = m << 17
+        kid[d, b + K_INFO] = m << 17
         _prefetch(main, h & home_mask(main))
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main, leaves):
-    """List the node's children in move order, and prefetch their table slots.
+def _open(
+    frame, kid, d, params, remove, cards, sides, scores, columns, after, main, leaves,
+    parts, head,
+):  # fmt: skip
+    """List the node's children in move order, packed (see :func:`pack_by`: ``parts``
+    and ``head`` are the layout's), and prefetch their table slots.
 
     A play on another seat that brings nobody to the last Sanctuary card and is not
     on the Monks changes only the two seats' fields, the hand and the player to
@@ -567,7 +708,6 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
         if c < 0:
             break
         k2c = k2 + ((remove[hand, c] - hand) << (hb * p))
-        h2c = hash_k2(k2c)
         # the next player with a card in hand (p again if only p has any)
         act = p
         over = True
@@ -594,8 +734,10 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
                     else:
                         ep = RAISE_SHILLING
                     c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
-                    h = key_hash(c1, c2)
-                    _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, leaves)
+                    _emit(
+                        kid, d, j, c1, c2, leaf, base + v, params, main, leaves,
+                        parts, head,
+                    )  # fmt: skip
                     j += 1
                 continue
             st = SEAT_BITS * t
@@ -624,13 +766,14 @@ def _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, m
                     c1 = rest | ((highp + (x & 255)) << sp) | ((hight + (y & 255)) << st)
                     c2 = k2c
                     leaf = over
-                    h = hash_with(c1, h2c)
                 else:
                     ep = columns[c, v, 0]
                     et = columns[c, v, 1]
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
-                    h = key_hash(c1, c2)
-                _emit(kid, d, j, c1, c2, h, leaf, base + v, params, main, leaves)
+                _emit(
+                    kid, d, j, c1, c2, leaf, base + v, params, main, leaves,
+                    parts, head,
+                )  # fmt: skip
                 j += 1
     frame[d, F_N] = j
     frame[d, F_NEXT] = 0
@@ -653,7 +796,8 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     """Value each child of the node at depth ``d`` that needs no search: a horizon
     state (put in the leaf table and its projection in the end-state set), or a
     state already in the table. Keep the others, in order, as the node's list of
-    children to visit; return how many leaf-table and end-set entries were added.
+    children to visit; return how many leaf-table and end-set entries were added,
+    and a status: 0, :data:`STATUS_OVERFLOW` or :data:`STATUS_UNPACKABLE`.
 
     The children's slots were prefetched when they were listed, so these probes
     mostly find their cache lines on the way in.
@@ -668,32 +812,32 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     keep = 0
     n_leaves = 0
     n_ends = 0
-    overflow = False
+    status = 0
+    kmask = params[P_KMASK]
     for j in range(n):
         b = j * KID
-        k1 = kid[d, b]
-        k2 = kid[d, b + 1]
-        info = kid[d, b + 3]
+        kw = kid[d, b + K_W]
+        info = kid[d, b + K_INFO]
+        if kw == NOT_PACKED:
+            status = STATUS_UNPACKABLE
+            continue
         if info & LEAF_BIT:
             val = info & 0xFFFF
-            added = insert(leaves, k1, k2, k2, kid[d, b + 2])
+            added = insert(leaves, kw, kw, np.int64(0), kid[d, b + K_H], kmask)
             if added == 1:
                 n_leaves += 1
-                n_ends += _insert_end(ends, k1 & endmask)
+                n_ends += _insert_end(ends, kid[d, b] & endmask)
             elif added == OVERFLOW:
-                overflow = True
+                status = STATUS_OVERFLOW
         else:
-            w2 = find(main, k1, k2, kid[d, b + 2])
-            if w2 == 0:
+            val = find(main, kw, kid[d, b + K_H], params)
+            if val < 0:
                 if keep != j:
                     c = keep * KID
-                    kid[d, c] = k1
-                    kid[d, c + 1] = k2
-                    kid[d, c + 2] = kid[d, b + 2]
-                    kid[d, c + 3] = info
+                    for x in range(KID):
+                        kid[d, c + x] = kid[d, b + x]
                 keep += 1
                 continue
-            val = w2 >> VALUE_SHIFT
         vg = (val & 127) - Z_OFF
         if is_max:
             if vg > g:
@@ -714,7 +858,7 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     frame[d, F_GW] = gw
     frame[d, F_PW] = pw
     frame[d, F_N] = keep
-    return n_leaves, n_ends, overflow
+    return n_leaves, n_ends, status
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -733,6 +877,8 @@ def search(
     scores,
     columns,
     after,
+    parts,
+    head,
     max_steps,
     room,
     stop,
@@ -740,7 +886,9 @@ def search(
 ):
     """Run the depth-first search for up to ``max_steps`` moves; return a status.
 
-    Internal nodes go to ``main``; horizon states to the small ``leaves`` table, and
+    Internal nodes go to ``main``, keyed by their packed state (``parts`` and ``head``
+    are the layout's, see :func:`pack_by`) with their value in the slot;
+    horizon states to the small ``leaves`` table, and
     their (Luck, Shilling, Sanctuary) projections to the ``ends`` set. A slice may
     stop with nodes open: their children lists stay in ``kid`` and the search
     resumes where it was. ``room`` says how many more states, main-table, leaf-table
@@ -781,16 +929,19 @@ def search(
         n = frame[d, F_N]
         if n < 0:
             # a node just entered: list its children, value those that need no search
-            _open(frame, kid, d, params, remove, cards, sides, scores, columns, after, main, leaves)
+            _open(
+                frame, kid, d, params, remove, cards, sides, scores, columns, after, main,
+                leaves, parts, head,
+            )  # fmt: skip
             steps += frame[d, F_N]
-            added_leaves, added_ends, overflow = _settle(
+            added_leaves, added_ends, bad = _settle(
                 frame, kid, d, main, leaves, ends, root_val, params
             )
             states += added_leaves
             n_leaves += added_leaves
             n_ends += added_ends
-            if overflow:
-                status = STATUS_OVERFLOW
+            if bad != 0:
+                status = bad
                 break
             continue
         j = frame[d, F_NEXT]
@@ -802,21 +953,19 @@ def search(
                 j -= n
             frame[d, F_CUR] = j
             b = j * KID
-            k1 = kid[d, b]
-            k2 = kid[d, b + 1]
             # not known when the node was entered; maybe since (a sibling's subtree or
             # another search thread)
-            w2 = find(main, k1, k2, kid[d, b + 2])
-            if w2 == 0:
+            val = find(main, kid[d, b + K_W], kid[d, b + K_H], params)
+            if val < 0:
+                frame[d + 1, F_K1] = kid[d, b]
+                frame[d + 1, F_K2] = kid[d, b + 1]
+                frame[d + 1, F_W] = kid[d, b + K_W]
                 d += 1
-                frame[d, F_K1] = k1
-                frame[d, F_K2] = k2
                 frame[d, F_N] = -1
                 continue
-            val = w2 >> VALUE_SHIFT
             _combine(frame, d, val)
             if d == 0:
-                root_val[kid[d, b + 3] >> 17] = val
+                root_val[kid[d, b + K_INFO] >> 17] = val
             continue
         # every move of the node at depth d is done
         k1 = frame[d, F_K1]
@@ -827,7 +976,9 @@ def search(
         else:
             val = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
         expanded += 1
-        added = insert(main, k1, k2, k2 | (val << VALUE_SHIFT), key_hash(k1, k2))
+        kw = frame[d, F_W]
+        w0, w1 = slot_words(kw, val, params, main.shape[1])
+        added = insert(main, kw, w0, w1, slot_hash(kw), params[P_KMASK])
         if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break
@@ -841,7 +992,7 @@ def search(
         d -= 1
         _combine(frame, d, val)
         if d == 0:
-            root_val[kid[0, frame[0, F_CUR] * KID + 3] >> 17] = val
+            root_val[kid[0, frame[0, F_CUR] * KID + K_INFO] >> 17] = val
     # the other searches end their slices too (a slice ends for all at about the
     # same time, and a full table or the answer stops them all at once)
     _store_release(stop, np.int64(0), np.int64(0), np.int64(1))

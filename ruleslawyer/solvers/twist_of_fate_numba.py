@@ -222,19 +222,22 @@ def _memory(size: int) -> mmap.mmap:
 
 class StateTable:
     """A table of states (see the kernel's ``PAD``): a power of two of home slots
-    and the pad, in a mapping of ``max_bytes`` so that it grows in place.
+    and the pad, in a mapping of ``max_bytes`` so that it grows in place. A slot is
+    ``width`` words (see the kernel's ``slot_words``); ``kmask`` picks a state's key
+    out of a slot's first word.
 
     Growing needs no second table: the new upper half is fresh memory, and the
     entries move within the one mapping, from several threads at once.
     """
 
-    def __init__(self, capacity: int, max_bytes: int) -> None:
+    def __init__(self, capacity: int, max_bytes: int, width: int = 1, kmask: int = -1) -> None:
         from ruleslawyer.solvers import twist_of_fate_kernel as k
 
-        rows = max(capacity, max_bytes // 16 - k.PAD) + k.PAD
+        self.width, self.kmask = width, kmask
+        rows = max(capacity, max_bytes // (8 * width) - k.PAD) + k.PAD
         while True:
             try:
-                self.memory = _memory(rows * 16)
+                self.memory = _memory(rows * 8 * width)
                 break
             except OSError:  # a system that counts untouched memory (strict overcommit)
                 if rows <= capacity + k.PAD:
@@ -246,8 +249,8 @@ class StateTable:
     def _view(self, capacity: int) -> np.ndarray:
         from ruleslawyer.solvers import twist_of_fate_kernel as k
 
-        count = 2 * (capacity + k.PAD)
-        return np.frombuffer(self.memory, dtype=np.int64, count=count).reshape(-1, 2)
+        count = self.width * (capacity + k.PAD)
+        return np.frombuffer(self.memory, dtype=np.int64, count=count).reshape(-1, self.width)
 
     @property
     def capacity(self) -> int:
@@ -265,7 +268,7 @@ class StateTable:
         from ruleslawyer.solvers import twist_of_fate_kernel as k
 
         cap = self.capacity
-        lifted = np.zeros((k.PAD, 2), dtype=np.int64)
+        lifted = np.zeros((k.PAD, self.width), dtype=np.int64)
         n = k.lift(self.array, cap, lifted)
         self.array = table = self._view(2 * cap)
         # parts that start at empty slots, so that no run of full slots crosses two
@@ -278,10 +281,10 @@ class StateTable:
         cuts.append(cap)
         starts, stops = cuts[:-1], cuts[1:]
         if pool is None or parts == 1:
-            lost = k.spread(table, 0, cap)
+            lost = k.spread(table, 0, cap, self.kmask)
         else:
-            lost = sum(pool.map(k.spread, [table] * parts, starts, stops))
-        return lost + k.drop(table, lifted, n) == 0
+            lost = sum(pool.map(k.spread, [table] * parts, starts, stops, [self.kmask] * parts))
+        return lost + k.drop(table, lifted, n, self.kmask) == 0
 
 
 class Tables:
@@ -293,13 +296,21 @@ class Tables:
     """
 
     def __init__(
-        self, capacity: int, max_bytes: int, pool: ThreadPoolExecutor | None = None, parts: int = 1
+        self,
+        capacity: int,
+        max_bytes: int,
+        pool: ThreadPoolExecutor | None = None,
+        parts: int = 1,
+        *,
+        width: int = 1,
+        kmask: int = -1,
     ) -> None:
         self.max_bytes = max_bytes
         self.pool, self.parts = pool, parts  # threads that move entries as a table grows
         self.states = {
-            "main": StateTable(capacity, max_bytes),
-            "leaves": StateTable(capacity, max_bytes),
+            # slots of the main table: ``width`` words; of the leaf table: the key alone
+            "main": StateTable(capacity, max_bytes, width, kmask),
+            "leaves": StateTable(capacity, max_bytes, 1, kmask),
         }
         self.ends = empty_table((capacity,))
 
@@ -323,7 +334,9 @@ class Tables:
         if which == "ends":
             return self.nbytes + self.ends.nbytes <= self.max_bytes
         table = self.states[which]
-        return table.can_double() and self.nbytes + table.capacity * 16 <= self.max_bytes
+        return (
+            table.can_double() and self.nbytes + table.capacity * 8 * table.width <= self.max_bytes
+        )
 
     def limits(self) -> tuple[int, int, int]:
         """How many entries main, leaves and ends may hold before they must grow."""
@@ -369,30 +382,38 @@ def solve(
     max_table_bytes: int = MAX_TABLE_BYTES,
     threads: int | None = None,
     stats: dict[str, Any] | None = None,
+    slot_width: int | None = None,
 ) -> SolveResult:
     """Search every line of play from ``position`` to the horizon, compiled.
 
     ``threads`` searches (default: one per usable processor, at most
     :data:`MAX_THREADS`) run at once over shared tables; the answer does not
-    depend on how many.
+    depend on how many. The tables key a state by its packing (the tiered engine's,
+    :func:`~twist_of_fate_tiers.layout`), one word per slot where the value fits
+    beside it; ``slot_width`` forces one or two words (tests).
     """
     from ruleslawyer.solvers import twist_of_fate_kernel as k
+    from ruleslawyer.solvers import twist_of_fate_tiers as tiers
 
     budget = budget or Budget()
     began = time.perf_counter()
-    enc = encode(position, rules)
+    prob = tiers.problem(position, rules, slot_width)
+    enc, lay = prob.enc, prob.lay
+    root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
     depth = sum(len(s.hand) for s in position.state.seats) + 2
     n_moves = len(position.deck.characters) * len(position.state.seats) * k.VARIANTS
     n = threads or default_threads()
     frames = np.zeros((n, depth, k.FRAME), dtype=np.int64)
     frames[:, 0, k.F_K1], frames[:, 0, k.F_K2] = enc.root
+    frames[:, 0, k.F_W] = root_kw
     frames[:, 0, k.F_N] = -1  # the root is entered on the first slice
     kids = np.zeros((n, depth, n_moves * k.KID), dtype=np.int64)
     counters = np.zeros((n, k.NCOUNTERS), dtype=np.int64)
     root_vals = np.full((n, n_moves), -1, dtype=np.int64)
-    rules_in = enc[1:]
+    rules_in = (*enc[1:], lay.parts, lay.head)
     pool = ThreadPoolExecutor(n) if n > 1 else None
-    tables = Tables(FIRST_CAPACITY, max_table_bytes, pool, n)
+    kmask = int(enc.params[k.P_KMASK])
+    tables = Tables(FIRST_CAPACITY, max_table_bytes, pool, n, width=prob.slot_width, kmask=kmask)
     began_search = time.perf_counter()
     progress = Progress("twist-of-fate numba: states")
     name = position.names[position.state.active]
@@ -440,6 +461,11 @@ def solve(
             if stats is not None and "first_slice_seconds" not in stats:
                 stats["first_slice_seconds"] = time.perf_counter() - began_search
             states = int(counters[:, k.C_STATES].sum())
+            if k.STATUS_UNPACKABLE in statuses:
+                raise InputError(
+                    "position", "seats", "a reachable state out of the packing's ranges",
+                    "a position whose states fit the packing",
+                )  # fmt: skip
             if k.STATUS_OVERFLOW in statuses:  # a state not stored: no exact count
                 if stats is not None:
                     stats["stopped"] = "overflow"
@@ -475,9 +501,10 @@ def solve(
             stats["threads"] = n
             stats["expanded"] = int(counters[:, k.C_EXPANDED].sum())
             stats["main"] = int(counters[:, k.C_MAIN].sum())
+            stats["slot_words"] = prob.slot_width
     root_val = root_vals[done]
     total = counters.sum(axis=0)
-    top = int(tables.main[k.lookup(tables.main, *enc.root), 1]) >> k.VALUE_SHIFT
+    top = int(k.find(tables.main, root_kw, k.slot_hash(root_kw), enc.params))
     g, r, gw, pw = _decode(top)
     best = _best(root_val)
     state = position.state

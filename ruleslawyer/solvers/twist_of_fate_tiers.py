@@ -28,12 +28,14 @@ from ruleslawyer.errors import InputError
 from ruleslawyer.models.twist_of_fate import Rules, count_toward_limit
 from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers import twist_of_fate_kernel as k
+from ruleslawyer.solvers.twist_of_fate_kernel import NOT_PACKED, pack, unpack
 from ruleslawyer.solvers.twist_of_fate_numba import Encoded, encode, multisets
+
+__all__ = ["NOT_PACKED", "Layout", "Problem", "layout", "pack", "problem", "unpack"]
 
 STATE_BITS = 62
 LEAF_FLAG = np.int64(1 << STATE_BITS)
 LS_BITS = 5  # 5 * luck + shilling: 0..24
-NOT_PACKED = -1  # pack(): a field out of the range the layout gave it
 
 
 class Layout(NamedTuple):
@@ -45,10 +47,11 @@ class Layout(NamedTuple):
     """
 
     fields: np.ndarray  # (fields, 3) int64
-    head: np.ndarray  # seats, players, the kernel's hand bits
+    head: np.ndarray  # seats, players, the kernel's hand bits, the kernel's hands
     to_local: np.ndarray  # player, kernel hand index -> index among the root hand's sub-hands
     to_global: np.ndarray  # player, sub-hand index -> kernel hand index
     bits: int
+    parts: np.ndarray  # each field's value -> its part of the word (see pack_parts)
 
 
 def _width(values: int) -> int:
@@ -103,93 +106,82 @@ def layout(position: Position, rules: Rules) -> Layout:
             f"states needing {shift} bits",
             f"a position whose states fit {STATE_BITS} bits (fewer seats or smaller hands)",
         )
-    head = np.array([len(state.seats), state.players, hand_bits], dtype=np.int64)
-    return Layout(fields, head, to_local, to_global, shift)
+    head = np.array([len(state.seats), state.players, hand_bits, len(vectors)], dtype=np.int64)
+    return Layout(fields, head, to_local, to_global, shift, pack_parts(fields, head, to_local))
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _put(word, value, fields, f):
-    x = value - fields[f, 2]
-    if x < 0 or x >= np.int64(1) << fields[f, 1]:
-        return np.int64(NOT_PACKED)
-    return word | (x << fields[f, 0])
+def pack_parts(fields: np.ndarray, head: np.ndarray, to_local: np.ndarray) -> np.ndarray:
+    """The table of the kernel's ``pack_by``: for every field and each value its bits in
+    the packed word (``NOT_PACKED`` where the value is out of the field's range).
+    Per seat 64 entries by the kernel's Luck-and-Shilling bits, 64 by its Sanctuary
+    bits, 8 by its count; per player one by each kernel hand; 4 by the player to move;
+    8 by the winner plus one. Built from the field rows, as :func:`pack` reads them."""
+    seats, players, _, hands = (int(x) for x in head)
 
+    def part(f: int, value: int) -> int:
+        shift, width, lowest = (int(x) for x in fields[f])
+        x = value - lowest
+        return x << shift if 0 <= x < 1 << width else NOT_PACKED
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _get(word, fields, f):
-    return ((word >> fields[f, 0]) & ((np.int64(1) << fields[f, 1]) - 1)) + fields[f, 2]
-
-
-@njit(cache=True, error_model="numpy")
-def pack(k1, k2, fields, head, to_local):
-    """The kernel's two words as one (:data:`NOT_PACKED` if a field is out of its range)."""
-    seats, players, hb = head[0], head[1], head[2]
-    w = np.int64(0)
-    f = 0
+    out: list[int] = []
     for s in range(seats):
-        seat = (k1 >> (k.SEAT_BITS * s)) & k.SEAT_MASK
-        values = (
-            (seat & 7) * 5 + ((seat >> 3) & 7),
-            (seat >> k.Z_SHIFT) & 63,
-            seat >> k.COUNT_SHIFT,
-        )
-        for v in values:
-            w = _put(w, v, fields, f)
-            if w < 0:
-                return w
-            f += 1
-    hmask = (np.int64(1) << hb) - 1
+        f = 3 * s
+        out += [part(f, (b & 7) * 5 + (b >> 3)) if (b & 7) <= 4 and (b >> 3) <= 4 else NOT_PACKED
+                for b in range(64)]  # fmt: skip
+        out += [part(f + 1, z) for z in range(64)]
+        out += [part(f + 2, c) for c in range(8)]
+    f = 3 * seats
     for p in range(players):
-        w = _put(w, to_local[p, (k2 >> (hb * p)) & hmask], fields, f)
-        if w < 0:
-            return w
-        f += 1
-    w = _put(w, (k1 >> k.ACT_SHIFT) & 3, fields, f)
-    if w < 0:
-        return w
-    return _put(w, (k2 >> (hb * players)) & 7, fields, f + 1)
-
-
-@njit(cache=True, error_model="numpy")
-def unpack(w, fields, head, to_global):
-    """The kernel's two words of a packed state."""
-    seats, players, hb = head[0], head[1], head[2]
-    k1 = np.int64(k.MARK1)
-    f = 0
-    for s in range(seats):
-        ls = _get(w, fields, f)
-        seat = (ls // 5) | ((ls % 5) << 3)
-        seat |= _get(w, fields, f + 1) << k.Z_SHIFT
-        seat |= _get(w, fields, f + 2) << k.COUNT_SHIFT
-        k1 |= seat << (k.SEAT_BITS * s)
-        f += 3
-    k2 = np.int64(1) << k.MARK2_SHIFT
-    for p in range(players):
-        k2 |= to_global[p, _get(w, fields, f)] << (hb * p)
-        f += 1
-    k1 |= _get(w, fields, f) << k.ACT_SHIFT
-    k2 |= _get(w, fields, f + 1) << (hb * players)
-    return k1, k2
+        out += [NOT_PACKED if to_local[p, g] < 0 else part(f + p, int(to_local[p, g]))
+                for g in range(hands)]  # fmt: skip
+    f += players
+    out += [part(f, a) for a in range(4)] + [part(f + 1, w) for w in range(8)]
+    return np.array(out, dtype=np.int64)
 
 
 class Problem(NamedTuple):
-    """Everything a partition task needs: the kernel's tables and the packing."""
+    """Everything a partition task (or the memory solver) needs: the kernel's tables
+    with the slot parameters, the packing, and the words in a slot of the memory
+    solver's transposition table (see :func:`slot_params`)."""
 
     enc: Encoded
     lay: Layout
     n_moves: int
+    slot_width: int
 
 
-def problem(position: Position, rules: Rules) -> Problem:
+def slot_params(params: np.ndarray, lay: Layout, root: int, width: int | None = None) -> int:
+    """Set the kernel's slot parameters in ``params`` (``P_KMASK`` and after) for states
+    packed by ``lay``, and return the words per slot of the transposition table: one
+    (the packed state, a marker bit, and the value in the bits above: each
+    Sanctuary of the value as an offset in the root seat's packed range) when that
+    fits 64 bits, else two. ``width`` forces one (tests)."""
+    _, zw, zlow = (int(x) for x in lay.fields[3 * root + 1])
+    vbits = 2 * zw + 2  # guaranteed and reachable Sanctuary, guaranteed and possible win
+    params[k.P_MARK] = 1 << lay.bits
+    params[k.P_KMASK] = (1 << (lay.bits + 1)) - 1
+    params[k.P_VSHIFT] = lay.bits + 1
+    params[k.P_VMASK] = (1 << vbits) - 1
+    params[k.P_ZLOW] = zlow
+    params[k.P_ZW] = zw
+    if width is None:
+        width = 1 if lay.bits + 1 + vbits <= 64 else 2
+    return width
+
+
+def problem(position: Position, rules: Rules, slot_width: int | None = None) -> Problem:
     enc = encode(position, rules)
+    lay = layout(position, rules)
+    params = enc.params.copy()
+    width = slot_params(params, lay, position.state.active, slot_width)
     n_moves = len(position.deck.characters) * len(position.state.seats) * k.VARIANTS
-    return Problem(enc, layout(position, rules), n_moves)
+    return Problem(enc._replace(params=params), lay, n_moves, width)
 
 
 def root_word(prob: Problem) -> int:
     """The root's packed word (never flagged a leaf: the memory solver opens it too)."""
     w = int(pack(*prob.enc.root, prob.lay.fields, prob.lay.head, prob.lay.to_local))
-    if w < 0:
+    if w == NOT_PACKED:
         raise InputError("position", "seats", "a value out of its range", "a packable position")
     return w
 
@@ -207,7 +199,7 @@ EXPAND_DONE, EXPAND_FULL, EXPAND_UNPACKABLE = range(3)
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _expand(
-    parents, start, out, moves, ends, counts, fields, head, to_local, to_global,
+    parents, start, out, moves, ends, counts, fields, head, parts, to_global,
     frame, kid, dummy, params, remove, cards, sides, scores, columns, after,
 ):  # fmt: skip
     """The children of ``parents[start:]`` in move order into ``out`` (flagged leaves
@@ -216,6 +208,7 @@ def _expand(
     every parent that is a leaf or has no move goes to ``ends``. ``counts`` gets the
     parents done, children written, ends written. Returns a status."""
     endmask = params[k.P_ENDMASK]
+    mark = params[k.P_MARK]
     max_kids = kid.shape[1] // k.KID
     with_moves = moves.shape[0] == out.shape[0]
     n = 0
@@ -235,18 +228,22 @@ def _expand(
             continue
         frame[0, k.F_K1] = k1
         frame[0, k.F_K2] = k2
-        k._open(frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy)
+        k._open(
+            frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy,
+            parts, head,
+        )  # fmt: skip
         kids = frame[0, k.F_N]
         if kids == 0:
             ends[n_ends] = k1 & endmask
             n_ends += 1
         for j in range(kids):
             b = j * k.KID
-            c = pack(kid[0, b], kid[0, b + 1], fields, head, to_local)
-            if c < 0:
+            c = kid[0, b + k.K_W]
+            if c == NOT_PACKED:
                 status = EXPAND_UNPACKABLE
                 break
-            info = kid[0, b + 3]
+            c ^= mark
+            info = kid[0, b + k.K_INFO]
             if info & k.LEAF_BIT:
                 c |= LEAF_FLAG
             out[n] = c
@@ -279,7 +276,7 @@ def expand_chunks(prob: Problem, parents: np.ndarray, chunk: int, *, with_moves:
         stop = min(parents.shape[0], start + size)
         status = _expand(
             parents[:stop], start, out, moves, ends, counts, lay.fields, lay.head,
-            lay.to_local, lay.to_global, frame, kid, dummy, *enc[1:],
+            lay.parts, lay.to_global, frame, kid, dummy, *enc[1:],
         )  # fmt: skip
         if status == EXPAND_UNPACKABLE:
             raise InputError(
@@ -300,7 +297,7 @@ def expand_chunks(prob: Problem, parents: np.ndarray, chunk: int, *, with_moves:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _combine_values(
-    parents, child_values, out, fields, head, to_global, frame, kid, dummy,
+    parents, child_values, out, fields, head, parts, to_global, frame, kid, dummy,
     params, remove, cards, sides, scores, columns, after,
 ):  # fmt: skip
     """Each parent's value (the kernel's 16-bit encoding) from its children's, which
@@ -314,7 +311,10 @@ def _combine_values(
             continue
         frame[0, k.F_K1] = k1
         frame[0, k.F_K2] = k2
-        k._open(frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy)
+        k._open(
+            frame, kid, 0, params, remove, cards, sides, scores, columns, after, dummy, dummy,
+            parts, head,
+        )  # fmt: skip
         kids = frame[0, k.F_N]
         if kids == 0:  # no move at all: valued as a horizon state
             out[i] = k.horizon_value(k1, k2, params)
@@ -332,7 +332,8 @@ def combine(prob: Problem, parents: np.ndarray, child_values: np.ndarray) -> np.
     out = np.empty(parents.shape[0], dtype=np.int64)
     lay = prob.lay
     used = _combine_values(
-        parents, child_values, out, lay.fields, lay.head, lay.to_global, frame, kid, dummy,
+        parents, child_values, out, lay.fields, lay.head, lay.parts, lay.to_global, frame,
+        kid, dummy,
         *prob.enc[1:],
     )  # fmt: skip
     assert used == child_values.shape[0], "children and parents out of step"
@@ -352,12 +353,51 @@ def partition_of(words: np.ndarray, parts: int) -> np.ndarray:
     return out
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def _group(words, parts, order, bounds):
+    """The indices of ``words`` grouped by partition into ``order`` (a counting sort:
+    each group in the words' order), partition ``j``'s at ``order[bounds[j]:bounds[j + 1]]``."""
+    owner = np.empty(words.shape[0], dtype=np.int64)
+    bounds[:] = 0
+    for i in range(words.shape[0]):
+        j = k.key_hash(words[i], 0) % parts
+        owner[i] = j
+        bounds[j + 1] += 1
+    for j in range(parts):
+        bounds[j + 1] += bounds[j]
+    at = bounds[:-1].copy()
+    for i in range(words.shape[0]):
+        j = owner[i]
+        order[at[j]] = i
+        at[j] += 1
+
+
+def group(words: np.ndarray, parts: int) -> tuple[np.ndarray, np.ndarray]:
+    """The indices of ``words`` grouped by :func:`partition_of`, and where each group starts."""
+    order = np.empty(words.shape[0], dtype=np.int64)
+    bounds = np.zeros(parts + 1, dtype=np.int64)
+    _group(words, parts, order, bounds)
+    return order, bounds
+
+
 def split(words: np.ndarray, parts: int) -> list[np.ndarray]:
-    """``words`` as ``parts`` arrays, by :func:`partition_of`."""
+    """``words`` as ``parts`` arrays, by :func:`partition_of` (each in the order given)."""
     if parts == 1:
         return [words]
-    owner = partition_of(words, parts)
-    order = np.argsort(owner, kind="stable")
-    bounds = np.searchsorted(owner[order], np.arange(parts + 1))
+    order, bounds = group(words, parts)
     ordered = words[order]
     return [ordered[bounds[j] : bounds[j + 1]] for j in range(parts)]
+
+
+def distinct(words: np.ndarray) -> np.ndarray:
+    """The distinct values of ``words``, sorted: a sort and a compare of neighbours
+    (numpy's ``unique`` is hash-based in numpy 2 and several times slower here). The
+    stable sort merges already sorted runs (such as concatenated results of this)
+    in one pass over each."""
+    if words.shape[0] < 2:
+        return np.array(words, dtype=np.int64)
+    ordered = np.sort(words, kind="stable")
+    keep = np.empty(ordered.shape[0], dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]

@@ -226,3 +226,21 @@ def test_readme_dask_example_runs_as_printed() -> None:
     assert result.exit_code == 0, result.output
     varies = re.compile(r"^(seconds|peak memory per worker): .*$", re.MULTILINE)
     assert varies.sub("", result.output) == varies.sub("", block.group(2))
+
+
+@settings(deadline=None)  # the first call compiles the kernel's function
+@given(packable_states())
+def test_pack_by_table_is_pack(case: tuple[twist_of_fate_tiers.Layout, int, int]) -> None:
+    # the kernel packs children with the table of field parts; it must be pack itself
+    lay, k1, k2 = case
+    fast = k.pack_by(k1, k2, lay.parts, lay.head)
+    assert fast == twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local)
+
+
+def test_pack_by_table_refuses_a_field_out_of_its_range() -> None:
+    position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
+    lay = twist_of_fate_tiers.layout(position, Rules())
+    k1, k2 = twist_of_fate_numba.encode(position, Rules()).root
+    assert k.pack_by(k1, k2, lay.parts, lay.head) >= 0
+    shilling_7 = k1 | (7 << 3)  # seat 0's Shilling 7: not a value the rules reach
+    assert k.pack_by(shilling_7, k2, lay.parts, lay.head) == -1

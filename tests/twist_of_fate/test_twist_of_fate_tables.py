@@ -23,52 +23,75 @@ FIRST = 1 << 10
 POSITIONS = Path(__file__).resolve().parents[2] / "ruleslawyer" / "data" / "positions"
 
 
-def _key(x: int) -> tuple[int, int]:
-    # real keys carry their marker bits, so that neither word is ever 0
-    return k.MARK1 | (x & ((1 << 45) - 1)), (1 << k.MARK2_SHIFT) | (x >> 45)
+BITS = 50  # packed states of 50 bits, the marker bit above, then the value
+MARK = 1 << BITS
+
+
+def _params() -> np.ndarray:
+    params = np.zeros(k.NPARAMS, dtype=np.int64)
+    params[k.P_MARK] = MARK
+    params[k.P_KMASK] = (MARK << 1) - 1
+    params[k.P_VSHIFT] = BITS + 1
+    params[k.P_VMASK] = (1 << 10) - 1
+    params[k.P_ZLOW] = k.Z_OFF - 3  # Sanctuary -3..12 at the root seat
+    params[k.P_ZW] = 4
+    return params
+
+
+def _value(n: int) -> int:
+    """A value in the kernel's 16-bit encoding that fits the range of :func:`_params`."""
+    low = k.Z_OFF - 3
+    return (low + n % 16) | ((low + (n >> 4) % 16) << 7) | (((n >> 8) & 3) << 14)
 
 
 @cache
-def _clumped() -> tuple[tuple[int, int], ...]:
+def _clumped() -> tuple[int, ...]:
     """Keys whose home slots are the last 16 of the first table: one long run of full
     slots into the pad, which splits between both ends of the grown table."""
     out = []
     x = 0
     while len(out) < 600:
-        k1, k2 = _key(x)
-        if k.key_hash(k1, k2) % FIRST >= FIRST - 16:
-            out.append((k1, k2))
+        if k.slot_hash(x | MARK) % FIRST >= FIRST - 16:
+            out.append(x | MARK)
         x += 1
     return tuple(out)
 
 
+@pytest.mark.parametrize("width", [1, 2])
 @pytest.mark.parametrize("parts", [1, 2, 3])
 @given(
-    st.sets(st.integers(0, (1 << 50) - 1), max_size=700),
+    st.sets(st.integers(0, MARK - 1), max_size=700),
     st.sets(st.integers(0, 599), max_size=600),
 )
 @settings(max_examples=30, deadline=None)
-def test_growing_in_place_keeps_every_entry(parts: int, xs: set[int], clumped: set[int]) -> None:
-    table = StateTable(FIRST, 1 << 24)
-    keys = sorted({_key(x) for x in xs} | {_clumped()[i] for i in clumped})
-    for n, (k1, k2) in enumerate(keys):
-        assert k.insert(table.array, k1, k2, k2 | (n << k.VALUE_SHIFT), k.key_hash(k1, k2)) == 1
+def test_growing_in_place_keeps_every_entry(
+    width: int, parts: int, xs: set[int], clumped: set[int]
+) -> None:
+    params = _params()
+    kmask = int(params[k.P_KMASK])
+    table = StateTable(FIRST, 1 << 24, width, kmask)
+    keys = sorted({x | MARK for x in xs} | {_clumped()[i] for i in clumped})
+    for n, kw in enumerate(keys):
+        w0, w1 = k.slot_words(kw, _value(n), params, width)
+        assert k.insert(table.array, kw, w0, w1, k.slot_hash(kw), kmask) == 1
+        # a second insert of the same state finds it
+        assert k.insert(table.array, kw, w0, w1, k.slot_hash(kw), kmask) == 0
     with ThreadPoolExecutor(parts) as pool:
         for _ in range(3):
             assert table.grow(pool, parts)
             arr = table.array
+            assert arr.shape[1] == width
             assert int((arr[:, 0] != k.EMPTY_KEY).sum()) == len(keys)
             assert arr[-1, 0] == k.EMPTY_KEY
-            for n, (k1, k2) in enumerate(keys):
-                assert k.find(arr, k1, k2, k.key_hash(k1, k2)) >> k.VALUE_SHIFT == n
-            k1, k2 = _key(1 << 50)
-            assert k.find(arr, k1, k2, k.key_hash(k1, k2)) == 0
+            for n, kw in enumerate(keys):
+                assert k.find(arr, kw, k.slot_hash(kw), params) == _value(n)
+            assert k.find(arr, MARK << 1, k.slot_hash(MARK << 1), params) == -1
     assert table.capacity == FIRST << 3
 
 
 def test_a_table_reserves_its_largest_size_but_uses_only_its_first_rows() -> None:
     table = StateTable(FIRST, 1 << 30)
-    assert table.array.shape == (FIRST + k.PAD, 2)
+    assert table.array.shape == (FIRST + k.PAD, 1)
     assert not np.any(table.array)
 
 
@@ -100,7 +123,7 @@ def test_a_system_that_refuses_a_large_reservation_gets_a_smaller_one(
 ) -> None:
     # strict overcommit refuses mappings beyond the commit limit, touched or not
     real = twist_of_fate_numba._memory
-    limit = 16 * (4 * FIRST + k.PAD)
+    limit = 8 * (4 * FIRST + k.PAD)
 
     def strict(size: int) -> Any:
         if size > limit:
@@ -109,7 +132,7 @@ def test_a_system_that_refuses_a_large_reservation_gets_a_smaller_one(
 
     monkeypatch.setattr(twist_of_fate_numba, "_memory", strict)
     table = StateTable(FIRST, 1 << 30)
-    assert table.rows * 16 <= limit
+    assert table.rows * 8 <= limit
     tables = Tables(FIRST, 1 << 30)
     assert tables.can_grow("main")
     assert tables.grow("main") and tables.can_grow("main")

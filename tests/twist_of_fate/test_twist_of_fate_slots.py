@@ -1,0 +1,76 @@
+"""The memory solver's slots: one word (the packed state with its value above it) where
+the value fits, two words otherwise; the answer never depends on which."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+
+from ruleslawyer.models.twist_of_fate import Rules
+from ruleslawyer.models.twist_of_fate_files import Position, load_position
+from ruleslawyer.solvers import twist_of_fate_kernel as k
+from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_tiers
+from tests.twist_of_fate.test_twist_of_fate_solve import positions
+
+POSITIONS = Path(__file__).resolve().parents[2] / "ruleslawyer" / "data" / "positions"
+
+
+def test_shipped_positions_get_one_word_slots() -> None:
+    # 3p-12's states need 49 bits (the packing test's field widths); its root seat's
+    # Sanctuary runs over 3 bits, so a value needs 2 * 3 + 2 = 8 bits: 49 + 1 + 8 <= 64
+    for name, bits in (("3p-6", 40), ("3p-9", 43), ("3p-12", 49), ("2p-10", 47)):
+        position = load_position(POSITIONS / f"twist-of-fate-{name}.toml")
+        prob = twist_of_fate_tiers.problem(position, Rules())
+        assert prob.lay.bits == bits
+        assert prob.slot_width == 1, name
+        params = prob.enc.params
+        assert params[k.P_VSHIFT] == bits + 1
+        top = int(params[k.P_VSHIFT]) + int(params[k.P_VMASK]).bit_length()
+        assert top <= 64, name
+
+
+def test_a_value_survives_the_narrowing_of_a_one_word_slot() -> None:
+    position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
+    prob = twist_of_fate_tiers.problem(position, Rules())
+    params = prob.enc.params
+    low, zw = int(params[k.P_ZLOW]), int(params[k.P_ZW])
+    for g in range(low, low + (1 << zw)):
+        for r in range(g, low + (1 << zw)):
+            for gw, pw in ((0, 0), (0, 1), (1, 1)):
+                val = g | (r << 7) | (gw << 14) | (pw << 15)
+                kw = (1 << prob.lay.bits) - 1 | int(params[k.P_MARK])  # every key bit set
+                w0, _ = k.slot_words(kw, val, params, 1)
+                assert w0 & params[k.P_KMASK] == kw
+                assert k._widen((w0 >> params[k.P_VSHIFT]) & params[k.P_VMASK], params) == val
+
+
+def _both(position: Position, rules: Rules, threads: int = 1) -> tuple[Any, Any]:
+    one = twist_of_fate_numba.solve(position, rules, threads=threads, slot_width=1)
+    two = twist_of_fate_numba.solve(position, rules, threads=threads, slot_width=2)
+    return one, two
+
+
+def test_one_and_two_word_slots_agree_on_the_shipped_3p6() -> None:
+    position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
+    one, two = _both(position, Rules(), threads=2)
+    assert one.finished and two.finished
+    assert one.answer() == two.answer()
+    assert (one.states, one.end_states) == (163_968, 42_147)  # benchmarks/README.md
+
+
+@given(positions())
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+def test_one_and_two_word_slots_agree(case: tuple[Position, Rules]) -> None:
+    position, rules = case
+    prob = twist_of_fate_tiers.problem(position, rules)
+    one, two = _both(position, rules)
+    assert one.answer() == two.answer()
+    default = twist_of_fate_numba.solve(position, rules, threads=1)
+    assert default.answer() == (one if prob.slot_width == 1 else two).answer()
