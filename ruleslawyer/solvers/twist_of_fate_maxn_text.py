@@ -29,7 +29,9 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _utility(u: dict[str, Any]) -> str:
-    return f"{'won ' if u['won'] else ''}{u['sanctuary']} / {u['luck_plus_shilling']}"
+    won = u["won"]
+    head = f"won {won} " if isinstance(won, str) else ("won " if won else "")
+    return f"{head}{u['sanctuary']} / {u['luck_plus_shilling']}"
 
 
 def render_analysis(out: dict[str, Any]) -> str:
@@ -40,6 +42,8 @@ def render_analysis(out: dict[str, Any]) -> str:
         f"choice: {out['tie_break']}",
         f"horizon: {out['horizon']}",
     ]
+    if "chance" in out:
+        lines += [f"chance: {out['chance']}", f"chance ties: {out['chance_ties']}"]
     if out["moves"] is None:
         return "\n".join(lines) + "\n"
     players = list(out["moves"][0]["value"]) if out["moves"] else []
@@ -56,12 +60,17 @@ def render_analysis(out: dict[str, Any]) -> str:
     lines.append("line (Luck / Shilling / Sanctuary of every seat after each play):")
     if out["line"]:
         seats = list(out["line"][0]["seats"])
+        rounds = "round" in out["line"][0]
         rows = [
-            [str(p["ply"]), p["player"], describe(p["move"])]
+            [str(p["ply"]), *([str(p["round"])] if rounds else []), p["player"]]
+            + [describe(p["move"])]
             + [f"{s['luck']} / {s['shilling']} / {s['sanctuary']}" for s in p["seats"].values()]
             for p in out["line"]
         ]
-        lines += _table(["ply", "player", "move", *seats], rows)
+        head = ["ply", *(["round"] if rounds else []), "player", "move", *seats]
+        lines += _table(head, rows)
     else:
         lines.append("  (the position is at the horizon)")
+    if "line_end" in out:
+        lines.append(f"  the line stops at {out['line_end']}")
     return "\n".join(lines) + "\n"
