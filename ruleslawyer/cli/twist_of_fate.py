@@ -265,7 +265,11 @@ def solve(
 
 def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
     """Write an analysis (JSON or the text tables); exit 3 when it did not finish."""
-    from ruleslawyer.solvers.twist_of_fate_maxn_text import describe, render_analysis
+    from ruleslawyer.solvers.twist_of_fate_maxn_text import (
+        describe,
+        render_analysis,
+        render_hidden,
+    )
 
     if fmt == "json":
         emit(json.dumps(out, indent=2) + "\n", output)
@@ -273,7 +277,8 @@ def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
         head = f"player: {out['player']}\n"
         if out["best_move"]:
             head += f"best_move: {describe(out['best_move'])}\n"
-        emit(head + render_analysis(out) + _tail(out), output)
+        body = render_hidden(out) if "hidden" in out else render_analysis(out)
+        emit(head + body + _tail(out), output)
     if not out["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 

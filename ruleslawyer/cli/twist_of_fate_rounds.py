@@ -64,8 +64,10 @@ def solve_rounds(
     if pos.hidden:
         from ruleslawyer.solvers.twist_of_fate_hidden import evaluate_hidden, worlds
 
+        found = worlds(pos, source, rules)
+        progress(f"solving {len(found)} assignments of the hidden cards of {source} ...")
         return evaluate_hidden(
-            pos, worlds(pos, source), rules, model, budget,
+            pos, found, rules, model, budget,
             rounds=crossing if horizon == "game" else None, solver=solver,
         )  # fmt: skip
     from ruleslawyer.solvers.twist_of_fate_horizon import analyse_rounds

@@ -136,7 +136,8 @@ class HorizonSearch:
                 result = expectation([(w, self.value(s, rounds_left - 1)) for w, s in nexts])
         else:
             vectors = [self.value(s, rounds_left) for _, s in self.children(state)]
-            result = vectors[choose(vectors, state.active, self.model, self.root)]
+            pick = choose(vectors, state.active, self.model, self.root) if vectors else None
+            result = stop_vector(state) if pick is None else vectors[pick]
         self.memo[key] = result
         if len(self.memo) % 1024 == 0:
             self.progress.update(len(self.memo))
@@ -162,6 +163,8 @@ class HorizonSearch:
                 at, left = nexts[0][1], left - 1
                 continue
             kids = self.children(at)
+            if not kids:
+                return out, None
             pick = choose([self.value(s, left) for _, s in kids], at.active, self.model, self.root)
             out.append((kids[pick][0], at, kids[pick][1]))
             at = kids[pick][1]

@@ -26,13 +26,14 @@ from ruleslawyer.models.twist_of_fate import (
 )
 from ruleslawyer.solvers.twist_of_fate_maxn_reference import choose, horizon_vector
 
-Expected = tuple[Fraction, Fraction, Fraction]  # won, Sanctuary, Luck + Shilling
+Exact = int | Fraction
+Expected = tuple[Exact, Exact, Exact]  # won, Sanctuary, Luck + Shilling (expected, exact)
 EVector = tuple[Expected, ...]  # one per player, in seat order
 
 
 def stop_vector(state: State) -> EVector:
-    """Every player's utility where the search stops, as exact fractions."""
-    return tuple((Fraction(w), Fraction(z), Fraction(ls)) for w, z, ls in horizon_vector(state))
+    """Every player's utility where the search stops (whole numbers)."""
+    return horizon_vector(state)
 
 
 def expectation(outcomes: list[tuple[int, EVector]]) -> EVector:
@@ -40,7 +41,7 @@ def expectation(outcomes: list[tuple[int, EVector]]) -> EVector:
     total = sum(w for w, _ in outcomes)
 
     def mean(p: int, i: int) -> Fraction:
-        return sum((w * v[p][i] for w, v in outcomes), Fraction(0)) / total
+        return Fraction(sum(w * v[p][i] for w, v in outcomes), total)
 
     return tuple((mean(p, 0), mean(p, 1), mean(p, 2)) for p in range(len(outcomes[0][1])))
 
@@ -81,4 +82,6 @@ def _value(
             [(w, of(nxt, rounds_left - 1)) for w, nxt in chance_outcomes(state, deck, rules)]
         )
     kids = [of(play(state, m, deck, rules), rounds_left) for m in legal_moves(state, deck, rules)]
+    if not kids:  # no legal move (a gap the rule checks report): the search stops here
+        return stop_vector(state)
     return kids[choose(kids, state.active, model, root)]

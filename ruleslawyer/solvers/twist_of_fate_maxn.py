@@ -175,6 +175,14 @@ def _vector(word: int, players: int) -> Vector:
     return tuple(out)
 
 
+def vector_json(names: tuple[str, ...], vector: Vector) -> dict[str, Any]:
+    """Every player's utility by name (exact: whole numbers, or fractions as "p/q")."""
+    return {
+        names[p]: {"won": _won(w), "sanctuary": _number(z), "luck_plus_shilling": _number(ls)}
+        for p, (w, z, ls) in enumerate(vector)
+    }
+
+
 def _number(x: Any) -> int | str:
     """A whole number as itself, an exact fraction as "p/q"."""
     fraction = Fraction(x)
@@ -202,10 +210,7 @@ def analysis_json(position: Position, analysis: Analysis) -> dict[str, Any]:
     root = state.active
 
     def value(vector: Vector) -> dict[str, Any]:
-        return {
-            names[p]: {"won": _won(w), "sanctuary": _number(z), "luck_plus_shilling": _number(ls)}
-            for p, (w, z, ls) in enumerate(vector)
-        }
+        return vector_json(names, vector)
 
     out: dict[str, Any] = {
         "player": position.names[root],

@@ -74,3 +74,36 @@ def render_analysis(out: dict[str, Any]) -> str:
     if "line_end" in out:
         lines.append(f"  the line stops at {out['line_end']}")
     return "\n".join(lines) + "\n"
+
+
+def render_hidden(out: dict[str, Any]) -> str:
+    """The assumptions, then every move's average and worst case over the hidden cards."""
+    lines = [f"{k.replace('_', ' ')}: {out[k]}" for k in ("model", "utility") if k in out]
+    lines += [f"choice: {out['tie_break']}", f"horizon: {out['horizon']}"]
+    if "chance" in out:
+        lines += [f"chance: {out['chance']}", f"chance ties: {out['chance_ties']}"]
+    hidden = out["hidden"]
+    lines += [
+        f"hidden cards: {hidden['evaluation']}",
+        f"prior: {hidden['prior']}",
+        f"worlds: {hidden['worlds']} ({hidden['equally_likely_draws']} equally likely draws)",
+    ]
+    if out["moves"] is None:
+        return "\n".join(lines) + "\n"
+    me = out["player"]
+    players = list(out["moves"][0]["average"]) if out["moves"] else []
+    lines.append(
+        f"moves of {me} (average over the worlds of each player's Sanctuary / Luck + "
+        f"Shilling at the horizon, and {me}'s worst case):"
+    )
+    rows = [
+        [
+            describe(m["move"]),
+            *(_utility(m["average"][p]) for p in players),
+            _utility(m["worst_case"][me]),
+        ]
+        for m in out["moves"]
+    ]
+    lines += _table(["move", *players, f"worst for {me}"], rows)
+    lines.append(f"safest move (best worst case): {describe(out['safest_move'])}")
+    return "\n".join(lines) + "\n"

@@ -3,11 +3,18 @@ brute-force reference, and the command line."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from ruleslawyer.models.twist_of_fate import Character, Deck, Rules, Seat, Side, State, play
 from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers import twist_of_fate_horizon_reference as reference
 from ruleslawyer.solvers.twist_of_fate_horizon import analyse_rounds
-from ruleslawyer.solvers.twist_of_fate_maxn import analysis_json
+from ruleslawyer.solvers.twist_of_fate_maxn import analysis_json, vector_json
 
 BROWNLOW = Character("Mr. Brownlow", (Side((0, 2), (2, 0)), Side((1, 1), (0, 0))), "printed")
 DUD = Character("Dud", (Side(), Side()), "placeholder")
@@ -61,12 +68,128 @@ def test_expectimax_across_a_two_player_round_end_by_hand() -> None:
     (ply,) = out["line"]
     assert ply["round"] == 2 and ply["player"] == "bob"
     assert "chance node (4 equally likely draws)" in out["line_end"]
-    # The brute-force reference agrees on every move, and with no round end to cross Bob
-    # stays on 7 with 3/0.
-    analysis = analyse_rounds(position, MUST, "maxn", rounds=1)
-    for move, vector in analysis.scored:
-        after = play(position.state, move, DECK, MUST)
-        assert reference.value(after, DECK, MUST, 1) == vector
+    # The brute-force reference agrees, and with no round end to cross Bob stays on 7 with
+    # 3/0.
+    assert reference.value(position.state, DECK, MUST, 1) == (
+        (0, 0, 2),
+        (Fraction(3, 4), Fraction(31, 4), Fraction(3, 2)),
+    )
     stay = analysis_json(position, analyse_rounds(position, MUST, "maxn", rounds=0))
     assert stay["value"]["bob"] == {"won": False, "sanctuary": 7, "luck_plus_shilling": 3}
     assert stay["chance"].startswith("none")
+
+
+def test_three_players_cross_a_round_end_by_hand() -> None:
+    # Round End: "Each player then picks up the six cards that were played in front of them
+    # by their opponents ... the new starting player is the one to left of the previous
+    # starting player." Ann (3/0, Sanctuary 7) plays the round's last card, a Dud, on Bob or
+    # Cat; Bob has Mr. Brownlow in front of him, Ann and Cat nothing. Round 2 starts with
+    # Bob (Ann started round 1), holding Mr. Brownlow, and whoever got the Dud holds it.
+    # Under must-decrease Duds keep every Luck + Shilling (no seat is at 0/0), so only
+    # Mr. Brownlow changes sums: the player who plays it takes +1/+1 (side 0 facing the
+    # target) or -2 Luck +2 Shilling, the target the other side. Bob (0/1) cannot reach 4
+    # with it; Ann can never score on her own, and Bob playing Mr. Brownlow on her with
+    # side 1 facing her (+1/+1) would make her 4/1 and win: he never does. Nobody scores:
+    # every Sanctuary stays, and the search must cross the round end and finish round 2.
+    # With --rounds 0 the horizon is the end of round 1: Ann 3/0 on 7, utility (0, 7, 3).
+    dud = "Dud"
+    seats = (
+        Seat(3, 0, 7, hand=(dud,)),
+        Seat(0, 1, 0, in_front=("Mr. Brownlow",)),
+        Seat(1, 1, 0),
+    )
+    state = State(seats, players=3, active=0, starter=0)
+    position = Position(state, ("ann", "bob", "cat"), DECK, {})
+    once = analysis_json(position, analyse_rounds(position, MUST, "maxn", rounds=1))
+    assert once["finished"] and once["chance"].startswith("none")
+    assert once["value"]["ann"]["sanctuary"] == 7 and once["value"]["ann"]["won"] is False
+    assert [p["round"] for p in once["line"]][:1] == [1] and once["line"][1]["round"] == 2
+    assert once["line"][1]["player"] == "bob"
+    assert once["value"] == _reference_json(position, MUST, 1)
+    never = analysis_json(position, analyse_rounds(position, MUST, "maxn", rounds=0))
+    assert never["value"]["ann"] == {"won": False, "sanctuary": 7, "luck_plus_shilling": 3}
+    assert len(never["line"]) == 1
+
+
+def _reference_json(position: Position, rules: Rules, rounds: int) -> dict:
+    vector = reference.value(position.state, position.deck, rules, rounds)
+    return vector_json(position.names, vector)
+
+
+ONE = Deck("one card", (BROWNLOW,))
+
+
+@st.composite
+def small_games(draw: st.DrawFn, chance: bool = True) -> tuple[Position, Rules, int]:
+    """A position a few plies from a round end whose next rounds are a few plies long."""
+    players = draw(st.sampled_from((2, 3)))
+    deck = draw(st.sampled_from((ONE, DECK)))
+    names = deck.names
+    cards = st.lists(st.sampled_from(names), max_size=1).map(deck.sort)
+    seats = [
+        Seat(
+            luck=draw(st.integers(0, 4)),
+            shilling=draw(st.integers(0, 4)),
+            sanctuary=draw(st.integers(5, 7)),
+            hand=draw(cards) if s < players else (),
+            in_front=draw(cards),
+        )
+        for s in range(players + (players == 2))
+    ]
+    holders = [s for s in range(players) if seats[s].hand]
+    if not holders:
+        seats[0] = replace(seats[0], hand=(names[0],))
+        holders = [0]
+    active = draw(st.sampled_from(holders))
+    rnd, saved, unused, most = 1, (), (), 2
+    if players == 2:
+        rnd = draw(st.sampled_from((1, 2) if chance else (1,)))
+        if rnd == 1:
+            saved = (draw(cards), draw(cards))
+        else:
+            # A draw of 3 of 4 unused cards, and the Monks' 3 or 4 cards: the next round
+            # has 6-8 cards, so at most one round end is crossed.
+            # One kind of card (Mr. Brownlow), so the brute force's states stay few.
+            deck, names = ONE, ONE.names
+            unused = names * 4
+            seats = [replace(s, in_front=(), hand=names * len(s.hand)) for s in seats]
+            seats[2] = replace(seats[2], in_front=(names[0],) * 3)
+            most = 1
+    state = State(tuple(seats), players, active, draw(st.sampled_from(range(players))), rnd,
+                  saved=saved, unused=unused)  # fmt: skip
+    rules = Rules(
+        carry_over=draw(st.sampled_from(("carry-over", "reset-each-round"))),
+        self_played_pickup=draw(st.sampled_from(("all-in-front", "opponents-only"))),
+        face_down_at_zero=draw(st.sampled_from(("clamp", "must-decrease"))),
+    )
+    return (
+        Position(state, ("ann", "bob", "cat")[:players], deck, {}),
+        rules,
+        draw(st.integers(0, most)),
+    )
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(small_games(), st.sampled_from(("maxn", "paranoid")))
+def test_fast_search_agrees_with_brute_force(case: tuple[Position, Rules, int], model: str) -> None:
+    _agree(*case, model)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(small_games(chance=False), st.sampled_from(("maxn", "paranoid")))
+def test_fast_search_agrees_with_brute_force_quick(
+    case: tuple[Position, Rules, int], model: str
+) -> None:
+    _agree(*case, model)
+
+
+def _agree(position: Position, rules: Rules, rounds: int, model: str) -> None:
+    fast = analyse_rounds(position, rules, model, rounds)
+    assert fast.finished
+    root = position.state.active
+    for move, vector in fast.scored:
+        after = play(position.state, move, position.deck, rules)
+        assert vector == reference.value(after, position.deck, rules, rounds, model, root)
