@@ -3,19 +3,25 @@ brute-force reference, and the command line."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ruleslawyer.cli.common import EXIT_UNFINISHED
+from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twist_of_fate import Character, Deck, Rules, Seat, Side, State, play
 from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers import twist_of_fate_horizon_reference as reference
 from ruleslawyer.solvers.twist_of_fate_horizon import analyse_rounds
 from ruleslawyer.solvers.twist_of_fate_maxn import analysis_json, vector_json
 
+ROOT = Path(__file__).resolve().parents[2]
 BROWNLOW = Character("Mr. Brownlow", (Side((0, 2), (2, 0)), Side((1, 1), (0, 0))), "printed")
 DUD = Character("Dud", (Side(), Side()), "placeholder")
 DECK = Deck("two cards", (BROWNLOW, DUD))
@@ -193,3 +199,39 @@ def _agree(position: Position, rules: Rules, rounds: int, model: str) -> None:
     for move, vector in fast.scored:
         after = play(position.state, move, position.deck, rules)
         assert vector == reference.value(after, position.deck, rules, rounds, model, root)
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["twist-of-fate", "solve", *args])
+    return result.exit_code, result.output
+
+
+def test_cli_horizon_game_on_the_shipped_example() -> None:
+    path = str(ROOT / "examples/twist-of-fate/across-rounds.toml")
+    code, text = _cli(path, "--horizon", "game", "--rounds", "1", "--format", "json")
+    assert code == 0, text
+    out = json.loads(text)
+    assert out["value"]["bob"]["won"] == "3/4" and "equally likely draws" in out["chance"]
+    assert out["horizon"].startswith("the end of the game, or else the end of round 3")
+
+
+def test_cli_horizon_usage_and_input_errors(tmp_path: Path) -> None:
+    brownlow = str(ROOT / "examples/twist-of-fate/brownlow.toml")
+    code, text = _cli(brownlow, "--rounds", "2")
+    assert code == 2 and "--rounds needs --horizon game" in text
+    code, text = _cli(brownlow, "--horizon", "game", "--solver", "reference")
+    assert code == 2 and "drop --solver reference" in text
+    # The 2-player variant's first round end needs the saved cards.
+    monks = str(ROOT / "examples/twist-of-fate/monks-win.toml")
+    code, text = _cli(monks, "--horizon", "game")
+    assert code == 2 and "player[0].saved" in text and len(text.strip().splitlines()) == 1
+    code, text = _cli(monks, "--horizon", "game", "--rounds", "0")
+    assert code == 0, text
+
+
+def test_cli_horizon_budget_says_unfinished() -> None:
+    path = str(ROOT / "examples/twist-of-fate/across-rounds.toml")
+    code, text = _cli(path, "--horizon", "game", "--max-states", "2000", "--format", "json")
+    assert code == EXIT_UNFINISHED, text
+    out = json.loads(text)
+    assert out["finished"] is False and out["moves"] is None
