@@ -235,3 +235,33 @@ def test_cli_horizon_budget_says_unfinished() -> None:
     assert code == EXIT_UNFINISHED, text
     out = json.loads(text)
     assert out["finished"] is False and out["moves"] is None
+
+
+def test_round_fields_round_trip_and_bad_input(tmp_path: Path) -> None:
+    import tomllib
+
+    from ruleslawyer.models.twist_of_fate_files import (
+        dumps,
+        load_position,
+        position_document,
+        position_from_document,
+    )
+
+    position = load_position(ROOT / "examples/twist-of-fate/across-rounds.toml")
+    state = position.state
+    assert (state.round, state.starter, state.active) == (2, 0, 1)
+    assert state.unused == ("Mr. Brownlow", "Dud", "Dud", "Dud")
+    doc = position_document(position)
+    doc["deck"] = str(ROOT / "examples/twist-of-fate/two-card-deck.toml")
+    assert position_from_document(tomllib.loads(dumps(doc)), "again").state == state
+    base = tomllib.loads((ROOT / "examples/twist-of-fate/brownlow.toml").read_text("utf-8"))
+    cases = [
+        ({"starter": "nobody"}, "starter"),
+        ({"unused": ["Nancy"]}, "unused"),
+        ({"round": 0}, "round"),
+    ]
+    for change, place in cases:
+        path = tmp_path / "bad.toml"
+        path.write_text(dumps({**base, **change}), "utf-8")
+        code, text = _cli(str(path))
+        assert code == 2 and place in text and len(text.strip().splitlines()) == 1, text
