@@ -305,9 +305,11 @@ def _set_aside(
             raise InputError(source, "unused", "unused cards in round 1", "saved (per player)")
         if not given:
             return (), ()
-        if len(given) != 2:
-            missing = 1 - given[0]
-            raise InputError(source, f"player[{missing}].saved", "nothing", "both saved lists")
+        secret = {h.seat for h in parsed.hidden if h.place == "saved"}
+        missing = [i for i in (0, 1) if i not in given and parsed.player[i].name not in secret]
+        if missing:
+            expected = 'both saved lists (or a [[hidden]] table with place = "saved")'
+            raise InputError(source, f"player[{missing[0]}].saved", "nothing", expected)
         return tuple(
             _cards(deck, p.saved or [], source, f"player[{i}].saved")
             for i, p in enumerate(parsed.player)

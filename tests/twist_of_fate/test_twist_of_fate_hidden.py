@@ -110,3 +110,30 @@ def test_bad_hidden_specs_exit_2_with_one_line(tmp_path: Path) -> None:
         code, text = _run(tmp_path, doc)
         assert code == 2, text
         assert len(text.strip().splitlines()) == 1 and place in text, text
+
+
+def test_secret_saved_cards_of_the_two_player_variant(tmp_path: Path) -> None:
+    # Two-Player Variant: each player "takes three random cards from their second set":
+    # Ann knows her own saved card but not Bob's (Mr. Brownlow or a Dud). Crossing round
+    # 1's end ("adds the three unused cards from the previous round to their hand") needs
+    # both; each world is solved to the end of round 2.
+    deck = str(ROOT / "examples/twist-of-fate/two-card-deck.toml")
+    doc = {
+        "deck": deck,
+        "active": "ann",
+        "player": [
+            {"name": "ann", "luck": 3, "sanctuary": 7, "hand": ["Dud"], "saved": ["Dud"]},
+            {"name": "bob", "luck": 1, "shilling": 1, "in_front": ["Dud"]},
+        ],
+        "monks": {"luck": 1, "shilling": 1},
+        "rulings": {"twist-of-fate/face-down-at-zero": "must-decrease"},
+        "hidden": [{"seat": "bob", "place": "saved", "candidates": ["Mr. Brownlow", "Dud"]}],
+    }
+    code, text = _run(tmp_path, doc, "--horizon", "game", "--format", "json")
+    assert code == 0, text
+    out = json.loads(text)
+    assert out["finished"] and out["hidden"]["worlds"] == 2
+    assert out["horizon"].startswith("the end of the game, or else the end of round 2")
+    del doc["hidden"]
+    code, text = _run(tmp_path, doc, "--horizon", "game")
+    assert code == 2 and "player[1].saved" in text
