@@ -34,6 +34,7 @@ from ruleslawyer.models.twist_of_fate import (
 )
 from ruleslawyer.models.twist_of_fate_files import HiddenDoc, Position
 from ruleslawyer.solvers.twist_of_fate_common import move_json
+from ruleslawyer.solvers.twist_of_fate_horizon import NO_CHANCE
 from ruleslawyer.solvers.twist_of_fate_horizon_reference import EVector, expectation
 from ruleslawyer.solvers.twist_of_fate_maxn import Analysis, analysis_json, vector_json
 from ruleslawyer.solvers.twist_of_fate_maxn_reference import choose
@@ -173,7 +174,9 @@ def hidden_json(
     state, deck = pos.state, pos.deck
     names = seat_names(state, pos.names)
     mover = state.active
-    head = analysis_json(pos, replace(results[0], scored=(), line=()))
+    # The assumptions of a world that met chance nodes, if any did (they all share the rest).
+    shown = next((r for r in results if r.chance and r.chance != NO_CHANCE), results[0])
+    head = analysis_json(pos, replace(shown, scored=(), line=()))
     out: dict[str, Any] = {
         key: head[key]
         for key in ("player", "model", "utility", "tie_break", "horizon", "chance", "chance_ties")
