@@ -176,6 +176,10 @@ def solve(
     (--model) and shows the line of play to the horizon. With --model paranoid it
     also reports the Sanctuary the player can guarantee, the highest reachable,
     whether a win is guaranteed or possible, and how many distinct end states there are.
+    --horizon game goes on across round ends (the 2-player variant's draws valued by
+    exact expectation); [[hidden]] tables in the position mark cards the player to move
+    does not know, and every move is then scored over every assignment of them
+    (determinized: average and worst case).
 
     \b
     POSITION.toml: `deck`, `active`, one [[player]] each (`luck`, `shilling`, `sanctuary`,
