@@ -158,12 +158,13 @@ def score_moves(
     found: list[World], per_world: list[dict[Move, EVector]], mover: int
 ) -> list[tuple[Move, EVector, EVector]]:
     """Each move (in legal-move order) with its weighted average vector and the vector of
-    the world where the mover fares worst (the first such world)."""
+    the world where the mover fares worst (of equally bad ones, the smallest vector)."""
     out = []
     for move in per_world[0]:
         vectors = [values[move] for values in per_world]
         average = expectation([(w, v) for (w, _), v in zip(found, vectors, strict=True)])
-        worst = min(vectors, key=lambda v: v[mover])
+        # Worlds equally bad for the mover: the smallest vector in seat order (order-free).
+        worst = min(vectors, key=lambda v: (v[mover], v))
         out.append((move, average, worst))
     return out
 

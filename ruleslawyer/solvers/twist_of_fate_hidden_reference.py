@@ -72,5 +72,5 @@ def evaluate(
             tuple(Fraction(sum(v[p][i] for v in vectors), len(vectors)) for i in range(3))
             for p in range(players)
         )
-        out.append((move, mean, min(vectors, key=lambda v: v[mover])))
+        out.append((move, mean, min(vectors, key=lambda v: (v[mover], v))))
     return out

@@ -5,16 +5,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import Seat, State
+from ruleslawyer.errors import InputError
+from ruleslawyer.models.twist_of_fate import Rules, Seat, State, seat_names
 from ruleslawyer.models.twist_of_fate_files import HiddenDoc, Position, dumps
 from ruleslawyer.solvers import twist_of_fate_hidden_reference as reference
 from ruleslawyer.solvers.twist_of_fate_hidden import evaluate_hidden, worlds
 from ruleslawyer.solvers.twist_of_fate_maxn import vector_json
 from tests.twist_of_fate.test_twist_of_fate_horizon import DECK, MUST
+from tests.twist_of_fate.test_twist_of_fate_solve import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -137,3 +142,33 @@ def test_secret_saved_cards_of_the_two_player_variant(tmp_path: Path) -> None:
     del doc["hidden"]
     code, text = _run(tmp_path, doc, "--horizon", "game")
     assert code == 2 and "player[1].saved" in text
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(positions(most=3), st.data())
+def test_compiled_worlds_agree_with_the_reference(
+    case: tuple[Position, Rules], data: st.DataObject
+) -> None:
+    position, rules = case
+    state = position.state
+    others = [p for p in range(state.players) if p != state.active]
+    seat = data.draw(st.sampled_from(others))
+    names = position.deck.names
+    candidates = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
+    entry = HiddenDoc(seat=position.names[seat], candidates=candidates)
+    hidden = Position(state, position.names, position.deck, {}, (entry,))
+    try:
+        found = worlds(hidden, "generated", rules)
+    except InputError:
+        assume(False)
+    model = data.draw(st.sampled_from(("maxn", "paranoid")))
+    out = evaluate_hidden(hidden, found, rules, model, Budget())
+    assert out["finished"]
+    seats = seat_names(state, position.names)[: state.players]
+    expected = [
+        (vector_json(seats, mean), vector_json(seats, worst))
+        for _, mean, worst in reference.evaluate(hidden, rules, model, 0)
+    ]
+    assert [(m["average"], m["worst_case"]) for m in out["moves"]] == expected
