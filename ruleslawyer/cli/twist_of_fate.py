@@ -76,6 +76,21 @@ def group() -> None:
     "the guaranteed bound).",
 )
 @click.option(
+    "--horizon",
+    type=click.Choice(("round", "game")),
+    default="round",
+    show_default=True,
+    help="round: search to the end of the current round. game: across round ends (hands "
+    "picked up as the rules and rulings say; the 2-player variant's draws as chance nodes, "
+    "exact expectation) to the end of the game or of the last round --rounds allows.",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=0),
+    default=None,
+    help="With --horizon game: how many round ends to cross at most (default 1).",
+)
+@click.option(
     "--solver",
     type=click.Choice(("numba", "reference")),
     default="numba",
@@ -143,6 +158,8 @@ def solve(
     threads: int | None,
     rulings: tuple[str, ...],
     model: str,
+    horizon: str,
+    rounds: int | None,
     solver: str,
     engine: str,
     workers: int | None,
@@ -159,6 +176,10 @@ def solve(
     (--model) and shows the line of play to the horizon. With --model paranoid it
     also reports the Sanctuary the player can guarantee, the highest reachable,
     whether a win is guaranteed or possible, and how many distinct end states there are.
+    --horizon game goes on across round ends (the 2-player variant's draws valued by
+    exact expectation); [[hidden]] tables in the position mark cards the player to move
+    does not know, and every move is then scored over every assignment of them
+    (determinized: average and worst case).
 
     \b
     POSITION.toml: `deck`, `active`, one [[player]] each (`luck`, `shilling`, `sanctuary`,
@@ -171,7 +192,7 @@ def solve(
     from ruleslawyer.models.twist_of_fate_files import position_from_document
     from ruleslawyer.solvers.twist_of_fate_common import render_text
     from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json
-    from ruleslawyer.solvers.twist_of_fate_maxn_text import describe, render_analysis
+    from ruleslawyer.solvers.twist_of_fate_maxn_text import render_analysis
 
     _, doc = read_toml(position)
     file_rulings = doc.get("rulings", {}) if isinstance(doc.get("rulings", {}), dict) else {}
@@ -190,6 +211,11 @@ def solve(
         "--partition-states": partition_states is not None,
     }
     if engine == "dask":
+        if horizon == "game" or pos.hidden:
+            raise click.UsageError(
+                "--engine dask solves one round with open cards: drop --horizon game and "
+                "[[hidden]] cards, or use --engine memory"
+            )
         if model != "paranoid":
             raise click.UsageError(
                 "--engine dask computes paranoid values only: add --model paranoid"
@@ -211,29 +237,52 @@ def solve(
     given = [name for name, is_given in dask_only.items() if is_given]
     if given:
         raise click.UsageError(f"{given[0]} needs --engine dask")
+    if horizon == "game" or rounds is not None or pos.hidden:
+        from ruleslawyer.cli.twist_of_fate_rounds import solve_rounds
+
+        found = solve_rounds(pos, str(position), rules, model, horizon, rounds, solver, budget)
+        emit_analysis(found, fmt, output)
+        return
     progress(f"searching every line of play from {position} ({solver} solver) ...")
     memory = int(max_memory * 2**30)
     found = analysis_json(
         pos, analyse(pos, rules, model, budget, solver=solver, max_table_bytes=memory)
     )
     if model == "maxn":
-        out = found
-        head = f"player: {found['player']}\n"
-        if found["best_move"]:
-            head += f"best_move: {describe(found['best_move'])}\n"
-    else:
-        result = _paranoid(pos, rules, budget, solver, memory, threads)
-        out = {**result.to_json(), **found, "player": result.player}
-        out["finished"] = result.finished and found["finished"]
-        out["seconds"] = result.seconds + found["seconds"]
-        del out["value"]
-        out["best_move"] = result.best_move
-        out["states"] = result.states
-        head = render_text(result).split("\nstates:")[0] + "\n"
+        emit_analysis(found, fmt, output)
+        return
+    result = _paranoid(pos, rules, budget, solver, memory, threads)
+    out = {**result.to_json(), **found, "player": result.player}
+    out["finished"] = result.finished and found["finished"]
+    out["seconds"] = result.seconds + found["seconds"]
+    del out["value"]
+    out["best_move"] = result.best_move
+    out["states"] = result.states
+    head = render_text(result).split("\nstates:")[0] + "\n"
     if fmt == "json":
         emit(json.dumps(out, indent=2) + "\n", output)
     else:
         emit(head + render_analysis(out) + _tail(out), output)
+    if not out["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
+    """Write an analysis (JSON or the text tables); exit 3 when it did not finish."""
+    from ruleslawyer.solvers.twist_of_fate_maxn_text import (
+        describe,
+        render_analysis,
+        render_hidden,
+    )
+
+    if fmt == "json":
+        emit(json.dumps(out, indent=2) + "\n", output)
+    else:
+        head = f"player: {out['player']}\n"
+        if out["best_move"]:
+            head += f"best_move: {describe(out['best_move'])}\n"
+        body = render_hidden(out) if "hidden" in out else render_analysis(out)
+        emit(head + body + _tail(out), output)
     if not out["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 

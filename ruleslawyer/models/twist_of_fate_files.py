@@ -19,6 +19,12 @@ form, which never gives and takes one value).
 Position file (the solver's input): ``deck`` (a built-in id or a path relative
 to the position file), ``active``, one ``[[player]]`` per seat in clockwise
 order, and ``[monks]`` in the 2-player variant; an optional ``[rulings]``.
+For searches across round ends (``solve --horizon game``): ``round`` (default 1),
+``starter`` (who began this round; default the player to move), and in the
+2-player variant each player's ``saved`` (round 1: the cards of their second set
+not drawn) or the top-level ``unused`` (later rounds: the cards set aside).
+``[[hidden]]`` tables mark cards the player to move does not know
+(:mod:`~ruleslawyer.models.twist_of_fate_hidden`).
 """
 
 from __future__ import annotations
@@ -94,6 +100,7 @@ class PlayerDoc(_Strict):
     hand: list[str] = Field(default_factory=list)
     in_front: list[str] = Field(default_factory=list)
     self_played: list[str] = Field(default_factory=list)
+    saved: list[str] | None = None
 
 
 class MonksDoc(_Strict):
@@ -103,12 +110,26 @@ class MonksDoc(_Strict):
     in_front: list[str] = Field(default_factory=list)
 
 
+class HiddenDoc(_Strict):
+    """Cards of ``seat`` (in its ``place``) that the player to move does not know: ``count``
+    of them, drawn from ``candidates`` (a multiset, each draw equally likely)."""
+
+    seat: str
+    place: Literal["hand", "in_front", "self_played", "saved"] = "hand"
+    candidates: Annotated[list[str], Field(min_length=1)]
+    count: Annotated[int, Field(ge=1, strict=True)] = 1
+
+
 class PositionDoc(_Strict):
     deck: str = GAME_ID
     active: str
     player: Annotated[list[PlayerDoc], Field(min_length=2, max_length=4)]
     monks: MonksDoc | None = None
     rulings: dict[str, str] = Field(default_factory=dict)
+    round: Annotated[int, Field(ge=1, strict=True)] = 1
+    starter: str | None = None
+    unused: list[str] | None = None
+    hidden: list[HiddenDoc] = Field(default_factory=list)
 
 
 def deck_from_document(doc: Mapping[str, Any], source: str) -> Deck:
@@ -166,15 +187,22 @@ def load_deck(target: str, *, relative_to: Path | None = None) -> Deck:
 
 
 class Position:
-    """A solver position: the state, the seat names, the deck and the file's rulings."""
+    """A solver position: the state, the seat names, the deck, the file's rulings and the
+    cards hidden from the player to move (``HiddenDoc`` tables, checked when read)."""
 
     def __init__(
-        self, state: State, names: tuple[str, ...], deck: Deck, rulings: dict[str, str]
+        self,
+        state: State,
+        names: tuple[str, ...],
+        deck: Deck,
+        rulings: dict[str, str],
+        hidden: tuple[HiddenDoc, ...] = (),
     ) -> None:
         self.state = state
         self.names = names
         self.deck = deck
         self.rulings = rulings
+        self.hidden = hidden
 
 
 def _cards(deck: Deck, cards: list[str], source: str, place: str) -> tuple[str, ...]:
@@ -242,8 +270,54 @@ def position_from_document(
     active = names.index(parsed.active)
     if not seats[active].hand:
         raise InputError(source, "active", parsed.active, "a player with a card in hand")
-    state = State(seats=tuple(seats), players=n, active=active, starter=active)
-    return Position(state, names, deck, dict(parsed.rulings))
+    starter = active
+    if parsed.starter is not None:
+        if parsed.starter not in names:
+            raise InputError(source, "starter", parsed.starter, f"one of {', '.join(names)}")
+        starter = names.index(parsed.starter)
+    saved, unused = _set_aside(parsed, deck, source)
+    state = State(
+        seats=tuple(seats),
+        players=n,
+        active=active,
+        starter=starter,
+        round=parsed.round,
+        saved=saved,
+        unused=unused,
+    )
+    return Position(state, names, deck, dict(parsed.rulings), tuple(parsed.hidden))
+
+
+def _set_aside(
+    parsed: PositionDoc, deck: Deck, source: str
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """The 2-player variant's cards out of play: ``saved`` in round 1, ``unused`` later."""
+    given = [i for i, p in enumerate(parsed.player) if p.saved is not None]
+    if parsed.monks is None:
+        if given:
+            place = f"player[{given[0]}].saved"
+            raise InputError(source, place, "saved cards", "none with 3-4 players")
+        if parsed.unused is not None:
+            raise InputError(source, "unused", "unused cards", "none with 3-4 players")
+        return (), ()
+    if parsed.round == 1:
+        if parsed.unused is not None:
+            raise InputError(source, "unused", "unused cards in round 1", "saved (per player)")
+        if not given:
+            return (), ()
+        secret = {h.seat for h in parsed.hidden if h.place == "saved"}
+        missing = [i for i in (0, 1) if i not in given and parsed.player[i].name not in secret]
+        if missing:
+            expected = 'both saved lists (or a [[hidden]] table with place = "saved")'
+            raise InputError(source, f"player[{missing[0]}].saved", "nothing", expected)
+        return tuple(
+            _cards(deck, p.saved or [], source, f"player[{i}].saved")
+            for i, p in enumerate(parsed.player)
+        ), ()
+    if given:
+        place = f"player[{given[0]}].saved"
+        raise InputError(source, place, f"saved cards in round {parsed.round}", "unused")
+    return (), _cards(deck, parsed.unused or [], source, "unused")
 
 
 def _room(seat: Seat, rules: Rules, source: str, where: str) -> Seat:
@@ -273,7 +347,15 @@ def state_document(state: State, names: tuple[str, ...]) -> dict[str, Any]:
         }
         if s.self_played:
             entry["self_played"] = list(s.self_played)
+        if state.saved:
+            entry["saved"] = list(state.saved[i])
         doc["player"].append(entry)
+    if state.round != 1:
+        doc["round"] = state.round
+    if state.starter != state.active:
+        doc["starter"] = names[state.starter]
+    if state.unused:
+        doc["unused"] = list(state.unused)
     if state.monks is not None:
         m = state.seats[state.monks]
         doc["monks"] = {

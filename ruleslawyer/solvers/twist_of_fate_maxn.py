@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,13 @@ SLICE = 1 << 20
 FIRST_CAPACITY = 1 << 16
 LOAD = 0.5
 HORIZON = "the end of the current round (or of the game, if it ends first)"
+CHANCE_TIES = (
+    "a chance node's value is the expectation of every player's utility components; a "
+    "player choosing between moves compares expected utilities in the same order (expected "
+    "wins, then expected Sanctuary, then expected Luck + Shilling) and breaks ties by the "
+    "same rule on the expectations; after a draw every hand is open to both players (the "
+    "draws are not hidden in the search)"
+)
 PARANOID_UTILITY = (
     "the player to move's (won within the horizon: 1 or 0, Sanctuary), compared in that "
     "order; each move's value lists every player's at the end of its line"
@@ -55,6 +63,10 @@ class Analysis:
     states: int
     seconds: float
     finished: bool
+    horizon: str = HORIZON
+    chance: str | None = None  # across round ends: how chance nodes were valued
+    line_end: str | None = None  # where the line stops short of the horizon, and why
+    before: tuple[State, ...] = ()  # the state before each ply, when not the one after the last
 
 
 def analyse(
@@ -163,6 +175,26 @@ def _vector(word: int, players: int) -> Vector:
     return tuple(out)
 
 
+def vector_json(names: tuple[str, ...], vector: Vector) -> dict[str, Any]:
+    """Every player's utility by name (exact: whole numbers, or fractions as "p/q")."""
+    return {
+        names[p]: {"won": _won(w), "sanctuary": _number(z), "luck_plus_shilling": _number(ls)}
+        for p, (w, z, ls) in enumerate(vector)
+    }
+
+
+def _number(x: Any) -> int | str:
+    """A whole number as itself, an exact fraction as "p/q"."""
+    fraction = Fraction(x)
+    return int(fraction) if fraction.denominator == 1 else str(fraction)
+
+
+def _won(x: Any) -> bool | str:
+    """Won for certain (true), lost for certain (false), or the probability as "p/q"."""
+    fraction = Fraction(x)
+    return bool(fraction) if fraction.denominator == 1 else str(fraction)
+
+
 def best(analysis: Analysis) -> tuple[Move, Vector] | None:
     """The move the line starts with, and its value."""
     if not analysis.line:
@@ -178,18 +210,18 @@ def analysis_json(position: Position, analysis: Analysis) -> dict[str, Any]:
     root = state.active
 
     def value(vector: Vector) -> dict[str, Any]:
-        return {
-            names[p]: {"won": bool(w), "sanctuary": z, "luck_plus_shilling": ls}
-            for p, (w, z, ls) in enumerate(vector)
-        }
+        return vector_json(names, vector)
 
     out: dict[str, Any] = {
         "player": position.names[root],
         "model": analysis.model,
         "utility": UTILITY if analysis.model == "maxn" else PARANOID_UTILITY,
         "tie_break": TIE_BREAK if analysis.model == "maxn" else PARANOID,
-        "horizon": HORIZON,
+        "horizon": analysis.horizon,
     }
+    if analysis.chance is not None:
+        out["chance"] = analysis.chance
+        out["chance_ties"] = CHANCE_TIES
     if analysis.finished:
         chosen = best(analysis)
         out["best_move"] = move_json(chosen[0], root, names, deck) if chosen else None
@@ -200,9 +232,12 @@ def analysis_json(position: Position, analysis: Analysis) -> dict[str, Any]:
         line = []
         before = state
         for ply, (m, after) in enumerate(analysis.line, start=1):
+            if analysis.before:
+                before = analysis.before[ply - 1]
             line.append(
                 {
                     "ply": ply,
+                    **({"round": before.round} if analysis.before else {}),
                     "player": names[before.active],
                     "move": move_json(m, before.active, names, deck),
                     "seats": {
@@ -217,6 +252,8 @@ def analysis_json(position: Position, analysis: Analysis) -> dict[str, Any]:
             )
             before = after
         out["line"] = line
+        if analysis.line_end is not None:
+            out["line_end"] = analysis.line_end
     else:
         out.update(best_move=None, value=None, moves=None, line=None)
     out.update(states=analysis.states, seconds=analysis.seconds, finished=analysis.finished)

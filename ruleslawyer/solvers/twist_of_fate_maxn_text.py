@@ -29,7 +29,9 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _utility(u: dict[str, Any]) -> str:
-    return f"{'won ' if u['won'] else ''}{u['sanctuary']} / {u['luck_plus_shilling']}"
+    won = u["won"]
+    head = f"won {won} " if isinstance(won, str) else ("won " if won else "")
+    return f"{head}{u['sanctuary']} / {u['luck_plus_shilling']}"
 
 
 def render_analysis(out: dict[str, Any]) -> str:
@@ -40,6 +42,8 @@ def render_analysis(out: dict[str, Any]) -> str:
         f"choice: {out['tie_break']}",
         f"horizon: {out['horizon']}",
     ]
+    if "chance" in out:
+        lines += [f"chance: {out['chance']}", f"chance ties: {out['chance_ties']}"]
     if out["moves"] is None:
         return "\n".join(lines) + "\n"
     players = list(out["moves"][0]["value"]) if out["moves"] else []
@@ -56,12 +60,50 @@ def render_analysis(out: dict[str, Any]) -> str:
     lines.append("line (Luck / Shilling / Sanctuary of every seat after each play):")
     if out["line"]:
         seats = list(out["line"][0]["seats"])
+        rounds = "round" in out["line"][0]
         rows = [
-            [str(p["ply"]), p["player"], describe(p["move"])]
+            [str(p["ply"]), *([str(p["round"])] if rounds else []), p["player"]]
+            + [describe(p["move"])]
             + [f"{s['luck']} / {s['shilling']} / {s['sanctuary']}" for s in p["seats"].values()]
             for p in out["line"]
         ]
-        lines += _table(["ply", "player", "move", *seats], rows)
+        head = ["ply", *(["round"] if rounds else []), "player", "move", *seats]
+        lines += _table(head, rows)
     else:
         lines.append("  (the position is at the horizon)")
+    if "line_end" in out:
+        lines.append(f"  the line stops at {out['line_end']}")
+    return "\n".join(lines) + "\n"
+
+
+def render_hidden(out: dict[str, Any]) -> str:
+    """The assumptions, then every move's average and worst case over the hidden cards."""
+    lines = [f"{k.replace('_', ' ')}: {out[k]}" for k in ("model", "utility") if k in out]
+    lines += [f"choice: {out['tie_break']}", f"horizon: {out['horizon']}"]
+    if "chance" in out:
+        lines += [f"chance: {out['chance']}", f"chance ties: {out['chance_ties']}"]
+    hidden = out["hidden"]
+    lines += [
+        f"hidden cards: {hidden['evaluation']}",
+        f"prior: {hidden['prior']}",
+        f"worlds: {hidden['worlds']} ({hidden['equally_likely_draws']} equally likely draws)",
+    ]
+    if out["moves"] is None:
+        return "\n".join(lines) + "\n"
+    me = out["player"]
+    players = list(out["moves"][0]["average"]) if out["moves"] else []
+    lines.append(
+        f"moves of {me} (average over the worlds of each player's Sanctuary / Luck + "
+        f"Shilling at the horizon, and {me}'s worst case):"
+    )
+    rows = [
+        [
+            describe(m["move"]),
+            *(_utility(m["average"][p]) for p in players),
+            _utility(m["worst_case"][me]),
+        ]
+        for m in out["moves"]
+    ]
+    lines += _table(["move", *players, f"worst for {me}"], rows)
+    lines.append(f"safest move (best worst case): {describe(out['safest_move'])}")
     return "\n".join(lines) + "\n"

@@ -1,0 +1,87 @@
+"""The plain reference for Twist of Fate across round ends: brute force, no memo, no budget.
+
+Every line of play is followed to the horizon (the end of the game, or the end of
+the round reached after crossing ``rounds`` round ends). A round end that is
+crossed is a chance node: its value is the exact expectation (fractions) of the
+next round's values over the model's equally likely draws
+(:func:`~ruleslawyer.models.twist_of_fate.chance_outcomes`); a player chooses by
+:func:`~ruleslawyer.solvers.twist_of_fate_maxn_reference.choose`. Memoised
+only on the whole state (``functools.cache``); small and obviously right; the fast search of
+:mod:`~ruleslawyer.solvers.twist_of_fate_horizon` is tested against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache
+
+from ruleslawyer.models.twist_of_fate import (
+    Deck,
+    Rules,
+    State,
+    chance_outcomes,
+    legal_moves,
+    play,
+)
+from ruleslawyer.solvers.twist_of_fate_maxn_reference import choose, horizon_vector
+
+Exact = int | Fraction
+Expected = tuple[Exact, Exact, Exact]  # won, Sanctuary, Luck + Shilling (expected, exact)
+EVector = tuple[Expected, ...]  # one per player, in seat order
+
+
+def stop_vector(state: State) -> EVector:
+    """Every player's utility where the search stops (whole numbers)."""
+    return horizon_vector(state)
+
+
+def expectation(outcomes: list[tuple[int, EVector]]) -> EVector:
+    """The weighted mean of value vectors, component by component (exact)."""
+    total = sum(w for w, _ in outcomes)
+
+    def mean(p: int, i: int) -> Fraction:
+        return Fraction(sum(w * v[p][i] for w, v in outcomes), total)
+
+    return tuple((mean(p, 0), mean(p, 1), mean(p, 2)) for p in range(len(outcomes[0][1])))
+
+
+def crossable(state: State, deck: Deck, rules: Rules, rounds_left: int) -> bool:
+    """Whether the search goes on past this round end (a draw exists and rounds are left)."""
+    return rounds_left > 0 and bool(chance_outcomes(state, deck, rules))
+
+
+def value(
+    state: State, deck: Deck, rules: Rules, rounds_left: int, model: str = "maxn", root: int = 0
+) -> EVector:
+    """The value vector of ``state`` with at most ``rounds_left`` round ends still to cross."""
+
+    @cache
+    def of(state: State, rounds_left: int) -> EVector:
+        return _value(state, deck, rules, rounds_left, model, root, of)
+
+    return of(state, rounds_left)
+
+
+def _value(
+    state: State,
+    deck: Deck,
+    rules: Rules,
+    rounds_left: int,
+    model: str,
+    root: int,
+    of: Callable[[State, int], EVector],
+) -> EVector:
+    # The same function of the whole state, every value exact; ``of`` is its cached self.
+    if state.over:
+        return stop_vector(state)
+    if state.round_over:
+        if not crossable(state, deck, rules, rounds_left):
+            return stop_vector(state)
+        return expectation(
+            [(w, of(nxt, rounds_left - 1)) for w, nxt in chance_outcomes(state, deck, rules)]
+        )
+    kids = [of(play(state, m, deck, rules), rounds_left) for m in legal_moves(state, deck, rules)]
+    if not kids:  # no legal move (a gap the rule checks report): the search stops here
+        return stop_vector(state)
+    return kids[choose(kids, state.active, model, root)]
