@@ -8,7 +8,13 @@ from typing import Any
 
 import click
 
-from ruleslawyer.cli.common import emit, format_option, one_line_errors, output_option
+from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
+    emit,
+    format_option,
+    one_line_errors,
+    output_option,
+)
 
 
 @click.group("twisted-cryptids")
@@ -154,6 +160,8 @@ def advise(
     )
     result = {"position": str(record), **result}
     emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_advice(result), output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def render_advice(r: dict[str, Any]) -> str:

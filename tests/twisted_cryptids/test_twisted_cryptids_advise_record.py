@@ -238,3 +238,11 @@ def test_cli_json_states_assumptions_and_simulate_writes_positions(tmp_path: Pat
         cli, ["twisted-cryptids", "simulate", "--players", "2", "--seed", "1", "--moves", "20"]
     )
     assert night.exit_code == 2 and "expected a position in" in night.output
+
+
+def test_budget_cut_says_finished_false_and_exits_3() -> None:
+    args = ["twisted-cryptids", "advise", str(EXAMPLE), "--max-seconds", "1e-9"]
+    out = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert out.exit_code == 3
+    doc = json.loads(out.output)
+    assert doc["finished"] is False and doc["moves_ranked"] < doc["moves_legal"]
