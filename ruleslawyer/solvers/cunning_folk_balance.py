@@ -71,7 +71,8 @@ DEDUCE_POLICY = (
     "deduce: from the exact worlds of `cunning-folk deduce` over what this seat has seen "
     "(hidden swaps 1:1, the setup's prior) and the figures of `cunning-folk advise` on that "
     "log: investigate the cell with the highest expected information gain about the "
-    "village's allegiances (first in A1..C3 order on ties); after looking, claim the card "
+    "village's allegiances (on ties the likeliest to hold an elder, then the first in "
+    "A1..C3 order); after looking, claim the card "
     "truly when it is a good witch, an evil witch or the vagrant, or an elder whose "
     "unchallenged run started now (the elder planner, given the card seen) succeeds with "
     "chance at least 1/2, otherwise pass; forced by the liar, claim villager; on a pending "
@@ -123,8 +124,16 @@ def random_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
 def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
     """The ``deduce`` policy (:data:`DEDUCE_POLICY`)."""
     if state.phase == INVESTIGATE:
-        gains = information_gain(seat.worlds())
-        return max(legal, key=lambda m: (round(gains[m.split()[-1]], 12), -legal.index(m)))
+        worlds = seat.worlds()
+        gains = information_gain(worlds)
+        elders = frozenset(ELDERS)
+
+        def rank(move: str) -> tuple[float, float, int]:
+            cell = move.split()[-1]
+            chance = _chance(worlds, CELLS.index(cell), elders)
+            return (round(gains[cell], 12), chance, -legal.index(move))
+
+        return max(legal, key=rank)
     if state.phase == ALLEGE:
         return _allege(seat, state, legal)
     if state.phase == CHALLENGE:
