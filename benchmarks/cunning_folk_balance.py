@@ -14,6 +14,7 @@ last line (with ``--cli``) is the CLI wall time of ``ruleslawyer cunning-folk ba
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -51,17 +52,21 @@ def main() -> None:
         ("deduce x3", scoundrels, ["deduce"] * 3, args.scoundrel_games),
     )
     print(
-        "| setup | policies | games | `balance` s | mean moves | good | evil | refuted "
+        "| setup | policies | games | `balance` s | CPU s | mean moves | good | evil | refuted "
         "| ostracism | unended |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"(load average before the run: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))})"
+    )
     for label, (table, head), policies, games in rows:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         r = balance(table, head, policies, games, 0)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         o = {k: v["wins"] for k, v in r["outcomes"].items()}
         print(
-            f"| {r['setup']} | {label} | {r['games']} | {seconds:.1f} | {r['mean_moves']} | "
+            f"| {r['setup']} | {label} | {r['games']} | {seconds:.1f} | {cpu:.1f} | "
+            f"{r['mean_moves']} | "
             f"{o['good']} | {o['evil']} | {o['refuted']} | {o['ostracism']} | {o['unended']} |"
         )
     if not args.cli:

@@ -45,6 +45,7 @@ COMMANDS_READING_FILES = (
     ["cunning-folk", "advise"],
     ["twist-of-fate", "solve"],
     ["twisted-cryptids", "stacks"],
+    ["twisted-cryptids", "advise"],
 )
 
 
@@ -53,7 +54,7 @@ def test_help_names_the_file_format_and_an_example(command: list[str]) -> None:
     out = run(*command, "--help").output
     lines = [line.strip() for line in out.splitlines()]
     # Two lines: what the file holds (NAME: ... TOML or its keys), then where examples are.
-    names = re.compile(r"^(FILE|LOG|LOG\.toml|POSITION\.toml|OLD, NEW|ID): ")
+    names = re.compile(r"^(FILE|LOG|LOG\.toml|POSITION\.toml|RECORD|OLD, NEW|ID): ")
     start = next(i for i, line in enumerate(lines) if names.match(line))
     block = " ".join(lines[start : start + 2])
     assert "examples/" in block, out

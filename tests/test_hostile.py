@@ -137,6 +137,7 @@ DEEP_TOML = {
         ("cunning-folk", "advise"),
         ("twist-of-fate", "solve"),
         ("twisted-cryptids", "stacks"),
+        ("twisted-cryptids", "advise"),
     ],
 )
 def test_deeply_nested_toml_is_one_line(tmp_path, kind, command) -> None:
@@ -237,6 +238,7 @@ def test_special_file_as_cli_argument_is_refused(tmp_path, special) -> None:
         ("cunning-folk", "advise"),
         ("twist-of-fate", "solve"),
         ("twisted-cryptids", "stacks"),
+        ("twisted-cryptids", "advise"),
     ):
         line = one_line(run(*command, target), target)
         assert "not a regular file" in line

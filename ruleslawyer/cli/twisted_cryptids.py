@@ -8,7 +8,13 @@ from typing import Any
 
 import click
 
-from ruleslawyer.cli.common import emit, format_option, one_line_errors, output_option
+from ruleslawyer.cli.common import (
+    EXIT_UNFINISHED,
+    emit,
+    format_option,
+    one_line_errors,
+    output_option,
+)
 
 
 @click.group("twisted-cryptids")
@@ -76,27 +82,34 @@ def render_stacks(result: dict[str, Any]) -> str:
     default=None,
     help="Stop after this many rounds (default: play the whole game).",
 )
-@output_option
-@one_line_errors
-def simulate(players: int, seed: int, rounds: int | None, output: Path | None) -> None:
-    """Play a random game with the built-in data and write the first player's record (TOML)."""
-    from ruleslawyer.solvers.cryptid_record import record_to_toml
-    from ruleslawyer.solvers.cryptid_simulate import simulated_record
-
-    emit(record_to_toml(simulated_record(players, seed, rounds=rounds)), output)
-
-
-@group.command()
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="The deal and the play.")
 @click.option(
     "--moves",
     type=click.IntRange(0),
-    default=0,
-    show_default=True,
-    help="Position: after this many seeded random moves (as `simulate` plays them).",
+    default=None,
+    help="Stop after this many moves and write the record of the player to act, with its "
+    "[position] table (for `advise`).",
 )
+@output_option
+@one_line_errors
+def simulate(
+    players: int, seed: int, rounds: int | None, moves: int | None, output: Path | None
+) -> None:
+    """Play a random game with the built-in data and write the first player's record (TOML)."""
+    from ruleslawyer.solvers.cryptid_record import record_to_toml
+    from ruleslawyer.solvers.cryptid_simulate import position_record, simulated_record
+
+    if moves is None:
+        emit(record_to_toml(simulated_record(players, seed, rounds=rounds)), output)
+        return
+    if rounds is not None:
+        raise click.UsageError("give --rounds or --moves, not both")
+    emit(record_to_toml(position_record(players, seed, moves)), output)
+
+
+@group.command()
+@click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--samples", type=click.IntRange(2), default=200, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sampled worlds.")
 @click.option(
     "--exact-limit",
     type=click.IntRange(1),
@@ -109,39 +122,46 @@ def simulate(players: int, seed: int, rounds: int | None, output: Path | None) -
 @output_option
 @one_line_errors
 def advise(
-    players: int,
-    seed: int,
-    moves: int,
+    record: Path,
     samples: int,
+    seed: int,
     exact_limit: int,
     max_seconds: float | None,
     fmt: str,
     output: Path | None,
 ) -> None:
-    """Rank every legal choice of the player to act by expected change of their Myth.
+    """Rank every legal choice of the perspective player, to act in RECORD's [position], by
+    the expected change of their Myth (and of the leader's).
 
-    The position is a seeded game with the built-in data after MOVES random moves (a record
-    file holds no board, hands or decks, so it cannot give a position). Averaged over the
-    other players' hidden Stacks consistent with what the player to act has seen.
+    Averaged over the other players' hidden Stacks consistent with the record (the worlds
+    `stacks` counts): exactly when there are at most --exact-limit, else --samples seeded
+    worlds with 95% intervals. Horizon: this round's Dusk reveals; later choices: the first
+    legal move.
+
+    \b
+    RECORD: a `stacks` record with a [position] table (the board, every Hiding Spot, the phase,
+    the perspective's hand). Example: examples/twisted-cryptids/advise-day.toml.
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.errors import InputError
-    from ruleslawyer.models.twisted_cryptids_game import builtin_game
     from ruleslawyer.solvers.cryptid_advise import advise as run
-    from ruleslawyer.solvers.cryptid_simulate import position
+    from ruleslawyer.solvers.cryptid_position import NOT_AVERAGED, position_state
+    from ruleslawyer.solvers.cryptid_record import load_record
 
-    state = position(builtin_game(), players, seed, moves)
-    if state.actor() is None:
-        raise InputError("--moves", "value", moves, "a position before the game is over")
+    rec, game = load_record(record)
+    state, hidden = position_state(rec, game, str(record))
     result = run(
         state,
         exact_limit=exact_limit,
         samples=samples,
         seed=seed,
         budget=Budget(max_seconds=max_seconds),
+        hidden=hidden,
+        not_averaged=NOT_AVERAGED,
     )
-    result = {"position": f"players {players}, seed {seed}, after {moves} moves", **result}
+    result = {"position": str(record), **result}
     emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_advice(result), output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def render_advice(r: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from math import prod, sqrt
 from typing import Any
 
@@ -46,20 +46,37 @@ World = tuple[tuple[tuple[int, ...], ...], ...]
 
 HORIZON = "to the end of this round's Dusk reveals"
 POLICY = "every later choice (all players): the first legal move in the model's order"
-PRIOR = "uniform over the arrangements of each other player's unrevealed Sightings"
+PRIOR = (
+    "uniform over the arrangements of each other player's unrevealed Sightings that fit "
+    "the reveals and the Sightings the actor knows"
+)
+NOT_AVERAGED = "hands, decks and the Event deck are as in the position"
 HORIZON_PHASES = frozenset({"night-move", "night-place", "refill", "over"})
 
 
-def _hidden(state: State, actor: int) -> list[tuple[int, list[int], tuple[int, ...]]]:
-    """Per other player with unrevealed cards: (player, their unrevealed ids, Stack sizes)."""
+@dataclass(frozen=True)
+class Hidden:
+    """One other player's unrevealed Stack slots, Stacks in order and each top first: a known
+    Sighting id where the actor knows it (``fixed``), else ``None``; ``free`` holds the ids
+    the ``None`` slots share out (every arrangement equally likely)."""
+
+    player: int
+    sizes: tuple[int, ...]
+    fixed: tuple[int | None, ...]
+    free: tuple[int, ...]
+
+
+def hidden_of_state(state: State, actor: int) -> tuple[Hidden, ...]:
+    """The hidden slots of a game state: every other player's unrevealed cards, none known."""
     out = []
     for p in range(state.n):
         if p == actor:
             continue
-        ids = sorted(s for stack in state.stacks[p] for s in stack)
+        ids = tuple(sorted(s for stack in state.stacks[p] for s in stack))
         if ids:
-            out.append((p, ids, tuple(len(stack) for stack in state.stacks[p])))
-    return out
+            sizes = tuple(len(stack) for stack in state.stacks[p])
+            out.append(Hidden(p, sizes, (None,) * len(ids), ids))
+    return tuple(out)
 
 
 def _kinds(state: State, p: int, ids: Sequence[int]) -> Counter[str]:
@@ -67,15 +84,19 @@ def _kinds(state: State, p: int, ids: Sequence[int]) -> Counter[str]:
     return Counter(sightings[s].kind for s in ids)
 
 
-def world_count(state: State, actor: int) -> int:
+def world_count(state: State, actor: int, hidden: Sequence[Hidden] | None = None) -> int:
     """Distinct arrangements (by Sighting kind) of the hidden Stacks the actor cannot see."""
-    return prod(multinomial(_kinds(state, p, ids).values()) for p, ids, _ in _hidden(state, actor))
+    hidden = hidden_of_state(state, actor) if hidden is None else hidden
+    return prod(multinomial(_kinds(state, h.player, h.free).values()) for h in hidden)
 
 
-def _stacks_from(order: Sequence[int], sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def stacks_of(h: Hidden, order: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """``h``'s Stacks with ``order`` dealt into its free slots."""
+    free = iter(order)
+    flat = [next(free) if s is None else s for s in h.fixed]
     out, at = [], 0
-    for size in sizes:
-        out.append(tuple(order[at : at + size]))
+    for size in h.sizes:
+        out.append(tuple(flat[at : at + size]))
         at += size
     return tuple(out)
 
@@ -94,30 +115,32 @@ def _by_kind(state: State, p: int, ids: Sequence[int], kinds: Sequence[str]) -> 
     return out
 
 
-def all_worlds(state: State, actor: int) -> Iterator[World]:
+def all_worlds(state: State, actor: int, hidden: Sequence[Hidden] | None = None) -> Iterator[World]:
     """Every world, each arrangement of kinds once (cards of one kind are alike)."""
-    hidden = _hidden(state, actor)
+    hidden = hidden_of_state(state, actor) if hidden is None else hidden
     per_player = [
         [
-            (p, _stacks_from(_by_kind(state, p, ids, kinds), sizes))
-            for kinds in distinct_permutations(_kinds(state, p, ids), len(ids))
+            (h.player, stacks_of(h, _by_kind(state, h.player, h.free, kinds)))
+            for kinds in distinct_permutations(_kinds(state, h.player, h.free), len(h.free))
         ]
-        for p, ids, sizes in hidden
+        for h in hidden
     ]
     for combo in itertools.product(*per_player):
         yield _world(state, dict(combo))
 
 
-def sampled_worlds(state: State, actor: int, count: int, seed: int) -> Iterator[World]:
-    """``count`` worlds drawn uniformly (a fair shuffle of each player's unrevealed cards)."""
+def sampled_worlds(
+    state: State, actor: int, count: int, seed: int, hidden: Sequence[Hidden] | None = None
+) -> Iterator[World]:
+    """``count`` worlds drawn uniformly (a fair shuffle of each player's free cards)."""
     rng = random.Random(seed)
-    hidden = _hidden(state, actor)
+    hidden = hidden_of_state(state, actor) if hidden is None else hidden
     for _ in range(count):
         chosen = {}
-        for p, ids, sizes in hidden:
-            order = list(ids)
+        for h in hidden:
+            order = list(h.free)
             rng.shuffle(order)
-            chosen[p] = _stacks_from(order, sizes)
+            chosen[h.player] = stacks_of(h, order)
         yield _world(state, chosen)
 
 
@@ -183,17 +206,23 @@ def advise(
     samples: int = 200,
     seed: int = 0,
     budget: Budget | None = None,
+    hidden: Sequence[Hidden] | None = None,
+    not_averaged: str = NOT_AVERAGED,
 ) -> dict[str, Any]:
-    """The advice JSON for the player to act in ``state``."""
+    """The advice JSON for the player to act in ``state``; ``hidden``: what the actor does not
+    see (default: every other player's unrevealed cards, as in :func:`hidden_of_state`)."""
     actor = state.actor()
     if actor is None:
         raise ValueError("the game is over: nobody is to act")
     leader = leader_of(state, actor)
     moves = legal_moves(state)
-    count = world_count(state, actor)
+    hidden = hidden_of_state(state, actor) if hidden is None else hidden
+    count = world_count(state, actor, hidden)
     exact = count <= exact_limit
     worlds = list(
-        all_worlds(state, actor) if exact else sampled_worlds(state, actor, samples, seed)
+        all_worlds(state, actor, hidden)
+        if exact
+        else sampled_worlds(state, actor, samples, seed, hidden)
     )
     progress = Progress("advise: moves", len(moves))
     rows = []
@@ -221,7 +250,7 @@ def advise(
         "prior": PRIOR,
         "horizon": HORIZON,
         "policy": POLICY,
-        "not_averaged": "hands, decks and the Event deck are as in the position",
+        "not_averaged": not_averaged,
         "worlds": count,
         "mode": "exact" if exact else "sampled",
         "samples": None if exact else len(worlds),
@@ -238,13 +267,20 @@ def brute_force(state: State) -> dict[str, tuple[float, float]]:
     distinct ordering of every other player's unrevealed Sighting ids."""
     actor = state.actor()
     assert actor is not None
-    leader = leader_of(state, actor)
-    hidden = _hidden(state, actor)
     per_player = [
-        [(p, _stacks_from(order, sizes)) for order in set(itertools.permutations(ids))]
-        for p, ids, sizes in hidden
+        [(h.player, stacks_of(h, order)) for order in set(itertools.permutations(h.free))]
+        for h in hidden_of_state(state, actor)
     ]
     worlds = [_world(state, dict(combo)) for combo in itertools.product(*per_player)]
+    return plain_means(state, worlds)
+
+
+def plain_means(state: State, worlds: Sequence[World]) -> dict[str, tuple[float, float]]:
+    """Per move (described): the mean (actor, leader) Myth change of :func:`outcome`, each
+    world played from the move on its own (the references' shared last step)."""
+    actor = state.actor()
+    assert actor is not None
+    leader = leader_of(state, actor)
     out = {}
     for move in legal_moves(state):
         res = [outcome(replace(state, stacks=w), move, actor, leader) for w in worlds]

@@ -28,6 +28,26 @@ Stacks; any peek a card allowed) and known Hidden Traits::
     stack = 1
     position = 1                 # 1 = the top card of the Stack as formed
     sighting = "real-deal"
+
+An optional ``[position]`` table gives the table as the perspective player sees
+it now, in the middle of round ``rounds_played + 1`` (``advise`` reads it; its
+reveals of that round are in ``[[reveal]]``)::
+
+    [position]
+    phase = "day"                # dawn | day | choose | reveal: the perspective is to act
+    first_player = "bob"         # who holds the First Player token
+    day_turn = 2                 # day: the perspective's turn of the round, 1..3
+    event = "flash-flood"        # dawn: the flipped Event
+    event_effects_done = 0       # dawn: its effects already resolved
+    encounter = "campground"     # reveal: the Encounter Site
+    hand = ["rockslide", "grant-money"]   # the perspective's Action cards
+    power_used = false           # the perspective used their Cryptid Power this round
+
+    [position.sites]             # Humans (hikers, hunters, researchers) on every Site
+    campground = [2, 1, 0]
+
+    [position.spots]             # per player, Stacks 1..3: a Site, "stack" or "boxed"
+    ann = ["campground", "lake", "boxed"]
 """
 
 from __future__ import annotations
@@ -66,6 +86,22 @@ class KnownEntry:
 
 
 @dataclass(frozen=True)
+class PositionEntry:
+    """The ``[position]`` table: the public board now and the perspective's own hand."""
+
+    phase: str
+    first_player: str
+    sites: tuple[tuple[str, tuple[int, int, int]], ...]
+    spots: tuple[tuple[str, tuple[str, ...]], ...]
+    hand: tuple[str, ...] = ()
+    power_used: bool = False
+    day_turn: int = 1
+    event: str | None = None
+    event_effects_done: int = 0
+    encounter: str | None = None
+
+
+@dataclass(frozen=True)
 class Record:
     perspective: str
     rounds_played: int
@@ -74,6 +110,7 @@ class Record:
     known: tuple[KnownEntry, ...]
     excluded_traits: tuple[str, ...] = ()
     game_file: str | None = None
+    position: PositionEntry | None = None
 
 
 def _schema() -> Any:
@@ -81,7 +118,13 @@ def _schema() -> Any:
 
     from pydantic import Field
 
-    from ruleslawyer.models.twisted_cryptids_game import MAX_HUMANS, MAX_MYTH
+    from ruleslawyer.models.twisted_cryptids_game import (
+        MAX_EFFECTS,
+        MAX_HAND,
+        MAX_HUMANS,
+        MAX_LIST,
+        MAX_MYTH,
+    )
     from ruleslawyer.schema import StrictModel as Strict
 
     class PlayerDoc(Strict):
@@ -103,6 +146,18 @@ def _schema() -> Any:
         position: int = Field(ge=1, le=STACK_DEPTH)
         sighting: str
 
+    class PositionDoc(Strict):
+        phase: Literal["dawn", "day", "choose", "reveal"]
+        first_player: str
+        day_turn: int = Field(default=1, ge=1, le=3)
+        event: str | None = None
+        event_effects_done: int = Field(default=0, ge=0, le=MAX_EFFECTS)
+        encounter: str | None = None
+        hand: list[str] = Field(default_factory=list, max_length=MAX_HAND)
+        power_used: bool = False
+        sites: dict[str, list[int]] = Field(max_length=MAX_LIST)
+        spots: dict[str, list[str]] = Field(max_length=6)
+
     class RecordDoc(Strict):
         game: Literal["twisted-cryptids"] = "twisted-cryptids"
         game_file: str | None = None
@@ -112,6 +167,7 @@ def _schema() -> Any:
         player: list[PlayerDoc] = Field(min_length=2, max_length=6)
         reveal: list[RevealDoc] = Field(default_factory=list, max_length=6 * 9)
         known: list[KnownDoc] = Field(default_factory=list, max_length=6 * 9)
+        position: PositionDoc | None = None
 
     return RecordDoc
 
@@ -131,6 +187,22 @@ def parse_record(document: dict[str, Any], display: str) -> Record:
         known=tuple(KnownEntry(k.player, k.stack, k.position, k.sighting) for k in doc.known),
         excluded_traits=tuple(doc.excluded_traits),
         game_file=doc.game_file,
+        position=None if doc.position is None else _position(doc.position),
+    )
+
+
+def _position(doc: Any) -> PositionEntry:
+    return PositionEntry(
+        phase=doc.phase,
+        first_player=doc.first_player,
+        sites=tuple((name, tuple(h)) for name, h in doc.sites.items()),  # type: ignore[misc]
+        spots=tuple((name, tuple(where)) for name, where in doc.spots.items()),
+        hand=tuple(doc.hand),
+        power_used=doc.power_used,
+        day_turn=doc.day_turn,
+        event=doc.event,
+        event_effects_done=doc.event_effects_done,
+        encounter=doc.encounter,
     )
 
 
@@ -198,6 +270,11 @@ def check_references(record: Record, game: Game, display: str) -> None:
         if t not in traits:
             raise InputError(display, f"excluded_traits[{i}]", t, f"one of {traits}")
     cryptid_of = {p.name: game.cryptids[game.cryptid(p.cryptid)] for p in record.players}
+    current = record.rounds_played + (1 if record.position is not None else 0)
+    if record.position is not None and current > game.rounds:
+        raise InputError(
+            display, "rounds_played", record.rounds_played, f"below {game.rounds} with a [position]"
+        )
     last = 0
     for table, entries in (("reveal", record.reveals), ("known", record.known)):
         for i, e in enumerate(entries):
@@ -207,12 +284,17 @@ def check_references(record: Record, game: Game, display: str) -> None:
             if e.sighting not in kinds:
                 raise InputError(display, f"{table}[{i}].sighting", e.sighting, f"one of {kinds}")
             if isinstance(e, RevealEntry):
-                if e.round > record.rounds_played:
+                if e.round > current:
                     raise InputError(
                         display,
                         f"reveal[{i}].round",
                         e.round,
-                        f"a played round (rounds_played = {record.rounds_played})",
+                        f"a played round (rounds_played = {record.rounds_played}"
+                        + (
+                            ", or the current round of the [position])"
+                            if current > record.rounds_played
+                            else ")"
+                        ),
                     )
                 if e.round < last:
                     raise InputError(
@@ -246,11 +328,34 @@ def record_to_toml(record: Record) -> str:
     for k in record.known:
         lines += ["", "[[known]]", f"player = {q(k.player)}", f"stack = {k.stack}"]
         lines += [f"position = {k.position}", f"sighting = {q(k.sighting)}"]
+    if record.position is not None:
+        lines += ["", *_position_toml(record.position, q)]
     return "\n".join(lines) + "\n"
 
 
-def record_from_state(state: Any, perspective: int = 0) -> Record:
-    """The record a game state leaves, seen by player ``perspective`` (own Stacks, own trait)."""
+def _position_toml(pos: PositionEntry, q: Any) -> list[str]:
+    def names(items: tuple[str, ...]) -> str:
+        return "[" + ", ".join(q(x) for x in items) + "]"
+
+    lines = ["[position]", f"phase = {q(pos.phase)}", f"first_player = {q(pos.first_player)}"]
+    if pos.phase == "day":
+        lines.append(f"day_turn = {pos.day_turn}")
+    if pos.event is not None:
+        lines += [f"event = {q(pos.event)}", f"event_effects_done = {pos.event_effects_done}"]
+    if pos.encounter is not None:
+        lines.append(f"encounter = {q(pos.encounter)}")
+    lines += [f"hand = {names(pos.hand)}", f"power_used = {str(pos.power_used).lower()}"]
+    lines += ["", "[position.sites]"]
+    lines += [f"{q(name)} = [{', '.join(map(str, h))}]" for name, h in pos.sites]
+    lines += ["", "[position.spots]"]
+    lines += [f"{q(name)} = {names(where)}" for name, where in pos.spots]
+    return lines
+
+
+def record_from_state(state: Any, perspective: int = 0, *, with_position: bool = False) -> Record:
+    """The record a game state leaves, seen by player ``perspective`` (own Stacks, own trait);
+    ``with_position``: with the ``[position]`` table (the perspective must be to act, in a
+    phase :data:`POSITION_PHASES` lists), this round's reveals so far included."""
     from ruleslawyer.models.twisted_cryptids_play import tie_break_humans
 
     g = state.game
@@ -271,7 +376,7 @@ def record_from_state(state: Any, perspective: int = 0) -> Record:
         (rnd, k, p, stack, s)
         for p in range(state.n)
         for k, (stack, s, rnd) in enumerate(state.revealed[p])
-        if rnd <= rounds_played
+        if rnd <= rounds_played + (1 if with_position else 0)
     )
     # within a round, reveals went in player order; order by round, then seat from the record's
     # point of view is enough: the solver only needs each Stack's reveals in order.
@@ -291,4 +396,38 @@ def record_from_state(state: Any, perspective: int = 0) -> Record:
     )
     other = state.discarded_traits[perspective]
     excluded = (g.traits[other].name,) if other is not None else ()
-    return Record(names[perspective], rounds_played, players, reveals, known, excluded)
+    position = position_of(state, perspective) if with_position else None
+    return Record(
+        names[perspective], rounds_played, players, reveals, known, excluded, position=position
+    )
+
+
+POSITION_PHASES = ("dawn", "day", "choose", "reveal")
+
+
+def position_of(state: Any, perspective: int) -> PositionEntry:
+    """The ``[position]`` table of ``state`` as player ``perspective``, who is to act, sees it."""
+    from ruleslawyer.models.twisted_cryptids_play import BOXED, ON_STACK
+
+    if state.phase not in POSITION_PHASES or state.actor() != perspective:
+        raise ValueError(f"no [position] for phase {state.phase} with another player to act")
+    g = state.game
+
+    def where(site: int) -> str:
+        return "stack" if site == ON_STACK else "boxed" if site == BOXED else g.sites[site].name
+
+    dawn = state.phase == "dawn"
+    return PositionEntry(
+        phase=state.phase,
+        first_player=state.players[state.first],
+        sites=tuple((g.sites[i].name, h) for i, h in enumerate(state.sites)),
+        spots=tuple(
+            (state.players[p], tuple(where(s) for s in state.spots[p])) for p in range(state.n)
+        ),
+        hand=tuple(g.actions[c].name for c in state.hands[perspective]),
+        power_used=state.power_used[perspective],
+        day_turn=state.turn // state.n + 1 if state.phase == "day" else 1,
+        event=g.events[state.event_deck[0]].name if dawn else None,
+        event_effects_done=state.dawn_step if dawn else 0,
+        encounter=g.sites[state.encounter].name if state.phase == "reveal" else None,
+    )

@@ -35,6 +35,20 @@ def simulated_record(players: int, seed: int, *, rounds: int | None = None) -> R
     return record_from_state(random_game(builtin_game(), players, seed, rounds=rounds), 0)
 
 
+def position_record(players: int, seed: int, moves: int) -> Record:
+    """The record, with its ``[position]``, of the player to act after ``moves`` seeded random
+    moves (:func:`position`); :class:`InputError` when that is not a position ``advise`` reads."""
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.solvers.cryptid_record import POSITION_PHASES
+
+    state = position(builtin_game(), players, seed, moves)
+    if state.phase not in POSITION_PHASES:
+        raise InputError(
+            "--moves", "value", f"{moves} (phase {state.phase})", f"a position in {POSITION_PHASES}"
+        )
+    return record_from_state(state, state.actor() or 0, with_position=True)
+
+
 def first_hit(
     game: Game,
     players: int,

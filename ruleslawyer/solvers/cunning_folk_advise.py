@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.errors import InputError
+from ruleslawyer.errors import BudgetExceeded, InputError
 from ruleslawyer.models.cunning_folk import (
     CAT,
     CELL_INDEX,
@@ -189,11 +189,16 @@ def _given(worlds: Worlds, cell: int, role: str) -> Worlds:
 
 
 def claim_outcomes(
-    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan] | None = None
+    worlds: Worlds,
+    claim: Claim,
+    log: Log,
+    plans: Mapping[str, ElderPlan] | None = None,
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Challenging against accepting ``claim``: chances, expected suspected cards, utility.
 
-    ``plans``: the elder plans over ``worlds`` when already made (:func:`elder_plans`).
+    ``plans``: the elder plans over ``worlds`` when already made (:func:`elder_plans`);
+    ``budget`` bounds any plan still to make (:class:`BudgetExceeded` when it ends one).
     """
     p = claim_probability(worlds, claim.cell, claim.role)
     penalised = claim.role != VILLAGER or log.rules.villager_challenge == "penalty-applies"
@@ -201,12 +206,13 @@ def claim_outcomes(
     wins = {"accept": Fraction(0), "challenge": Fraction(0)}
     fails = {"accept": Fraction(0), "challenge": Fraction(0)}
     if claim.role in ELDERS:
-        now = plans[claim.role] if plans else elder_plans(worlds, log, (claim.role,))[claim.role]
+        role = (claim.role,)
+        now = plans[claim.role] if plans else elder_plans(worlds, log, role, budget)[claim.role]
         wins["accept"] = now.win_probability
         if p:
             given = _given(worlds, claim.cell, claim.role)
             wins["challenge"] = (
-                p * elder_plans(given, log, (claim.role,))[claim.role].win_probability
+                p * elder_plans(given, log, role, budget)[claim.role].win_probability
             )
         fails = {choice: acts[choice] - wins[choice] for choice in acts}
     run_penalty = run_failure_penalty(log)
@@ -249,11 +255,11 @@ def claim_outcomes(
 
 
 def _claim_advice(
-    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan]
+    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan], budget: Budget
 ) -> dict[str, Any]:
     """:func:`claim_outcomes`, with the better choice under each reading of the rule
     point that decides whether a villager claim has stakes (where the readings part)."""
-    out = claim_outcomes(worlds, claim, log, plans)
+    out = claim_outcomes(worlds, claim, log, plans, budget)
     if claim.role == VILLAGER:
         point = POINTS[VILLAGER_POINT]
         out["readings"] = {
@@ -315,13 +321,18 @@ def advise(
         {"cell": cell, "bits": round(gains[cell], 6), "face_up": worlds.face_up[CELL_INDEX[cell]]}
         for cell in ranked
     ]
-    # The budget is checked between the elder plans (one plan is not interrupted).
+    # The planner looks at the budget as it goes: a plan cut part-way gives no figure.
     plans: dict[str, ElderPlan] = {}
-    for role in ELDERS:
-        if budget.spent():
-            return unfinished("the elder runs were planned")
-        plans |= elder_plans(worlds, log, (role,))
+    try:
+        for role in ELDERS:
+            plans |= elder_plans(worlds, log, (role,), budget)
+    except BudgetExceeded:
+        return unfinished("the elder runs were planned")
     if claim is not None and budget.spent():
+        return unfinished("the claim was weighed")
+    try:
+        claim_advice = None if claim is None else _claim_advice(worlds, claim, log, plans, budget)
+    except BudgetExceeded:
         return unfinished("the claim was weighed")
     elder = {
         role: {
@@ -335,7 +346,7 @@ def advise(
         "worlds": worlds.total,
         "finished": True,
         **head,
-        "claim": None if claim is None else _claim_advice(worlds, claim, log, plans),
+        "claim": claim_advice,
         "unknown_bits": round(allegiance_entropy(worlds), 6),
         "investigate": investigate,
         "elder": elder,

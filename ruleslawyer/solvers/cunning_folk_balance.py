@@ -41,7 +41,7 @@ from ruleslawyer.models.cunning_folk import (
     Setup,
     cards_of,
 )
-from ruleslawyer.models.cunning_folk_log import parse_log
+from ruleslawyer.models.cunning_folk_log import Log, parse_log
 from ruleslawyer.models.cunning_folk_play import (
     ALLEGE,
     ANSWER,
@@ -57,23 +57,32 @@ from ruleslawyer.models.cunning_folk_play import (
 )
 from ruleslawyer.models.cunning_folk_record import events_of
 from ruleslawyer.solvers.balance_stats import rate
+from ruleslawyer.solvers.cunning_folk_advise import (
+    WIN_WEIGHT,
+    Claim,
+    claim_outcomes,
+    information_gain,
+)
 from ruleslawyer.solvers.cunning_folk_elder import plan
 from ruleslawyer.solvers.cunning_folk_worlds import ROLE_CODE, Worlds, filter_worlds
 
 RANDOM_POLICY = "random: a uniformly random legal move at every choice"
 DEDUCE_POLICY = (
     "deduce: from the exact worlds of `cunning-folk deduce` over what this seat has seen "
-    "(hidden swaps 1:1, the setup's prior): investigate the face-down cell whose role is "
-    "least certain (highest entropy; on ties the likeliest to hold an elder, then the first "
-    "in A1..C3 order); after looking, claim "
-    "the card truly when it is a good witch, an evil witch or the vagrant, or an elder "
-    "whose best run (deduce's elder planner, given the card seen) succeeds with chance at "
-    "least 1/2, otherwise pass; forced by the liar, claim villager; challenge a claim whose "
-    "chance of being true is below 1/2, otherwise accept; in an elder run pick the "
-    "pickable cell most likely to oppose (first on ties), and (scoundrels) declare once "
-    "no opposing card is left outside the picks with chance at least 1/2; answering a "
-    "declaration, reveal the face-down cell most likely to oppose it; swaps, trades and any other "
-    "choice uniformly at random"
+    "(hidden swaps 1:1, the setup's prior) and the figures of `cunning-folk advise` on that "
+    "log: investigate the cell with the highest expected information gain about the "
+    "village's allegiances (on ties the likeliest to hold an elder, then the first in "
+    "A1..C3 order); after looking, claim the card "
+    "truly when it is a good witch, an evil witch or the vagrant, or an elder whose "
+    "unchallenged run started now (the elder planner, given the card seen) succeeds with "
+    "chance at least 1/2, otherwise pass; forced by the liar, claim villager; on a pending "
+    "claim, challenge when advise's expected utility of challenging is higher than of "
+    "accepting (+1 per suspected card the claimant takes, -1 per one you take, -"
+    f"{WIN_WEIGHT} for the claimant's at-once elder win), otherwise accept; in an elder "
+    "run follow the planner's best pick given the picks so far, and (scoundrels) declare "
+    "where the planner values declaring at least as high as any pick; answering a "
+    "declaration, reveal the face-down cell most likely to oppose it; swaps, trades and "
+    "any other choice uniformly at random"
 )
 POLICIES: dict[str, str] = {"random": RANDOM_POLICY, "deduce": DEDUCE_POLICY}
 ACTION_ROLES = frozenset({GOOD_WITCH, EVIL_WITCH, VAGRANT})
@@ -98,9 +107,11 @@ class Seat:
     head: Mapping[str, Any]  # the log's setup, players, perspective and rulings
     events: tuple[dict[str, Any], ...] = ()
 
+    def log(self) -> Log:
+        return parse_log({**self.head, "event": list(self.events)}, "balance")
+
     def worlds(self) -> Worlds:
-        log = parse_log({**self.head, "event": list(self.events)}, "balance")
-        return filter_worlds(log)
+        return filter_worlds(self.log())
 
 
 Policy = Callable[[Seat, State, tuple[str, ...], random.Random], str]
@@ -114,25 +125,52 @@ def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     """The ``deduce`` policy (:data:`DEDUCE_POLICY`)."""
     if state.phase == INVESTIGATE:
         worlds = seat.worlds()
-        down = [c for c in range(len(CELLS)) if not state.face_up[c]] or list(range(len(CELLS)))
+        gains = information_gain(worlds)
         elders = frozenset(ELDERS)
-        best = max(down, key=lambda c: (_entropy(worlds, c), _chance(worlds, c, elders), -c))
-        return f"investigate {CELLS[best]}"
+
+        def rank(move: str) -> tuple[float, float, int]:
+            cell = move.split()[-1]
+            chance = _chance(worlds, CELLS.index(cell), elders)
+            return (round(gains[cell], 12), chance, -legal.index(move))
+
+        return max(legal, key=rank)
     if state.phase == ALLEGE:
         return _allege(seat, state, legal)
     if state.phase == CHALLENGE:
-        worlds = seat.worlds()
-        true = _chance(worlds, state.cell, frozenset({state.claim}))
-        return "challenge" if true < 0.5 else "accept"
+        log = seat.log()
+        claim = Claim(seat.head["players"][state.player], state.cell, state.claim, len(seat.events))
+        best = claim_outcomes(filter_worlds(log), claim, log)["best"]
+        return "challenge" if best == "challenge" else "accept"
     if state.phase == ELDER:
-        picks = [m for m in legal if m.startswith("pick ")]
-        worlds = seat.worlds()
-        if "declare" in legal and (not picks or _none_left(worlds, state) >= 0.5):
-            return "declare"
-        if picks:
-            return _likeliest(worlds, picks, OPPOSITION[state.claim])
+        return _run_pick(seat, state, legal, rng)
     if state.phase == ANSWER and len(legal) > 1:
         return _likeliest(seat.worlds(), legal[1:], OPPOSITION[state.claim])
+    return rng.choice(legal)
+
+
+def _run_pick(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
+    """The planner's best next step of an elder run: its first pick over the worlds, the
+    cells picked so far counted as found (they oppose; picking them again cannot help)."""
+    picks = [m for m in legal if m.startswith("pick ")]
+    worlds = seat.worlds()
+    village = worlds.village.copy()
+    village[:, list(state.picked)] = ROLE_CODE[state.claim]  # not opposing: never picked
+    rules = seat.table.rules
+    best = plan(
+        village,
+        worlds.weight,
+        state.face_up,
+        state.claim,
+        declares=seat.table.setup.declares,
+        declare_at_once=bool(state.picked) or rules.declare_without_picks == "allowed",
+        face_down_only=rules.elder_face_up_picks == "face-down-only",
+    )
+    if best.first_pick is not None and f"pick {best.first_pick}" in picks:
+        return f"pick {best.first_pick}"
+    if "declare" in legal:
+        return "declare"
+    if picks:  # no pick can win: the likeliest to oppose, as good as any
+        return _likeliest(worlds, picks, OPPOSITION[state.claim])
     return rng.choice(legal)
 
 
@@ -140,14 +178,6 @@ def _likeliest(worlds: Worlds, moves: Sequence[str], roles: frozenset[str]) -> s
     """Of moves naming a cell last (``pick B2``, ``reveal C1``), the one whose cell most
     likely holds one of ``roles`` (the first on ties)."""
     return max(moves, key=lambda m: _chance(worlds, CELLS.index(m.split()[-1]), roles))
-
-
-def _none_left(worlds: Worlds, state: State) -> float:
-    """The share of the worlds with no card opposing the claimed elder outside the picks."""
-    codes = [ROLE_CODE[r] for r in OPPOSITION[state.claim]]
-    rest = [c for c in range(len(CELLS)) if c not in state.picked]
-    left = np.isin(worlds.village[:, rest], codes).any(axis=1)
-    return int(worlds.weight[~left].sum()) / worlds.total
 
 
 def _allege(seat: Seat, state: State, legal: tuple[str, ...]) -> str:
@@ -179,13 +209,6 @@ def _chance(worlds: Worlds, cell: int, roles: frozenset[str]) -> float:
     column = worlds.village[:, cell]
     hit = np.isin(column, [ROLE_CODE[r] for r in roles])
     return int(worlds.weight[hit].sum()) / worlds.total
-
-
-def _entropy(worlds: Worlds, cell: int) -> float:
-    """Shannon entropy (bits) of the role at ``cell`` over the worlds (float weights)."""
-    mass = np.bincount(worlds.village[:, cell], weights=worlds.weight.astype(float))
-    shares = mass[mass > 0] / mass.sum()
-    return round(float(-(shares * np.log2(shares)).sum()), 9)  # float noise never breaks a tie
 
 
 def deal(setup: Setup, rng: random.Random) -> tuple[str, ...]:

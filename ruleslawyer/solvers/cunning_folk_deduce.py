@@ -99,8 +99,11 @@ def deduce(
     return out
 
 
-def elder_plans(worlds: Worlds, log: Log, roles: tuple[str, ...] = ELDERS) -> dict[str, ElderPlan]:
-    """Each elder's best run over ``worlds``, under the log's rules (the planner's figure)."""
+def elder_plans(
+    worlds: Worlds, log: Log, roles: tuple[str, ...] = ELDERS, budget: Budget | None = None
+) -> dict[str, ElderPlan]:
+    """Each elder's best run over ``worlds``, under the log's rules (the planner's figure);
+    :class:`BudgetExceeded` when ``budget`` ends a plan part-way."""
     return {
         role: plan(
             worlds.village,
@@ -110,6 +113,7 @@ def elder_plans(worlds: Worlds, log: Log, roles: tuple[str, ...] = ELDERS) -> di
             declares=log.setup.declares,
             declare_at_once=log.rules.declare_without_picks == "allowed",
             face_down_only=log.rules.elder_face_up_picks == "face-down-only",
+            budget=budget,
         )
         for role in roles
     }

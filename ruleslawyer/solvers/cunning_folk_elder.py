@@ -19,9 +19,12 @@ from fractions import Fraction
 
 import numpy as np
 
+from ruleslawyer.budget import Budget
+from ruleslawyer.errors import BudgetExceeded
 from ruleslawyer.models.cunning_folk import CELLS, OPPOSITION, ROLES
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
+CHECK_EVERY = 16  # beliefs valued between two looks at the budget
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,13 @@ def plan(
     declares: bool = False,
     declare_at_once: bool = True,
     face_down_only: bool = False,
+    budget: Budget | None = None,
 ) -> ElderPlan:
-    """Best first pick and win probability of ``elder``'s run over these weighted villages."""
+    """Best first pick and win probability of ``elder``'s run over these weighted villages.
+
+    ``budget`` is looked at every :data:`CHECK_EVERY` beliefs valued: when it is spent the
+    plan stops part-way and raises :class:`BudgetExceeded` (no partial figure is returned).
+    """
     village, weight = _project(village, weight, elder)
     opposing = village >= 0
     total = int(weight.sum())
@@ -58,6 +66,8 @@ def plan(
         key = frozenset((c, int(village[rows[0], c])) for c in picked)
         if key in memo:
             return memo[key]
+        if budget is not None and len(memo) % CHECK_EVERY == 0 and budget.spent():
+            raise BudgetExceeded(f"{elder} run plan")
         w = weight[rows]
         mass = int(w.sum())
         left = opposing[rows].sum(axis=1) - len(picked)

@@ -261,3 +261,23 @@ def test_budget_ending_between_stages_says_where(monkeypatch) -> None:
     result = advise_log(log_of(document), pending_claim(document, log_of(document)))
     assert result["finished"] is False
     assert result["unfinished"] == "the time budget ended before the elder runs were planned"
+
+
+def test_a_plan_cut_by_the_budget_says_finished_false(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The planner raises BudgetExceeded part-way (tests/cunning_folk/test_elder.py); advise
+    # must report that as unfinished, with no elder or claim figure.
+    import tomllib
+
+    from ruleslawyer.errors import BudgetExceeded
+    from ruleslawyer.models.cunning_folk_log import parse_log
+    from ruleslawyer.solvers import cunning_folk_advise as module
+
+    def cut(*args: object, **kwargs: object) -> None:
+        raise BudgetExceeded("plan")
+
+    monkeypatch.setattr(module, "elder_plans", cut)
+    document = tomllib.loads(EXAMPLE.read_text("utf-8"))
+    log = parse_log(document, str(EXAMPLE))
+    out = advise_log(log, pending_claim(document, log))
+    assert out["finished"] is False and "elder runs were planned" in out["unfinished"]
+    assert "elder" not in out and "claim" not in out

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,10 +15,11 @@ from hypothesis import strategies as st
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.cunning_folk import bonus_setup, scoundrel_setup, standard_setup
-from ruleslawyer.models.cunning_folk_play import OVER, Table, legal_moves, start, step
+from ruleslawyer.models.cunning_folk_play import OVER, State, Table, legal_moves, start, step
 from ruleslawyer.solvers.cunning_folk_balance import (
     DEDUCE_POLICY,
     OUTCOMES,
+    Seat,
     balance,
     deal,
     deal_scoundrels,
@@ -30,15 +33,17 @@ HEAD2 = {"setup": "standard", "players": ["P1", "P2"]}
 
 
 def test_a_deduce_game_traced_by_hand() -> None:
-    # Both seats deduce. Every cell starts equally uncertain (and equally likely to hold an
-    # elder), so P1 looks at A1 (first on ties): the good elder. Given that, a good-elder run
-    # must find 3 evil cards among 8 unknown ones: 3/8 * 2/7 * 1/6 = 1/56 < 1/2, so P1 passes.
+    # Both seats deduce. Every cell starts with the same expected information gain about
+    # the allegiances (the cells are alike), so P1 looks at A1 (first on ties): the good
+    # elder. Given that, a good-elder run must find 3 evil cards among 8 unknown ones:
+    # 3/8 * 2/7 * 1/6 = 1/56 < 1/2, so P1 passes.
     # P2 saw nothing (the pass shows no card), looks at A1 too and passes. P1 now knows A1
     # (entropy 0) and looks at A2, a good witch, and claims it. P2 knows A1 is the good elder,
-    # so A2 is a good witch in 2/8 < 1/2 of its worlds: P2 challenges, is wrong and is
-    # suspected; P1 plays again. A3 (villager) for P1, then for P2 (A2 is face up, A1
+    # so A2 is a good witch in 2/8 of its worlds: challenging is worth 6/8 - 2/8 > 0 to P2
+    # (+1 per suspected card the claimant takes, -1 per one P2 takes): P2 challenges, is
+    # wrong and is suspected; P1 plays again. A3 (villager) for P1, then for P2 (A2 is face up, A1
     # certain): both pass. P1 looks at B1, an evil witch, and claims it; for P2 that is 2 of
-    # the 6 unknown cells, so 2/6 < 1/2: P2 challenges again, takes a second suspected card
+    # the 6 unknown cells, so 4/6 - 2/6 > 0: P2 challenges again, takes a second suspected card
     # and is ostracised: P1 wins.
     village = (
         *("good-elder", "good-witch", "villager"),
@@ -242,38 +247,72 @@ def test_scoundrel_outcomes_add_up(seed: int, games: int) -> None:
     assert sum(s["wins"] for s in r["seats"]) == games - r["outcomes"]["unended"]["wins"]
 
 
-def test_the_policy_figures_are_deduces_counts() -> None:
-    # Differential: the chances and entropies the deduce policy acts on equal the exact
-    # counts `cunning-folk deduce` prints for the same seat's log, cell by cell.
-    import math
-
-    from ruleslawyer.models.cunning_folk_log import parse_log
-    from ruleslawyer.models.cunning_folk_record import events_of
-    from ruleslawyer.solvers.cunning_folk_balance import Seat, _chance, _entropy
-    from ruleslawyer.solvers.cunning_folk_deduce import deduce
-
-    table = Table(bonus_setup(["vagrant", "liar"]), 3)
+def test_the_policy_follows_the_advise_figures() -> None:
+    # Differential: at every decision of a deducing seat that `cunning-folk advise` speaks
+    # to, the policy's move is what advise's output on that seat's log says: the top of the
+    # investigation ranking (one of the cells tied there), the better of challenge and
+    # accept (accept on "either"), and at the start of an elder run the planner's first
+    # pick (or declaring where it has none).
+    bonus = Table(bonus_setup(["vagrant", "liar"]), 3)
     head = {"setup": "bonus", "bonus": ["vagrant", "liar"], "players": ["P1", "P2", "P3"]}
-    for seed in range(3):
-        game = play(table, head, [random_policy] * 3, random.Random(seed), 25)
-        events: list[dict] = []
-        state = start(table, game.deal)
-        for move in game.moves:
-            after = step(table, state, move)
-            events.extend(events_of(state, move, after, head["players"], 1, table.rules))
-            state = after
-        seat = Seat(1, table, {**head, "perspective": "P2"}, tuple(events))
-        worlds = seat.worlds()
-        shown = deduce(parse_log({**seat.head, "event": events}, "t"), max_seconds=10)
-        assert worlds.total == shown["worlds"]
-        for c, cell in enumerate(("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3")):
-            counts = shown["cells"][cell]["counts"]
-            for role, n in counts.items():
-                assert _chance(worlds, c, frozenset({role})) == n / shown["worlds"]
-            bits = -sum(
-                n / shown["worlds"] * math.log2(n / shown["worlds"]) for n in counts.values()
-            )
-            assert abs(_entropy(worlds, c) - bits) < 1e-8
+    checked = _policy_against_advise([(bonus, head), (STANDARD, HEAD2)], range(3))
+    assert all(n > 0 for n in checked.values()), checked
+
+
+@pytest.mark.slow
+def test_the_scoundrels_policy_follows_the_advise_figures() -> None:
+    checked = _policy_against_advise([(SCOUNDRELS, HEAD3)], range(2))
+    assert checked["investigate"] > 0 and checked["challenge"] > 0, checked
+
+
+def _policy_against_advise(cases: list, seeds: range) -> dict[str, int]:
+    from ruleslawyer.models.cunning_folk import CELLS
+    from ruleslawyer.models.cunning_folk_log import parse_log
+    from ruleslawyer.solvers.cunning_folk_advise import advise, pending_claim
+
+    checked = {"investigate": 0, "challenge": 0, "elder": 0}
+    for table, head in cases:
+        for seed in seeds:
+            seen: list[tuple[Seat, State, str]] = []
+
+            def spy(seat, state, legal, rng, seen=seen):  # type: ignore[no-untyped-def]
+                move = deduce_policy(seat, state, legal, rng)
+                seen.append((seat, state, move))
+                return move
+
+            play(table, head, [spy] * table.players, random.Random(seed), 60)
+            kinds: Counter[str] = Counter()
+            for seat, state, move in seen:
+                kinds[state.phase] += 1
+                if kinds[state.phase] > 3:  # three of each kind a game keep the test quick
+                    continue
+                document = {**seat.head, "event": list(seat.events)}
+                log = seat.log()
+                if state.phase == "investigate":
+                    out = advise(log, None, max_seconds=60)
+                    bits = {row["cell"]: row["bits"] for row in out["investigate"]}
+                    # one of the cells advise ranks first (ties broken by elder chance)
+                    assert bits[move.split()[-1]] == out["investigate"][0]["bits"]
+                    checked["investigate"] += 1
+                elif state.phase == "challenge":
+                    # the claim is logged once answered: as advise reads it, it is pending
+                    claim = {
+                        "type": "claim",
+                        "player": head["players"][state.player],
+                        "cell": CELLS[state.cell],
+                        "role": state.claim,
+                    }
+                    document["event"].append(claim)
+                    log = parse_log(document, "t")
+                    out = advise(log, pending_claim(document, log), max_seconds=60)
+                    best = out["claim"]["best"]
+                    assert move == ("challenge" if best == "challenge" else "accept")
+                    checked["challenge"] += 1
+                elif state.phase == "elder" and not state.picked and move != "decline":
+                    first = advise(log, None, max_seconds=60)["elder"][state.claim]["first_pick"]
+                    assert move == (f"pick {first}" if first else "declare")
+                    checked["elder"] += 1
+    return checked
 
 
 def test_each_scoundrel_seat_decides_knowing_its_kept_and_set_aside_card() -> None:

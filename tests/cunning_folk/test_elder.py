@@ -8,6 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from ruleslawyer.budget import Budget
+from ruleslawyer.errors import BudgetExceeded
 from ruleslawyer.models.cunning_folk import CELLS, ELDERS, opposes
 from ruleslawyer.solvers.cunning_folk_elder import ROLE_CODE, plan
 from ruleslawyer.solvers.cunning_folk_worlds import brute_force, face_up_after
@@ -77,3 +79,38 @@ def test_planner_matches_plain_expectimax(seed: int, face_down_only: bool) -> No
         best = plan(village, weight, face_up, elder, face_down_only=face_down_only)
         assert best.win_probability == reference(ends, elder, face_up, face_down_only)
         assert best.first_pick == first_best(ends, elder, face_up, face_down_only)
+
+
+class _LooksBudget(Budget):
+    """A budget spent from its ``after``-th look on, counting the looks."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__()
+        self.after = after
+        self.looks = 0
+
+    def spent(self, states: int = 0) -> bool:
+        self.looks += 1
+        return self.looks >= self.after
+
+
+def _fresh_deal() -> tuple[np.ndarray, np.ndarray, tuple[bool, ...]]:
+    log = log_of(random_recording(3, max_moves=0).document)
+    ends = brute_force(log)
+    village = np.array([[ROLE_CODE[r] for r in v] for v in ends], dtype=np.int8)
+    return village, np.array(list(ends.values()), dtype=np.int64), face_up_after(log)
+
+
+def test_plan_stops_part_way_when_its_budget_ends() -> None:
+    # A fresh deal: every village is possible, so a run plan values many beliefs. A budget
+    # spent at its second look must stop the plan there (after CHECK_EVERY more beliefs),
+    # not after the whole plan; a budget never spent gives the plan without a budget.
+    village, weight, face_up = _fresh_deal()
+    whole = plan(village, weight, face_up, "good-elder")
+    budget = _LooksBudget(after=2)
+    with pytest.raises(BudgetExceeded):
+        plan(village, weight, face_up, "good-elder", budget=budget)
+    assert budget.looks == 2
+    roomy = _LooksBudget(after=10**9)
+    assert plan(village, weight, face_up, "good-elder", budget=roomy) == whole
+    assert roomy.looks > 2  # it looked more than once along the way

@@ -3,8 +3,6 @@ seeded reproducibility and the CLI."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from click.testing import CliRunner
 
@@ -80,36 +78,6 @@ def test_budget_ends_early() -> None:
     assert result["finished"] is False and result["moves_ranked"] < result["moves_legal"]
 
 
-def test_cli_advise_json_and_errors() -> None:
-    runner = CliRunner()
-    out = runner.invoke(
-        cli,
-        [
-            "twisted-cryptids",
-            "advise",
-            "--players",
-            "2",
-            "--seed",
-            "7",
-            "--moves",
-            "58",
-            "--format",
-            "json",
-        ],
-    )
-    assert out.exit_code == 0, out.output
-    doc = json.loads(out.output)
-    assert doc["mode"] == "exact" and doc["worlds"] == 10
-    assert doc["prior"] and doc["horizon"] and doc["policy"]
-    text = runner.invoke(
-        cli, ["twisted-cryptids", "advise", "--players", "2", "--seed", "7", "--moves", "58"]
-    )
-    assert "horizon:" in text.output and "prior:" in text.output and "finished: true" in text.output
-    over = runner.invoke(cli, ["twisted-cryptids", "advise", "--players", "2", "--moves", "500"])
-    assert over.exit_code == 2 and "Traceback" not in over.output
-    assert "expected a position before the game is over" in over.output
-
-
 def test_step_is_not_changed_by_advice() -> None:
     state = position(GAME, 2, 7, 58)
     before = legal_moves(state)
@@ -126,8 +94,9 @@ def _readme_block(command: str) -> list[str]:
 
 
 def test_readme_advise_example_is_real() -> None:
-    shown = _readme_block("ruleslawyer twisted-cryptids advise --players 3 --seed 2 --moves 50")
-    args = ["twisted-cryptids", "advise", "--players", "3", "--seed", "2", "--moves", "50"]
+    command = "ruleslawyer twisted-cryptids advise examples/twisted-cryptids/advise-day.toml"
+    shown = _readme_block(command + " --exact-limit 1000")
+    args = [*command.split()[1:], "--exact-limit", "1000"]
     actual = CliRunner().invoke(cli, args).output.splitlines()
     assert shown and shown == actual[: len(shown)]
 

@@ -1,0 +1,252 @@
+"""Twisted Cryptids ``advise RECORD``: the ``[position]`` table, a hand-worked known answer,
+differential tests on generated records against the plain reference and against the seeded
+game they came from, and one-line errors for bad records."""
+
+from __future__ import annotations
+
+import json
+import random
+import tomllib
+from collections import Counter
+from dataclasses import replace
+from math import factorial
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.models.twisted_cryptids_game import builtin_game
+from ruleslawyer.models.twisted_cryptids_play import State, legal_moves, step
+from ruleslawyer.solvers.cryptid_advise import advise, world_count
+from ruleslawyer.solvers.cryptid_position import brute_force, position_state
+from ruleslawyer.solvers.cryptid_record import (
+    POSITION_PHASES,
+    KnownEntry,
+    Record,
+    load_record,
+    parse_record,
+    record_from_state,
+    record_to_toml,
+)
+from ruleslawyer.solvers.cryptid_simulate import deal, position
+
+GAME = builtin_game()
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "twisted-cryptids" / "advise-day.toml"
+
+
+def test_example_known_answer() -> None:
+    # advise-day.toml, worked by hand from the rulebook and the built-in (placeholder) data.
+    # Ann's last Day turn of round 3 is the last turn of the Day; then Dusk: "the Encounter
+    # Site is the Site with the most Humans" among those with a Hiding Spot, and every player
+    # with a Hiding Spot there reveals the top Sighting of that Stack, scoring the Humans there
+    # (hikers, hunters, researchers). Ann holds one grant-money (attract 2 researchers).
+    # - Pass: lake (2,0,1) = 3 Humans beats campground 2 and the others 1 or 0, so bob reveals
+    #   the top of his Stack 1. He has real-deal 2, hoax 2, decoy 1, look-alike 2 unrevealed
+    #   (9 cards less a hoax and a decoy), so the top is each kind with chance count/7 (a fair
+    #   shuffle): real-deal 2*1 = +2, hoax 2-1 = +1, decoy 0-2 = -2, look-alike 2-0 = +2;
+    #   bob's expected change (2*2 + 2*1 - 2 + 2*2)/7 = 8/7, ann's 0.
+    # - grant-money on campground: (0,1,3) = 4 Humans is the Encounter; ann reveals her
+    #   known real-deal: 2*3 - 2*1 = +4; bob 0.
+    # - on lake: (2,0,3), bob: real-deal +6, hoax -1, decoy -2, look-alike +2: 12/7.
+    # - on ridge: 2 Humans, lake still wins: as Pass. On trailhead, observatory or swamp: a
+    #   3-3 tie with lake; the First Player (bob) chooses and the policy takes the first
+    #   tied Site in the data's order, lake: as Pass.
+    record, game = load_record(EXAMPLE)
+    state, hidden = position_state(record, game, "example")
+    result = advise(state, hidden=hidden, exact_limit=1000)
+    assert result["mode"] == "exact" and result["worlds"] == 630 and result["finished"]
+    got = {
+        r["move"]: (r["myth_change"]["mean"], r["leader_myth_change"]["mean"])
+        for r in result["choices"]
+    }
+    pass_ = (0.0, round(8 / 7, 4))
+    assert got == {
+        "ann plays grant-money on campground": (4.0, 0.0),
+        "ann: pass": pass_,
+        "ann plays grant-money on ridge": pass_,
+        "ann plays grant-money on trailhead": pass_,
+        "ann plays grant-money on observatory": pass_,
+        "ann plays grant-money on swamp": pass_,
+        "ann plays grant-money on lake": (0.0, round(12 / 7, 4)),
+    }
+    assert result["choices"][0]["move"] == "ann plays grant-money on campground"
+    assert result["choices"][-1]["move"] == "ann plays grant-money on lake"
+
+
+def _generated(
+    per_phase: int, *, max_cost: int, min_cost: int = 0
+) -> list[tuple[int, int, Record]]:
+    """Records with a [position] from seeded 2-player games (as ``simulate --moves`` plays
+    them), the player to act's view, with a random peek or two at the other player's
+    unrevealed slots (a card allowed it); up to ``per_phase`` of each phase."""
+    out: list[tuple[int, int, Record]] = []
+    taken: Counter[str] = Counter()
+    for seed in range(40):
+        rng, peek = random.Random(seed), random.Random(-seed)
+        state = deal(GAME, 2, seed)
+        for moves in range(200):
+            if state.phase == "over":
+                break
+            legal = legal_moves(state)
+            record = _candidate(state, legal, peek, min_cost, max_cost) if moves >= 20 else None
+            if record is not None and taken[state.phase] < per_phase:
+                taken[state.phase] += 1
+                out.append((seed, moves, record))
+            state = step(state, rng.choice(legal))
+    return out
+
+
+def _candidate(
+    state: State, legal: tuple, peek: random.Random, min_cost: int, max_cost: int
+) -> Record | None:
+    if state.phase not in POSITION_PHASES:
+        return None
+    me = state.actor()
+    assert me is not None
+    other = 1 - me
+    slots = [
+        (j, 3 - len(stack) + d, s)
+        for j, stack in enumerate(state.stacks[other])
+        for d, s in enumerate(stack)
+    ]
+    # the reference's work: every ordering of the hidden ids, for every legal move
+    if not slots or not min_cost <= factorial(len(slots)) * len(legal) <= max_cost:
+        return None
+    record = record_from_state(state, me, with_position=True)
+    sightings = GAME.cryptids[state.cryptids[other]].sightings
+    peeks = peek.sample(slots, peek.randrange(0, min(3, len(slots)) + 1))
+    known = tuple(
+        KnownEntry(state.players[other], j + 1, d + 1, sightings[s].kind) for j, d, s in peeks
+    )
+    return replace(record, known=record.known + known)
+
+
+GENERATED = _generated(3, max_cost=3_000)
+
+
+def test_generated_records_cover_the_phases() -> None:
+    phases = {r.position.phase for _, _, r in GENERATED if r.position is not None}
+    assert len(GENERATED) >= 9 and {"day", "dawn", "reveal"} <= phases
+    assert any(len(r.known) > 9 for _, _, r in GENERATED)  # some with peeks
+
+
+@pytest.mark.parametrize(("seed", "moves", "record"), GENERATED, ids=lambda x: str(x)[:12])
+def test_record_advice_matches_brute_force(seed: int, moves: int, record: Record) -> None:
+    _check_against_reference(record)
+
+
+@pytest.mark.slow
+def test_larger_records_match_brute_force() -> None:
+    for _, _, record in _generated(1, min_cost=3_001, max_cost=60_000):
+        _check_against_reference(record)
+
+
+def _check_against_reference(record: Record) -> None:
+    text = record_to_toml(record)
+    again = parse_record(tomllib.loads(text), "generated")
+    assert again == record
+    state, hidden = position_state(again, GAME, "generated")
+    fast = advise(state, hidden=hidden, exact_limit=100_000)
+    assert fast["mode"] == "exact" and fast["finished"]
+    ref = brute_force(again, GAME)
+    assert {r["move"] for r in fast["choices"]} == set(ref)
+    for row in fast["choices"]:
+        mine, leader = ref[row["move"]]
+        assert row["myth_change"]["mean"] == pytest.approx(mine, abs=1e-4)
+        assert row["leader_myth_change"]["mean"] == pytest.approx(leader, abs=1e-4)
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(1, 58), (3, 67), (4, 61), (7, 58)])
+def test_record_matches_the_game_it_came_from(seed: int, moves: int) -> None:
+    # The record of the player to act, without peeks, is what they know: advice from it
+    # equals advice on the full game state (the other hands and the decks are not needed).
+    state = position(GAME, 2, seed, moves)
+    record = record_from_state(state, state.actor() or 0, with_position=True)
+    rebuilt, hidden = position_state(record, GAME, "record")
+    assert world_count(rebuilt, rebuilt.actor() or 0, hidden) == world_count(
+        state, state.actor() or 0
+    )
+    a = advise(state, exact_limit=100_000)
+    b = advise(rebuilt, hidden=hidden, exact_limit=100_000)
+    assert a["choices"] == b["choices"] and a["actor"] == b["actor"]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "rec.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+BAD = [
+    ("campground = [0, 1, 1]", "campground = [0, 1]", "position.sites.campground: found [0, 1]"),
+    ("campground = [0, 1, 1]", "camp = [0, 1, 1]", "position.sites.camp: found 'camp'"),
+    ('phase = "day"', 'phase = "choose"', "expected Sites tied for the Encounter"),
+    ('first_player = "bob"', 'first_player = "cat"', "position.first_player: found 'cat'"),
+    (
+        'phase = "day"',
+        'phase = "reveal"\nencounter = "lake"',
+        "position.phase: found 'reveal with bob to act",
+    ),
+    ('"ridge", "trailhead"]', '"ridge", "boxed"]', "position.spots.ann[2]: found 'boxed'"),
+    ('hand = ["grant-money"]', 'hand = ["joker"]', "position.hand[0]: found 'joker'"),
+    ('phase = "day"', 'phase = "night"', "position.phase"),
+    ('phase = "day"', 'phase = "dawn"', "position.event: found nothing"),
+    ('sighting = "real-deal"\n', 'sighting = "hoax"\n', "known"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message"), BAD)
+def test_bad_records_one_line_exit_2(tmp_path: Path, old: str, new: str, message: str) -> None:
+    text = EXAMPLE.read_text("utf-8")
+    assert old in text
+    path = _write(tmp_path, text.replace(old, new, 1))
+    out = CliRunner().invoke(cli, ["twisted-cryptids", "advise", str(path)])
+    assert out.exit_code == 2, out.output
+    assert "Traceback" not in out.output and len(out.output.strip().splitlines()) == 1
+    assert str(path) in out.output and message in out.output
+
+
+def test_record_without_position_is_refused(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text("utf-8").split("\n[position]\n")[0]
+    path = _write(tmp_path, text)
+    out = CliRunner().invoke(cli, ["twisted-cryptids", "advise", str(path)])
+    assert out.exit_code == 2 and "position: found 'no [position] table'" in out.output
+
+
+def test_cli_json_states_assumptions_and_simulate_writes_positions(tmp_path: Path) -> None:
+    runner = CliRunner()
+    rec = tmp_path / "pos.toml"
+    made = runner.invoke(
+        cli,
+        [
+            "twisted-cryptids",
+            "simulate",
+            "--players",
+            "2",
+            "--seed",
+            "7",
+            "--moves",
+            "58",
+            "-o",
+            str(rec),
+        ],
+    )
+    assert made.exit_code == 0, made.output
+    out = runner.invoke(cli, ["twisted-cryptids", "advise", str(rec), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["mode"] == "exact" and doc["worlds"] == 10 and doc["finished"] is True
+    assert doc["prior"] and doc["horizon"] and doc["policy"] and doc["not_averaged"]
+    night = runner.invoke(
+        cli, ["twisted-cryptids", "simulate", "--players", "2", "--seed", "1", "--moves", "20"]
+    )
+    assert night.exit_code == 2 and "expected a position in" in night.output
+
+
+def test_budget_cut_says_finished_false_and_exits_3() -> None:
+    args = ["twisted-cryptids", "advise", str(EXAMPLE), "--max-seconds", "1e-9"]
+    out = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert out.exit_code == 3
+    doc = json.loads(out.output)
+    assert doc["finished"] is False and doc["moves_ranked"] < doc["moves_legal"]
