@@ -43,17 +43,23 @@ def one_line(result, names: str) -> str:
 # --- 1. wrong answers -------------------------------------------------------------------------
 
 
+def _hard_question(z3):
+    """A Z3 solver whose question is far too hard to finish in a test's time."""
+    solver = z3.Solver()
+    xs = [z3.Int(f"x{i}") for i in range(40)]
+    solver.add(*(x >= 0 for x in xs), *(x < 1000 for x in xs))
+    solver.add(z3.Sum([x * x * x for x in xs]) == 123456789)
+    solver.add(z3.Sum([x * y for x, y in itertools.pairwise(xs)]) == 987651)
+    return solver
+
+
 def test_z3_interrupt_is_not_an_answer() -> None:
     """Z3 used to catch Ctrl-C itself and answer ``unknown`` (read as "not sat", that changed
     findings) or drop it. Now Ctrl-C during a question raises KeyboardInterrupt at once."""
     z3 = pytest.importorskip("z3")
     from ruleslawyer.solvers.z3util import check
 
-    solver = z3.Solver()
-    xs = [z3.Int(f"x{i}") for i in range(40)]  # far too hard to finish in the test's time
-    solver.add(*(x >= 0 for x in xs), *(x < 1000 for x in xs))
-    solver.add(z3.Sum([x * x * x for x in xs]) == 123456789)
-    solver.add(z3.Sum([x * y for x, y in itertools.pairwise(xs)]) == 987651)
+    solver = _hard_question(z3)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))  # a real Ctrl-C
     started = time.monotonic()
     timer.start()
@@ -63,6 +69,24 @@ def test_z3_interrupt_is_not_an_answer() -> None:
     finally:
         timer.cancel()
     assert time.monotonic() - started < 10  # at once, not when Z3 would have finished
+
+
+def test_z3_question_stops_at_the_budget() -> None:
+    """Found by the slow fuzz run: one hard Z3 question in a check ran past --max-seconds.
+    Inside ``deadline(budget)`` it is cancelled when the budget's time is up."""
+    z3 = pytest.importorskip("z3")
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.errors import BudgetExceeded
+    from ruleslawyer.solvers.z3util import check, deadline
+
+    solver = _hard_question(z3)
+    started = time.monotonic()
+    with pytest.raises(BudgetExceeded), deadline(Budget(max_seconds=0.5)):
+        check(solver)
+    assert time.monotonic() - started < 10
+    x = z3.Int("x")
+    with deadline(Budget(max_seconds=60)):  # an easy question is answered as before
+        assert check(z3.Solver(), x > 1) == z3.sat
 
 
 def test_z3_unknown_is_never_read_as_unsat() -> None:

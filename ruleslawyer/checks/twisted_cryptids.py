@@ -105,7 +105,9 @@ def _relocation(
 ) -> tuple[Finding, Witness | None]:
     """The deadlock under each reading of ``night-placement-limits`` in play (the ruled one,
     or both when the point is open): only a cap on the Night placement can block every Site."""
+    from ruleslawyer.errors import BudgetExceeded
     from ruleslawyer.solvers.cryptid_placement import relocation_anywhere
+    from ruleslawyer.solvers.z3util import deadline
 
     limits = rp.NIGHT_PLACEMENT_LIMITS
     ruled = rulings.get(limits.id)
@@ -120,18 +122,25 @@ def _relocation(
                 per_count[str(n)] = BUDGET
                 finished = False
                 continue
-            if relocation_anywhere(n, cap) is None:
+            try:
+                with deadline(budget):
+                    anywhere = relocation_anywhere(n, cap)
+                    found = (
+                        _deadlock_witness(game, n, {**rulings, limits.id: reading})
+                        if anywhere is not None and playable and n <= len(game.cryptids)
+                        else None
+                    )
+            except BudgetExceeded:
+                per_count[str(n)] = BUDGET
+                finished = False
+                continue
+            if anywhere is None:
                 per_count[str(n)] = (
                     "unreachable (Z3: no board leaves a returned spot no Site)"
                     if cap is None
                     else "unreachable (Z3: no capped board leaves a returned spot no Site)"
                 )
                 continue
-            found = (
-                _deadlock_witness(game, n, {**rulings, limits.id: reading})
-                if playable and n <= len(game.cryptids)
-                else None
-            )
             if found is None:
                 per_count[str(n)] = "possible on some board; not replayed from a legal setup"
                 finished = False

@@ -13,16 +13,38 @@ A plain ``solver.model()`` may differ with what the process asked Z3 before
 (Z3 keeps global state), so witnesses built from it would make reports
 depend on the order of work. :func:`lexmin_model` returns the unique model
 that is lexicographically smallest over the listed variables instead.
+
+Inside ``with deadline(budget):`` a question still open when the budget's time
+runs out is cancelled the same way and raises :class:`BudgetExceeded`, so one
+hard question cannot overrun ``--max-seconds``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as QuestionTimeout
+from contextvars import ContextVar
 from typing import Any
 
-from ruleslawyer.errors import RulesLawyerError
+from ruleslawyer.budget import Budget
+from ruleslawyer.errors import BudgetExceeded, RulesLawyerError
+
+_deadline: ContextVar[float | None] = ContextVar("z3_deadline", default=None)
+
+
+@contextlib.contextmanager
+def deadline(budget: Budget) -> Iterator[None]:
+    """Within the block, every question ends when ``budget``'s seconds do."""
+    left = budget.remaining_seconds()
+    token = _deadline.set(None if left is None else time.monotonic() + left)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
 
 
 class SolverUnknown(RulesLawyerError):
@@ -43,8 +65,13 @@ def check(solver: Any, *assumptions: Any) -> Any:
     import z3
 
     question = _asker().submit(solver.check, *assumptions)
+    ends = _deadline.get()
     try:
-        result = question.result()
+        result = question.result(None if ends is None else max(0.0, ends - time.monotonic()))
+    except QuestionTimeout:  # the deadline passed: stop Z3, say the budget ended the search
+        solver.ctx.interrupt()
+        question.exception()
+        raise BudgetExceeded("a Z3 question ran past the --max-seconds budget") from None
     except BaseException:  # Ctrl-C (or an alarm) while Z3 works: stop it, then pass it on
         solver.ctx.interrupt()
         question.exception()  # wait until Z3 has stopped
