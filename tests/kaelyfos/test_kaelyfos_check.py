@@ -135,7 +135,8 @@ def test_step_json_shape() -> None:
     )
     assert result.exit_code == 0
     out = json.loads(result.output)
-    assert set(out) == {"rulings", "result", "divergences", "choices"}
+    assert set(out) == {"finished", "rulings", "result", "divergences", "choices"}
+    assert out["finished"] is True
     assert set(out["result"]) == {
         "bloodsuckers",
         "traps",
