@@ -21,7 +21,7 @@ from dataclasses import replace
 from math import comb
 from typing import Any
 
-from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.budget import Budget
 from ruleslawyer.errors import BudgetExceeded
 from ruleslawyer.models.twist_of_fate import (
     Deck,
@@ -29,8 +29,6 @@ from ruleslawyer.models.twist_of_fate import (
     Rules,
     State,
     chance_outcomes,
-    legal_moves,
-    play,
 )
 from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers.twist_of_fate_horizon_reference import (
@@ -39,7 +37,7 @@ from ruleslawyer.solvers.twist_of_fate_horizon_reference import (
     stop_vector,
 )
 from ruleslawyer.solvers.twist_of_fate_maxn import Analysis
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import choose
+from ruleslawyer.solvers.twist_of_fate_maxn_reference import MaxnSearch, choose
 from ruleslawyer.solvers.twist_of_fate_reference import state_key
 
 NO_CHANCE = (
@@ -88,17 +86,17 @@ def full_key(state: State, deck: Deck, rounds_left: int) -> tuple[Any, ...]:
             state.unused, rounds_left)  # fmt: skip
 
 
-class HorizonSearch:
-    """Memoised values of states with round ends still to cross."""
+class HorizonSearch(MaxnSearch):
+    """Memoised values of states with round ends still to cross (the reference's moves,
+    memo and budget, with chance nodes at the round ends)."""
+
+    label = "twist-of-fate across rounds: states"
 
     def __init__(
         self, deck: Deck, rules: Rules, model: str, root: int, budget: Budget | None = None
     ) -> None:
-        self.deck, self.rules, self.model, self.root = deck, rules, model, root
-        self.budget = budget or Budget()
-        self.memo: dict[tuple[Any, ...], EVector] = {}
+        super().__init__(deck, rules, model, root, budget)
         self.draws: set[int] = set()
-        self.progress = Progress("twist-of-fate across rounds: states")
 
     def key(self, state: State, rounds_left: int) -> tuple[Any, ...]:
         # With no round end left to cross only what state_key holds matters (the cards
@@ -113,13 +111,7 @@ class HorizonSearch:
             return ()
         return chance_outcomes(state, self.deck, self.rules)
 
-    def children(self, state: State) -> list[tuple[Move, State]]:
-        return [
-            (m, play(state, m, self.deck, self.rules))
-            for m in legal_moves(state, self.deck, self.rules)
-        ]
-
-    def value(self, state: State, rounds_left: int) -> EVector:
+    def value(self, state: State, rounds_left: int) -> EVector:  # type: ignore[override]
         key = self.key(state, rounds_left)
         found = self.memo.get(key)
         if found is not None:
@@ -138,12 +130,7 @@ class HorizonSearch:
             vectors = [self.value(s, rounds_left) for _, s in self.children(state)]
             pick = choose(vectors, state.active, self.model, self.root) if vectors else None
             result = stop_vector(state) if pick is None else vectors[pick]
-        self.memo[key] = result
-        if len(self.memo) % 1024 == 0:
-            self.progress.update(len(self.memo))
-            if self.budget.spent(len(self.memo)):
-                raise BudgetExceeded("twist-of-fate search across rounds")
-        return result
+        return self.remember(key, result)
 
     def line(self, state: State, rounds: int) -> tuple[list[tuple[Move, State, State]], str | None]:
         """The principal variation (move, state before, state after) through the round ends
@@ -189,7 +176,7 @@ def analyse_rounds(
     except BudgetExceeded:
         return replace(base, states=len(search.memo), seconds=time.perf_counter() - began)
     finally:
-        search.progress.close()
+        search.close()
     return replace(
         base,
         scored=scored,

@@ -71,13 +71,15 @@ def choose(vectors: list[Vector], mover: int, model: str = "maxn", root: int = 0
 class MaxnSearch:
     """Memoised max^n values of states under one deck and rules."""
 
+    label = "twist-of-fate max^n reference: states"
+
     def __init__(
         self, deck: Deck, rules: Rules, model: str, root: int, budget: Budget | None = None
     ) -> None:
         self.deck, self.rules, self.model, self.root = deck, rules, model, root
         self.budget = budget or Budget()
-        self.memo: dict[tuple[Any, ...], Vector] = {}
-        self.progress = Progress("twist-of-fate max^n reference: states")
+        self.memo: dict[tuple[Any, ...], Any] = {}
+        self.progress = Progress(self.label)
 
     def children(self, state: State) -> list[tuple[Move, State]]:
         return [
@@ -96,11 +98,15 @@ class MaxnSearch:
         else:
             vectors = [self.value(s) for _, s in kids]
             result = vectors[self.choose(vectors, state.active)]
+        return self.remember(key, result)
+
+    def remember(self, key: tuple[Any, ...], result: Any) -> Any:
+        """Store ``result``; every 1,024 states show progress and check the budget."""
         self.memo[key] = result
         if len(self.memo) % 1024 == 0:
             self.progress.update(len(self.memo))
             if self.budget.spent(len(self.memo)):
-                raise BudgetExceeded("max^n reference search")
+                raise BudgetExceeded(self.label)
         return result
 
     def choose(self, vectors: list[Vector], mover: int) -> int:
