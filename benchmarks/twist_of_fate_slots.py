@@ -4,7 +4,7 @@ Run from the repository root:
 
     git archive 7f82e48 | tar -x -C /tmp/ruleslawyer-main    # the reference tree
     .venv/bin/python benchmarks/twist_of_fate_slots.py --reference /tmp/ruleslawyer-main
-        [--positions 3p-9] [--rounds 3] [--threads 1 2]
+        [--positions 3p-9] [--rounds 3] [--threads 1 2] [--also DIR ...]
 
 Each solve runs in its own process (this tree's Python environment, with the
 reference tree first on ``PYTHONPATH`` for its runs), warm (a first untimed solve
@@ -13,7 +13,8 @@ the reference first in odd rounds, so that a change in the machine's load falls
 on both. Per run: wall seconds of the search, the process's CPU seconds (user and
 system: less moved by other jobs' load than wall time), peak resident memory,
 the bytes of the tables, and whether the answer equals the reference's. Then
-the medians and their ratios.
+the medians and their ratios. ``--also`` adds more trees (earlier versions of this
+one, say), each run in every round beside the others and compared with the reference.
 """
 
 from __future__ import annotations
@@ -76,8 +77,11 @@ def main() -> None:
     parser.add_argument("--positions", nargs="+", default=["3p-9"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--also", type=Path, nargs="*", default=[], help="more trees' roots")
     opts = parser.parse_args()
-    trees = {"reference": opts.reference, "this tree": None}
+    trees: dict[str, Path | None] = {"reference": opts.reference}
+    trees |= {str(tree): tree for tree in opts.also}
+    trees["this tree"] = None
     for tree in trees.values():  # compile and cache the kernels, untimed
         solve(tree, POSITIONS / "twist-of-fate-3p-6.toml", 1)
     mib = 2**20
@@ -106,16 +110,19 @@ def main() -> None:
                 }
                 for label, rs in runs.items()
             }
-            ref, new = med["reference"], med["this tree"]
-            print(
-                f"{name} threads {threads} medians: search {new['search']:.2f} s against "
-                f"{ref['search']:.2f} s ({ref['search'] / new['search']:.2f}x), cpu "
-                f"{new['cpu']:.2f} s against {ref['cpu']:.2f} s ({ref['cpu'] / new['cpu']:.2f}x), "
-                f"peak {new['rss'] / mib:,.0f} MiB against {ref['rss'] / mib:,.0f} MiB "
-                f"({new['rss'] / ref['rss']:.2f}), tables {new['tables'] / mib:,.0f} MiB "
-                f"against {ref['tables'] / mib:,.0f} MiB; same answers: {same}",
-                flush=True,
-            )
+            ref = med["reference"]
+            for label in list(trees)[1:]:
+                new = med[label]
+                print(
+                    f"{name} threads {threads} medians, {label}: search {new['search']:.2f} s "
+                    f"against {ref['search']:.2f} s ({ref['search'] / new['search']:.2f}x), cpu "
+                    f"{new['cpu']:.2f} s against {ref['cpu']:.2f} s "
+                    f"({ref['cpu'] / new['cpu']:.2f}x), peak {new['rss'] / mib:,.0f} MiB against "
+                    f"{ref['rss'] / mib:,.0f} MiB ({new['rss'] / ref['rss']:.2f}), tables "
+                    f"{new['tables'] / mib:,.0f} MiB against {ref['tables'] / mib:,.0f} MiB",
+                    flush=True,
+                )
+            print(f"{name} threads {threads}: same answers: {same}", flush=True)
 
 
 if __name__ == "__main__":

@@ -647,11 +647,20 @@ def _combine(frame, d, val):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _emit(kid, d, j, c1, c2, leaf, m, params, main, leaves, parts, head):
-    """Write child ``j`` of the node at depth ``d``, packed (:func:`pack_by`); prefetch
-    its slot (in the leaf table if it is a horizon state)."""
+def _seat_parts(parts, s, seat):
+    """A seat's Luck-and-Shilling and Sanctuary parts of the packed word (see
+    :func:`pack_by`), XORed, and the two ORed (negative if either is out of range)."""
+    b = s * SEAT_PARTS
+    a = parts[b + (seat & 63)]
+    z = parts[b + 64 + ((seat >> Z_SHIFT) & 63)]
+    return a ^ z, a | z
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _emit(kid, d, j, c1, c2, kw, leaf, m, params, main, leaves):
+    """Write child ``j`` of the node at depth ``d`` (``kw``: its packed state, or
+    :data:`NOT_PACKED`); prefetch its slot (in the leaf table if it is a horizon state)."""
     b = j * KID
-    kw = pack_by(c1, c2, parts, head)
     if kw != NOT_PACKED:
         kw |= params[P_MARK]
     h = slot_hash(kw)
@@ -677,8 +686,10 @@ def _open(
 
     A play on another seat that brings nobody to the last Sanctuary card and is not
     on the Monks changes only the two seats' fields, the hand and the player to
-    move: that common case is written here directly; every other play goes through
-    :func:`child`.
+    move: that common case is written here directly, and packed from the node's
+    packed word by replacing those fields' parts (each field's part is XORed out
+    and the new one in: fields never share bits); every other play goes through
+    :func:`child` and :func:`pack_by`.
     """
     k1 = frame[d, F_K1]
     k2 = frame[d, F_K2]
@@ -702,6 +713,12 @@ def _open(
     zp = (fp >> Z_SHIFT) & 63
     highp = fp & ~63
     monks = params[P_MONKS]
+    # the node's packed word (every field in range: a node is only opened if it
+    # packed) and the part table's offsets of p's hand and of the player to move
+    kw0 = pack_by(k1, k2, parts, head)
+    hands_at = head[0] * SEAT_PARTS + p * head[3]
+    act_at = head[0] * SEAT_PARTS + head[1] * head[3]
+    p_old, _ = _seat_parts(parts, p, fp)
     j = 0
     for i in range(cards.shape[1]):
         c = cards[hand, i]
@@ -719,6 +736,10 @@ def _open(
                 act = q
                 over = False
                 break
+        new_hand = parts[hands_at + remove[hand, c]]
+        new_act = parts[act_at + act]
+        kw_c = kw0 ^ parts[hands_at + hand] ^ new_hand ^ parts[act_at + p] ^ new_act
+        bad_c = kw0 | new_hand | new_act
         for t in range(n_s):
             if (targets >> t) & 1 == 0:
                 continue
@@ -734,10 +755,8 @@ def _open(
                     else:
                         ep = RAISE_SHILLING
                     c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
-                    _emit(
-                        kid, d, j, c1, c2, leaf, base + v, params, main, leaves,
-                        parts, head,
-                    )  # fmt: skip
+                    kw = pack_by(c1, c2, parts, head)
+                    _emit(kid, d, j, c1, c2, kw, leaf, base + v, params, main, leaves)
                     j += 1
                 continue
             st = SEAT_BITS * t
@@ -750,6 +769,12 @@ def _open(
             # no score can finish the game: every variant takes the short way
             safe = zp + MOST_POINTS < LAST + Z_OFF and zt + MOST_POINTS < LAST + Z_OFF
             safe = safe and t != monks
+            # the child's word but for the two seats' Luck-and-Shilling and Sanctuary
+            t_old, _ = _seat_parts(parts, t, ft)
+            count_at = t * SEAT_PARTS + 128 + (ft >> COUNT_SHIFT)
+            new_count = parts[count_at + 1]
+            kw_t = kw_c ^ p_old ^ t_old ^ parts[count_at] ^ new_count
+            bad_t = bad_c | new_count
             for v in range(VARIANTS):
                 if v >= 2 and not (
                     may_raise(lsp, v < 4, params) and may_raise(lst, v % 2 == 0, params)
@@ -763,17 +788,20 @@ def _open(
                     and t != monks
                 ):
                     # bits 0-5 the seat's Luck and Shilling, 6-7 the points it scored
-                    c1 = rest | ((highp + (x & 255)) << sp) | ((hight + (y & 255)) << st)
+                    new_p = highp + (x & 255)
+                    new_t = hight + (y & 255)
+                    c1 = rest | (new_p << sp) | (new_t << st)
                     c2 = k2c
                     leaf = over
+                    xp, op = _seat_parts(parts, p, new_p)
+                    xt, ot = _seat_parts(parts, t, new_t)
+                    kw = kw_t ^ xp ^ xt if (bad_t | op | ot) >= 0 else np.int64(NOT_PACKED)
                 else:
                     ep = columns[c, v, 0]
                     et = columns[c, v, 1]
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
-                _emit(
-                    kid, d, j, c1, c2, leaf, base + v, params, main, leaves,
-                    parts, head,
-                )  # fmt: skip
+                    kw = pack_by(c1, c2, parts, head)
+                _emit(kid, d, j, c1, c2, kw, leaf, base + v, params, main, leaves)
                 j += 1
     frame[d, F_N] = j
     frame[d, F_NEXT] = 0

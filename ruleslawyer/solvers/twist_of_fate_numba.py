@@ -44,6 +44,10 @@ FIRST_CAPACITY = 1 << 18
 MAX_TABLE_BYTES = 5 << 30  # every table together, old and new while one grows
 LOAD = 0.5  # a table doubles past this load while the memory limit allows...
 FULL_LOAD = 0.8  # ...and is filled up to this when it does not
+# A main table of one-word slots doubles only past this load (and is filled to it when
+# it cannot double): eight slots share a cache line, so at this load a probe still
+# reads about one line, and the table takes half the memory of one doubled at LOAD.
+ONE_WORD_LOAD = 0.875
 MAX_THREADS = 4
 DOUBLE_THRESHOLD = {"two-points": 0, "one-point-reset-both": 1, "one-point-reset-one": 2}
 
@@ -293,6 +297,8 @@ class Tables:
     Each doubles when its load passes :data:`LOAD` while all of them together stay
     within ``max_bytes``: a sparse table is probed faster, and each doubling moves
     fewer entries. A table that cannot double is filled up to :data:`FULL_LOAD`.
+    A main table of one-word slots doubles past :data:`ONE_WORD_LOAD` instead, and
+    is filled to that when it cannot double.
     """
 
     def __init__(
@@ -313,6 +319,12 @@ class Tables:
             "leaves": StateTable(capacity, max_bytes, 1, kmask),
         }
         self.ends = empty_table((capacity,))
+        # the load past which each table doubles, and up to which it fills if it cannot
+        self.loads = {
+            "main": (ONE_WORD_LOAD, ONE_WORD_LOAD) if width == 1 else (LOAD, FULL_LOAD),
+            "leaves": (LOAD, FULL_LOAD),
+            "ends": (LOAD, FULL_LOAD),
+        }
 
     @property
     def main(self) -> np.ndarray:
@@ -341,7 +353,7 @@ class Tables:
     def limits(self) -> tuple[int, int, int]:
         """How many entries main, leaves and ends may hold before they must grow."""
         main, leaves, ends = (
-            int((LOAD if self.can_grow(which) else FULL_LOAD) * self._slots(which))
+            int(self.loads[which][0 if self.can_grow(which) else 1] * self._slots(which))
             for which in ("main", "leaves", "ends")
         )
         return main, leaves, ends

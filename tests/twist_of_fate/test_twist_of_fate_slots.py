@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from ruleslawyer.models.twist_of_fate import Rules
 from ruleslawyer.models.twist_of_fate_files import Position, load_position
@@ -74,3 +75,54 @@ def test_one_and_two_word_slots_agree(case: tuple[Position, Rules]) -> None:
     assert one.answer() == two.answer()
     default = twist_of_fate_numba.solve(position, rules, threads=1)
     assert default.answer() == (one if prob.slot_width == 1 else two).answer()
+
+
+@st.composite
+def opened_nodes(draw: st.DrawFn) -> tuple[twist_of_fate_tiers.Problem, int, int]:
+    """A position's problem and the kernel's words of a state reached from its root by
+    a few drawn plays, with each seat's Sanctuary then moved by up to two either way
+    (so that some children's Sanctuaries leave their packed range)."""
+    position, rules = draw(positions())
+    prob = twist_of_fate_tiers.problem(position, rules)
+    k1, k2 = prob.enc.root
+    for _ in range(draw(st.integers(0, 6))):
+        kids = _children(prob, k1, k2)
+        if not kids:
+            break
+        k1, k2, _ = kids[draw(st.integers(0, len(kids) - 1))]
+    for s in range(len(position.state.seats)):
+        at = k.SEAT_BITS * s + k.Z_SHIFT
+        z = (k1 >> at) & 63
+        moved = min(63, max(0, z + draw(st.integers(-2, 2))))
+        k1 = (k1 & ~(63 << at)) | (moved << at)
+    return prob, k1, k2
+
+
+def _children(prob: twist_of_fate_tiers.Problem, k1: int, k2: int) -> list[tuple[int, int, int]]:
+    """The kernel's children of a node (``_open``): their words and packed state."""
+    frame, kid, dummy = twist_of_fate_tiers._scratch(prob)
+    frame[0, k.F_K1], frame[0, k.F_K2] = k1, k2
+    enc, lay = prob.enc, prob.lay
+    k._open(frame, kid, 0, *enc[1:], dummy, dummy, lay.parts, lay.head)
+    return [
+        (int(kid[0, b]), int(kid[0, b + 1]), int(kid[0, b + k.K_W]))
+        for b in range(0, int(frame[0, k.F_N]) * k.KID, k.KID)
+    ]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(opened_nodes())
+def test_children_packed_from_the_parents_word_are_packed(
+    case: tuple[twist_of_fate_tiers.Problem, int, int],
+) -> None:
+    # _open packs most children by replacing the changed fields' parts of the node's
+    # word: each must be the field-by-field pack of the child's own words (with the
+    # marker bit), or NOT_PACKED exactly when a field is out of its range
+    prob, k1, k2 = case
+    lay = prob.lay
+    parent = int(twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local))
+    assume(parent != k.NOT_PACKED)  # the kernel opens only nodes that packed
+    mark = int(prob.enc.params[k.P_MARK])
+    for c1, c2, kw in _children(prob, k1, k2):
+        full = int(twist_of_fate_tiers.pack(c1, c2, lay.fields, lay.head, lay.to_local))
+        assert kw == (k.NOT_PACKED if full == k.NOT_PACKED else full | mark)
