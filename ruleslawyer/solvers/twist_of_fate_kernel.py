@@ -83,6 +83,9 @@ LOW, HIGH = -1000, 1000
 # probe runs on into those and never wraps round, so a table can grow in place (see
 # spread). The last slot always stays empty.
 PAD = 1 << 12
+# _emit: a child whose home slot starts at this word of its cache line (or later) has its
+# next line prefetched too
+NEAR_LINE_END = 5
 OVERFLOW = 2
 
 (
@@ -659,7 +662,8 @@ def _seat_parts(parts, s, seat):
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _emit(kid, d, j, c1, c2, kw, leaf, m, params, main, leaves):
     """Write child ``j`` of the node at depth ``d`` (``kw``: its packed state, or
-    :data:`NOT_PACKED`); prefetch its slot (in the leaf table if it is a horizon state)."""
+    :data:`NOT_PACKED`); prefetch its slot (in the leaf table if it is a horizon state,
+    else also the next cache line if the slot is near its line's end)."""
     b = j * KID
     if kw != NOT_PACKED:
         kw |= params[P_MARK]
@@ -673,7 +677,12 @@ def _emit(kid, d, j, c1, c2, kw, leaf, m, params, main, leaves):
         _prefetch(leaves, h & home_mask(leaves))
     else:
         kid[d, b + K_INFO] = m << 17
-        _prefetch(main, h & home_mask(main))
+        i = h & home_mask(main)
+        _prefetch(main, i)
+        # a probe runs on from the home slot: from the last few of a cache line's slots
+        # it often reads the next line too (a full table's runs are a few slots long)
+        if (i * main.shape[1]) & 7 >= NEAR_LINE_END:
+            _prefetch(main, i + 8 // main.shape[1])
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)

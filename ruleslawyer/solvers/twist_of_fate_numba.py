@@ -513,6 +513,7 @@ def solve(
             stats["threads"] = n
             stats["expanded"] = int(counters[:, k.C_EXPANDED].sum())
             stats["main"] = int(counters[:, k.C_MAIN].sum())
+            stats["main_slots"] = tables.states["main"].capacity
             stats["slot_words"] = prob.slot_width
     root_val = root_vals[done]
     total = counters.sum(axis=0)

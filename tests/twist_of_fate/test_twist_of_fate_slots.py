@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -126,3 +127,32 @@ def test_children_packed_from_the_parents_word_are_packed(
     for c1, c2, kw in _children(prob, k1, k2):
         full = int(twist_of_fate_tiers.pack(c1, c2, lay.fields, lay.head, lay.to_local))
         assert kw == (k.NOT_PACKED if full == k.NOT_PACKED else full | mark)
+
+
+def test_a_main_table_of_one_word_slots_fills_to_seven_eighths() -> None:
+    # one-word slots: the main table doubles only past 7/8 load (eight slots to a cache
+    # line); two-word slots double at half load and fill to 0.8 when they cannot
+    cap = twist_of_fate_numba.FIRST_CAPACITY
+    roomy = 1 << 30
+    one = twist_of_fate_numba.Tables(cap, roomy, width=1)
+    two = twist_of_fate_numba.Tables(cap, roomy, width=2)
+    assert one.limits() == (cap * 7 // 8, cap // 2, cap // 2)
+    assert two.limits() == (cap // 2, cap // 2, cap // 2)
+    # room for no doubling at all (the three tables take 4 * cap words): fill up
+    tight = 4 * cap * 8
+    one = twist_of_fate_numba.Tables(cap, tight, width=1)
+    two = twist_of_fate_numba.Tables(cap, tight + cap * 8, width=2)
+    assert not one.can_grow("main") and not two.can_grow("main")
+    assert one.limits()[0] == cap * 7 // 8
+    assert two.limits()[0] == int(cap * 0.8)
+
+
+@pytest.mark.slow  # a 3p-9 solve: about 15 s of one processor
+def test_3p9_main_table_holds_its_states_in_two_to_the_24_slots() -> None:
+    # 14,325,334 internal nodes (benchmarks/README.md): past half of 2^24 slots, below
+    # 7/8 of them, so a table doubling at 7/8 load stops at 2^24 slots (128 MiB)
+    position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
+    stats: dict[str, Any] = {}
+    result = twist_of_fate_numba.solve(position, Rules(), threads=2, stats=stats)
+    assert result.finished and stats["main"] == 14_325_334
+    assert stats["main_slots"] == 1 << 24

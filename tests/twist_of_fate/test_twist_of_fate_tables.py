@@ -96,9 +96,10 @@ def test_a_table_reserves_its_largest_size_but_uses_only_its_first_rows() -> Non
 
 
 def test_tables_double_at_half_load_and_fill_further_only_when_they_cannot() -> None:
-    roomy = Tables(FIRST, 1 << 30)
+    # two-word slots (one-word main tables fill to 7/8: see test_twist_of_fate_slots)
+    roomy = Tables(FIRST, 1 << 30, width=2)
     assert roomy.limits() == (FIRST // 2, FIRST // 2, FIRST // 2)
-    tight = Tables(FIRST, roomy.nbytes)  # no room to double anything
+    tight = Tables(FIRST, roomy.nbytes, width=2)  # no room to double anything
     assert not tight.can_grow("main") and not tight.can_grow("ends")
     assert tight.limits() == (int(0.8 * FIRST),) * 3
 
@@ -113,9 +114,9 @@ def test_a_search_out_of_memory_fills_its_tables_before_it_stops(
     result = twist_of_fate_numba.solve(
         position, Rules(), max_table_bytes=first, threads=1, stats=stats
     )
-    # 121,821 internal states: more than the table takes at 0.8 load
+    # 121,821 internal states: more than the table (one-word slots) takes at 7/8 load
     assert not result.finished and stats["stopped"] == "memory"
-    assert stats["main"] == int(0.8 * (1 << 17))
+    assert stats["main"] == (1 << 17) * 7 // 8
 
 
 def test_a_system_that_refuses_a_large_reservation_gets_a_smaller_one(
@@ -137,4 +138,4 @@ def test_a_system_that_refuses_a_large_reservation_gets_a_smaller_one(
     assert tables.can_grow("main")
     assert tables.grow("main") and tables.can_grow("main")
     assert tables.grow("main") and not tables.can_grow("main")
-    assert tables.limits()[0] == int(0.8 * 4 * FIRST)
+    assert tables.limits()[0] == 4 * FIRST * 7 // 8  # one-word slots: filled to 7/8
