@@ -103,11 +103,11 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
     buckets: list[list[np.ndarray]] = [[] for _ in range(parts)]
     ends: list[np.ndarray] = []
     children = 0
-    for _, _, kids, _, found in tiers.expand_chunks(prob, parents, CHUNK):
-        children += kids.shape[0]
-        for j, part in enumerate(tiers.split(kids, parts)):
+    for c in tiers.expand_chunks(prob, parents, CHUNK):
+        children += c.children.shape[0]
+        for j, part in enumerate(tiers.split(c.children, parts)):
             buckets[j].append(tiers.distinct(part))
-        ends.append(tiers.distinct(found))
+        ends.append(tiers.distinct(c.ends))
     # written even when empty: every partition of tier k + 1 reads every one
     runs = [_union(b) for b in buckets]
     starts = np.cumsum([0] + [r.shape[0] for r in runs])
@@ -133,9 +133,11 @@ def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> d
     parents = np.load(_words_file(work, k, i))
     values = np.empty(parents.shape[0], dtype=np.uint16)
     opened: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for start, stop, kids, _, _ in tiers.expand_chunks(prob, parents, CHUNK):
-        child_values = lookup(work, k + 1, parts, kids, opened)
-        values[start:stop] = tiers.combine(prob, parents[start:stop], child_values)
+    for c in tiers.expand_chunks(prob, parents, CHUNK):
+        child_values = lookup(work, k + 1, parts, c.children, opened)
+        values[c.start : c.stop] = tiers.combine(
+            prob, parents[c.start : c.stop], c.fanout, child_values
+        )
     return {"bytes": _save(_values_file(work, k, i), values), **_who()}
 
 
@@ -163,15 +165,10 @@ def lookup(
                 np.load(_values_file(work, k, j), mmap_mode="r"),
             )
         known, known_values = opened[j]
-        want = words[sel]
-        at = np.searchsorted(known, want)
-        if np.any(at >= known.shape[0]) or np.any(
-            known[np.minimum(at, known.shape[0] - 1)] != want
-        ):
+        if tiers.join(known, known_values, words[sel], sel, out) >= 0:
             raise InputError(
                 str(_words_file(work, k, j)), "states", "a state missing", "every child of tier"
             )
-        out[sel] = known_values[at]
     return out
 
 
@@ -438,10 +435,8 @@ class Engine:
         root_val = np.full(self.prob.n_moves, -1, dtype=np.int64)
         if len(run.tiers) > 1:
             parts = run.tiers[1]["partitions"]
-            for _, _, kids, moves, _ in tiers.expand_chunks(
-                self.prob, root, CHUNK, with_moves=True
-            ):
-                root_val[moves] = lookup(self.work, 1, parts, kids)
+            for c in tiers.expand_chunks(self.prob, root, CHUNK, with_moves=True):
+                root_val[c.moves] = lookup(self.work, 1, parts, c.children)
         g, r, gw, pw = _decode(top)
         best = _best(root_val)
         state = pos.state
