@@ -175,7 +175,7 @@ def lookup(
 def _union(arrays: list[np.ndarray]) -> np.ndarray:
     if not arrays:
         return np.empty(0, dtype=np.int64)
-    return tiers.distinct(np.concatenate(arrays))
+    return tiers.distinct(np.concatenate(arrays), runs=True)
 
 
 # ---- scheduling ----
