@@ -47,6 +47,10 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
+# A value task maps the next tier's partitions as it needs them; a mapped page it has
+# read counts in its resident memory (and toward Dask's memory limit) until it is
+# unmapped, so once the maps exceed this the task drops them all and maps afresh.
+MAPPED_BYTES = 1 << 30
 MAX_PARTITIONS = 1 << 10
 WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
@@ -149,7 +153,8 @@ def lookup(
     opened: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> np.ndarray:
     """The values of ``words`` (states of tier ``k``), one partition at a time; the
-    partitions' files are memory-mapped once (kept in ``opened``)."""
+    partitions' files are memory-mapped once (kept in ``opened``), and all unmapped
+    when more than :data:`MAPPED_BYTES` are mapped."""
     opened = {} if opened is None else opened
     out = np.empty(words.shape[0], dtype=np.int64)
     if words.shape[0] == 0:
@@ -160,6 +165,8 @@ def lookup(
         if sel.shape[0] == 0:
             continue
         if j not in opened:
+            if sum(a.nbytes + b.nbytes for a, b in opened.values()) > MAPPED_BYTES:
+                opened.clear()
             opened[j] = (
                 np.load(_words_file(work, k, j), mmap_mode="r"),
                 np.load(_values_file(work, k, j), mmap_mode="r"),

@@ -16,8 +16,8 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.twist_of_fate import Rules, Seat, State
 from ruleslawyer.models.twist_of_fate_files import Position, load_position
+from ruleslawyer.solvers import twist_of_fate_dask, twist_of_fate_numba, twist_of_fate_tiers
 from ruleslawyer.solvers import twist_of_fate_kernel as k
-from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_tiers
 from ruleslawyer.solvers.twist_of_fate_common import SolveResult
 from ruleslawyer.solvers.twist_of_fate_dask import Engine, InProcess
 from tests.twist_of_fate.test_twist_of_fate_solve import DECK, NAMES, positions
@@ -270,3 +270,27 @@ def test_join_finds_each_value_like_a_dict(
         into2 = np.arange(with_stray.shape[0], dtype=np.int64)
         out2 = np.empty(with_stray.shape[0], dtype=np.int64)
         assert twist_of_fate_tiers.join(known, values, with_stray, into2, out2) == want.shape[0]
+
+
+def test_lookup_past_its_mapping_cap_unmaps_and_still_finds_every_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no room for maps, each partition the lookup needs replaces the ones mapped
+    before it; the values are those found with every partition mapped."""
+    position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
+    memory = twist_of_fate_numba.solve(position, Rules())
+    engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=2_000)
+    monkeypatch.setattr(twist_of_fate_dask, "MAPPED_BYTES", 0)
+    assert engine.solve().answer() == memory.answer()
+    tier = max(t["tier"] for t in engine.run.tiers if t["partitions"] > 2)
+    parts = engine.run.tiers[tier]["partitions"]
+    words = np.concatenate(
+        [np.load(twist_of_fate_dask._words_file(tmp_path, tier, j)) for j in range(parts)]
+    )
+    capped: dict = {}
+    got = twist_of_fate_dask.lookup(tmp_path, tier, parts, words, capped)
+    assert len(capped) == 1  # the last partition only
+    monkeypatch.setattr(twist_of_fate_dask, "MAPPED_BYTES", 1 << 40)
+    every: dict = {}
+    assert np.array_equal(twist_of_fate_dask.lookup(tmp_path, tier, parts, words, every), got)
+    assert len(every) == parts
