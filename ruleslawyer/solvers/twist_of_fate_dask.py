@@ -400,6 +400,7 @@ class Engine:
             ends = _union([self._ends(), *(r["ends"] for r in expanded)])
             _save(work / "ends.npy", ends)
             if sum(r["children"] for r in expanded) == 0:
+                shutil.rmtree(work / f"tier-{k + 1:04d}.in", ignore_errors=True)  # all empty
                 run.forward_done = True
                 self._save_run()
                 break

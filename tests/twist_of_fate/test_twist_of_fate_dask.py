@@ -282,6 +282,7 @@ def test_lookup_past_its_mapping_cap_unmaps_and_still_finds_every_value(
     engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=2_000)
     monkeypatch.setattr(twist_of_fate_dask, "MAPPED_BYTES", 0)
     assert engine.solve().answer() == memory.answer()
+    assert not list(tmp_path.glob("*.in"))  # no shuffle files left after a finished run
     tier = max(t["tier"] for t in engine.run.tiers if t["partitions"] > 2)
     parts = engine.run.tiers[tier]["partitions"]
     words = np.concatenate(
