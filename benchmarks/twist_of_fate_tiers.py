@@ -136,6 +136,13 @@ def main() -> None:
             diff = differences(memory, tiered)
             same = "yes" if not diff else f"NO ({', '.join(diff)})"
             print(f"  answers identical (end states, guaranteed values, best move): {same}")
+        elif memory is not None:
+            same = "not compared: " + " and ".join(
+                f"{engine} unfinished"
+                for engine, rep in (("memory", memory), ("dask", tiered))
+                if not rep["finished"]
+            )
+            print(f"  answers identical: {same}")
         rows.append((name, f"dask --workers {opts.workers}", tiered, rss, cpu, same))
         sys.stdout.flush()
     print(f"\n{_when()} side by side (CPU s: the process and the workers it waited for)")
