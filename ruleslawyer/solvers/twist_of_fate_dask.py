@@ -47,6 +47,10 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
+# A value task maps the next tier's partitions as it needs them; a mapped page it has
+# read counts in its resident memory (and toward Dask's memory limit) until it is
+# unmapped, so once the maps exceed this the task drops them all and maps afresh.
+MAPPED_BYTES = 1 << 30
 MAX_PARTITIONS = 1 << 10
 WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
@@ -103,11 +107,11 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
     buckets: list[list[np.ndarray]] = [[] for _ in range(parts)]
     ends: list[np.ndarray] = []
     children = 0
-    for _, _, kids, _, found in tiers.expand_chunks(prob, parents, CHUNK):
-        children += kids.shape[0]
-        for j, part in enumerate(tiers.split(kids, parts)):
+    for c in tiers.expand_chunks(prob, parents, CHUNK):
+        children += c.children.shape[0]
+        for j, part in enumerate(tiers.split(c.children, parts)):
             buckets[j].append(tiers.distinct(part))
-        ends.append(tiers.distinct(found))
+        ends.append(tiers.distinct(c.ends))
     # written even when empty: every partition of tier k + 1 reads every one
     runs = [_union(b) for b in buckets]
     starts = np.cumsum([0] + [r.shape[0] for r in runs])
@@ -133,9 +137,11 @@ def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> d
     parents = np.load(_words_file(work, k, i))
     values = np.empty(parents.shape[0], dtype=np.uint16)
     opened: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for start, stop, kids, _, _ in tiers.expand_chunks(prob, parents, CHUNK):
-        child_values = lookup(work, k + 1, parts, kids, opened)
-        values[start:stop] = tiers.combine(prob, parents[start:stop], child_values)
+    for c in tiers.expand_chunks(prob, parents, CHUNK):
+        child_values = lookup(work, k + 1, parts, c.children, opened)
+        values[c.start : c.stop] = tiers.combine(
+            prob, parents[c.start : c.stop], c.fanout, child_values
+        )
     return {"bytes": _save(_values_file(work, k, i), values), **_who()}
 
 
@@ -147,7 +153,8 @@ def lookup(
     opened: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> np.ndarray:
     """The values of ``words`` (states of tier ``k``), one partition at a time; the
-    partitions' files are memory-mapped once (kept in ``opened``)."""
+    partitions' files are memory-mapped once (kept in ``opened``), and all unmapped
+    when more than :data:`MAPPED_BYTES` are mapped."""
     opened = {} if opened is None else opened
     out = np.empty(words.shape[0], dtype=np.int64)
     if words.shape[0] == 0:
@@ -158,27 +165,24 @@ def lookup(
         if sel.shape[0] == 0:
             continue
         if j not in opened:
+            if sum(a.nbytes + b.nbytes for a, b in opened.values()) > MAPPED_BYTES:
+                opened.clear()
             opened[j] = (
                 np.load(_words_file(work, k, j), mmap_mode="r"),
                 np.load(_values_file(work, k, j), mmap_mode="r"),
             )
         known, known_values = opened[j]
-        want = words[sel]
-        at = np.searchsorted(known, want)
-        if np.any(at >= known.shape[0]) or np.any(
-            known[np.minimum(at, known.shape[0] - 1)] != want
-        ):
+        if tiers.join(known, known_values, words[sel], sel, out) >= 0:
             raise InputError(
                 str(_words_file(work, k, j)), "states", "a state missing", "every child of tier"
             )
-        out[sel] = known_values[at]
     return out
 
 
 def _union(arrays: list[np.ndarray]) -> np.ndarray:
     if not arrays:
         return np.empty(0, dtype=np.int64)
-    return tiers.distinct(np.concatenate(arrays))
+    return tiers.distinct(np.concatenate(arrays), runs=True)
 
 
 # ---- scheduling ----
@@ -396,6 +400,7 @@ class Engine:
             ends = _union([self._ends(), *(r["ends"] for r in expanded)])
             _save(work / "ends.npy", ends)
             if sum(r["children"] for r in expanded) == 0:
+                shutil.rmtree(work / f"tier-{k + 1:04d}.in", ignore_errors=True)  # all empty
                 run.forward_done = True
                 self._save_run()
                 break
@@ -438,10 +443,8 @@ class Engine:
         root_val = np.full(self.prob.n_moves, -1, dtype=np.int64)
         if len(run.tiers) > 1:
             parts = run.tiers[1]["partitions"]
-            for _, _, kids, moves, _ in tiers.expand_chunks(
-                self.prob, root, CHUNK, with_moves=True
-            ):
-                root_val[moves] = lookup(self.work, 1, parts, kids)
+            for c in tiers.expand_chunks(self.prob, root, CHUNK, with_moves=True):
+                root_val[c.moves] = lookup(self.work, 1, parts, c.children)
         g, r, gw, pw = _decode(top)
         best = _best(root_val)
         state = pos.state

@@ -6,6 +6,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +16,8 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.twist_of_fate import Rules, Seat, State
 from ruleslawyer.models.twist_of_fate_files import Position, load_position
+from ruleslawyer.solvers import twist_of_fate_dask, twist_of_fate_numba, twist_of_fate_tiers
 from ruleslawyer.solvers import twist_of_fate_kernel as k
-from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_tiers
 from ruleslawyer.solvers.twist_of_fate_common import SolveResult
 from ruleslawyer.solvers.twist_of_fate_dask import Engine, InProcess
 from tests.twist_of_fate.test_twist_of_fate_solve import DECK, NAMES, positions
@@ -244,3 +245,53 @@ def test_pack_by_table_refuses_a_field_out_of_its_range() -> None:
     assert k.pack_by(k1, k2, lay.parts, lay.head) >= 0
     shilling_7 = k1 | (7 << 3)  # seat 0's Shilling 7: not a value the rules reach
     assert k.pack_by(shilling_7, k2, lay.parts, lay.head) == -1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sets(st.integers(0, (1 << 62) - 1), max_size=300),
+    st.lists(st.integers(0, 299), max_size=400),
+    st.integers(0, (1 << 62) - 1),
+)
+def test_join_finds_each_value_like_a_dict(
+    known_set: set[int], picks: list[int], stray: int
+) -> None:
+    """The galloping join against a dict; a word missing from ``known`` is reported."""
+    known = np.array(sorted(known_set), dtype=np.int64)
+    values = np.arange(known.shape[0], dtype=np.uint16) * 7 + 1
+    table = dict(zip(known.tolist(), values.tolist(), strict=True))
+    want = np.array([known[p % known.shape[0]] for p in picks] if known.size else [], np.int64)
+    into = np.arange(want.shape[0], dtype=np.int64)[::-1].copy()  # a scatter, not the identity
+    out = np.full(want.shape[0], -1, dtype=np.int64)
+    assert twist_of_fate_tiers.join(known, values, want, into, out) == -1
+    assert [int(out[into[i]]) for i in range(want.shape[0])] == [table[int(w)] for w in want]
+    if stray not in table:
+        with_stray = np.append(want, np.int64(stray))
+        into2 = np.arange(with_stray.shape[0], dtype=np.int64)
+        out2 = np.empty(with_stray.shape[0], dtype=np.int64)
+        assert twist_of_fate_tiers.join(known, values, with_stray, into2, out2) == want.shape[0]
+
+
+def test_lookup_past_its_mapping_cap_unmaps_and_still_finds_every_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no room for maps, each partition the lookup needs replaces the ones mapped
+    before it; the values are those found with every partition mapped."""
+    position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
+    memory = twist_of_fate_numba.solve(position, Rules())
+    engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=2_000)
+    monkeypatch.setattr(twist_of_fate_dask, "MAPPED_BYTES", 0)
+    assert engine.solve().answer() == memory.answer()
+    assert not list(tmp_path.glob("*.in"))  # no shuffle files left after a finished run
+    tier = max(t["tier"] for t in engine.run.tiers if t["partitions"] > 2)
+    parts = engine.run.tiers[tier]["partitions"]
+    words = np.concatenate(
+        [np.load(twist_of_fate_dask._words_file(tmp_path, tier, j)) for j in range(parts)]
+    )
+    capped: dict = {}
+    got = twist_of_fate_dask.lookup(tmp_path, tier, parts, words, capped)
+    assert len(capped) == 1  # the last partition only
+    monkeypatch.setattr(twist_of_fate_dask, "MAPPED_BYTES", 1 << 40)
+    every: dict = {}
+    assert np.array_equal(twist_of_fate_dask.lookup(tmp_path, tier, parts, words, every), got)
+    assert len(every) == parts
