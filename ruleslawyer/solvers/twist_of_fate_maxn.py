@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.errors import BudgetExceeded
+from ruleslawyer.errors import BudgetExceeded, InputError
 from ruleslawyer.models.twist_of_fate import Move, Rules, State, play, seat_names
 from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers.twist_of_fate_common import move_json
@@ -97,20 +97,25 @@ def _compiled(
 ) -> Analysis:
     from ruleslawyer.solvers import twist_of_fate_kernel as k
     from ruleslawyer.solvers import twist_of_fate_maxn_kernel as mk
-    from ruleslawyer.solvers.twist_of_fate_numba import encode
+    from ruleslawyer.solvers import twist_of_fate_tiers as tiers
+    from ruleslawyer.solvers.twist_of_fate_numba import FULL_LOAD, StateTable
 
-    enc = encode(position, rules)
+    # two-word slots: the packed state, then the value word (a vector and a move)
+    prob = tiers.problem(position, rules, 2)
+    enc, lay = prob.enc, prob.lay
+    root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
     state = position.state
     depth = sum(len(s.hand) for s in state.seats) + 2
-    n_moves = len(position.deck.characters) * len(state.seats) * k.VARIANTS
-    frames = np.zeros((depth, mk.FRAME), dtype=np.int64)
-    frames[0, mk.F_K1], frames[0, mk.F_K2] = enc.root
-    frames[0, mk.F_N] = -1
-    kids = np.zeros((depth, 3 * n_moves), dtype=np.int64)
+    frame = np.zeros((depth, mk.FRAME), dtype=np.int64)
+    frame[0, k.F_K1], frame[0, k.F_K2] = enc.root
+    frame[0, k.F_W] = root_kw
+    frame[0, k.F_N] = -1
+    kid = np.zeros((depth, prob.n_moves * k.KID), dtype=np.int64)
     counters = np.zeros(mk.NCOUNTERS, dtype=np.int64)
-    root_vals = np.full(n_moves, -1, dtype=np.int64)
-    table = np.zeros((FIRST_CAPACITY, 3), dtype=np.int64)
-    tables = (enc.params, enc.remove, enc.cards, enc.sides, enc.columns, enc.scores)
+    root_vals = np.full(prob.n_moves, -1, dtype=np.int64)
+    table = StateTable(FIRST_CAPACITY, max_bytes, 2, int(enc.params[k.P_KMASK]))
+    dummy = np.zeros((k.PAD + 2, 1), dtype=np.int64)  # takes the horizon states' prefetches
+    tables = (*enc[1:], lay.parts, lay.head)
     mode = 1 if model == "paranoid" else 0
     progress = Progress(f"twist-of-fate {model}: states")
 
@@ -121,22 +126,29 @@ def _compiled(
 
     try:
         while True:
-            room = int(LOAD * table.shape[0])
+            load = LOAD if table.can_double() else FULL_LOAD
+            room = int(load * table.capacity)
             if budget.max_states is not None:
                 room = min(room, budget.max_states)
-            status = mk.search(frames, kids, counters, table, root_vals, *tables, SLICE, room, mode)
+            status = mk.search(
+                frame, kid, counters, table.array, dummy, root_vals, *tables, SLICE, room, mode
+            )
             if status == mk.STATUS_DONE:
                 break
+            if status == mk.STATUS_UNPACKABLE:
+                raise InputError(
+                    "position", "seats", "a reachable state out of the packing's ranges",
+                    "a position whose states fit the packing",
+                )  # fmt: skip
             states = int(counters[mk.C_STATES])
             progress.update(states)
-            if budget.spent(states):
+            if status == mk.STATUS_OVERFLOW or budget.spent(states):
                 return stop()
-            if status == mk.STATUS_FULL:
-                if 3 * table.nbytes > max_bytes:
+            if status == mk.STATUS_FULL and states >= room:
+                if budget.max_states is not None and states >= budget.max_states:
                     return stop()
-                bigger = np.zeros((2 * table.shape[0], 3), dtype=np.int64)
-                mk.rehash(table, bigger)
-                table = bigger
+                if not table.can_double() or not table.grow(None, 1):
+                    return stop()
     finally:
         progress.close()
     scored = tuple(
@@ -145,8 +157,10 @@ def _compiled(
         if v >= 0
     )
     out = np.zeros(depth, dtype=np.int64)
-    scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, 3 * n_moves), dtype=np.int64))
-    n = mk.principal_line(*enc.root, table, *tables, *scratch, out)
+    scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, kid.shape[1]), np.int64))
+    scratch[0][0, k.F_K1], scratch[0][0, k.F_K2] = enc.root
+    scratch[0][0, k.F_W] = root_kw
+    n = mk.principal_line(table.array, dummy, *tables, *scratch, out)
     line: list[tuple[Move, State]] = []
     at = state
     for m in out[:n].tolist():

@@ -1,16 +1,24 @@
 """The compiled max^n search for Twist of Fate (imported only by its driver).
 
-It works on the paranoid kernel's state words and plays (:func:`child` of
-:mod:`~ruleslawyer.solvers.twist_of_fate_kernel`), one search thread, with its
-own table. A node's value is a vector: per player ``s``, 11 bits at ``11 * s``:
-won (bit 10), Sanctuary plus ``Z_OFF`` (bits 4-9), Luck + Shilling (bits 0-3), so
-that one player's utility compares as one integer. The table stores the vector
-and, above :data:`MOVE_SHIFT`, the move chosen there (the principal variation).
+It runs on the machinery of :mod:`~ruleslawyer.solvers.twist_of_fate_kernel`:
+a node's children are listed in move order, keyed by the tiers' 64-bit packing
+and their table slots prefetched, by that kernel's ``_open``; then the children
+that need no search (horizon states, and states already stored) are valued in
+one pass, and the search visits only the rest. The table is that kernel's
+two-word slots (the packed state, then the value word), grown in place by the
+driver's :class:`~ruleslawyer.solvers.twist_of_fate_numba.StateTable`. Only
+the value rule is this module's.
+
+A node's value is a vector: per player ``s``, 11 bits at ``11 * s``: won (bit 10),
+Sanctuary plus ``Z_OFF`` (bits 4-9), Luck + Shilling (bits 0-3), so that one
+player's utility compares as one integer. The value word holds the vector and,
+above :data:`MOVE_SHIFT`, the move chosen there (the principal variation).
 
 ``mode`` 0 is max^n with the spiteful tie-break of
 :mod:`~ruleslawyer.solvers.twist_of_fate_maxn_reference`; ``mode`` 1 is paranoid
 minimax for the root player (its (won, Sanctuary): the highest where it moves,
-the lowest elsewhere, the first in move order on ties).
+the lowest elsewhere). In both, of the moves of equal worth the first in move
+order is chosen (:func:`_fold`), whatever order they are valued in.
 """
 
 from __future__ import annotations
@@ -18,39 +26,49 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ruleslawyer.solvers import twist_of_fate_kernel as kernel
 from ruleslawyer.solvers.twist_of_fate_kernel import (
-    COUNT_SHIFT,
-    LIMIT,
+    ACT_SHIFT,
+    EMPTY_KEY,
+    F_K1,
+    F_K2,
+    F_N,
+    F_NEXT,
+    F_W,
+    K_H,
+    K_INFO,
+    K_W,
+    KID,
+    LEAF_BIT,
+    NOT_PACKED,
+    OVERFLOW,
     P_HB,
+    P_KMASK,
     P_N,
     P_ROOT,
-    P_S,
-    P_SFD,
-    RAISE_LUCK,
-    RAISE_SHILLING,
     SEAT_BITS,
     SEAT_MASK,
-    VARIANTS,
     Z_SHIFT,
-    child,
-    key_hash,
-    may_raise,
+    _open,
+    _probe_at,
+    home_mask,
+    insert,
+    slot_hash,
 )
 
 W = 11  # bits per player in a value vector
 UMASK = (1 << W) - 1
 MOVE_SHIFT = 48
 VEC_MASK = (1 << MOVE_SHIFT) - 1
-ACT_SHIFT = 60
-LEAF = 1 << 20
+MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 
-# frame fields
-F_K1, F_K2, F_N, F_NEXT, F_BEST, F_HAS = range(6)
-FRAME = 6
+# frame: the kernel's fields, then the node's best value word so far and whether it has one
+F_BEST, F_HAS = kernel.FRAME, kernel.FRAME + 1
+FRAME = kernel.FRAME + 2
 # counters
-C_DEPTH, C_STATES, C_FILLED, C_LEAVES = range(4)
-NCOUNTERS = 4
-STATUS_DONE, STATUS_SLICE, STATUS_FULL = range(3)
+C_DEPTH, C_STATES, C_LEAVES = range(3)
+NCOUNTERS = 3
+STATUS_DONE, STATUS_SLICE, STATUS_FULL, STATUS_OVERFLOW, STATUS_UNPACKABLE = range(5)
 
 
 @njit(cache=True, inline="always")
@@ -112,173 +130,163 @@ def better(a, b, p, n, mode, root):
 
 
 @njit(cache=True, inline="always")
-def _slot(table, k1, k2):
-    """The slot holding (k1, k2), or the empty slot where it would go."""
-    mask = table.shape[0] - 1
-    i = key_hash(k1, k2) & mask
-    while table[i, 0] != 0 and (table[i, 0] != k1 or table[i, 1] != k2):
-        i = (i + 1) & mask
-    return i
-
-
-@njit(cache=True)
-def rehash(old, new):
-    for i in range(old.shape[0]):
-        if old[i, 0] != 0:
-            j = _slot(new, old[i, 0], old[i, 1])
-            new[j, 0] = old[i, 0]
-            new[j, 1] = old[i, 1]
-            new[j, 2] = old[i, 2]
-
-
-@njit(cache=True)
-def lookup(table, k1, k2):
-    """The stored word of a state (vector and move), or -1."""
-    i = _slot(table, k1, k2)
-    return table[i, 2] if table[i, 0] != 0 else -1
+def lookup(table, kw, h, kmask):
+    """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
+    i = _probe_at(table, kw, kmask, h & home_mask(table))
+    return table[i, 1] if table[i, 0] != EMPTY_KEY else np.int64(-1)
 
 
 @njit(cache=True, inline="always")
-def _expand(frames, kids, d, params, remove, cards, sides, columns, scores):
-    """List the children (words, move, whether a horizon state) of the node at depth ``d``."""
-    k1 = frames[d, F_K1]
-    k2 = frames[d, F_K2]
-    n_s = params[P_S]
-    p = (k1 >> ACT_SHIFT) & 3
-    hb = params[P_HB]
-    hand = (k2 >> (hb * p)) & ((1 << hb) - 1)
-    targets = 0
-    for t in range(n_s):
-        if t != p and (k1 >> (SEAT_BITS * t + COUNT_SHIFT)) & 7 < LIMIT:
-            targets |= 1 << t
-    if targets == 0 and (k1 >> (SEAT_BITS * p + COUNT_SHIFT)) & 7 < LIMIT:
-        targets = 1 << p
-    self_variants = 4 if params[P_SFD] == 1 else 2
-    lsp = (k1 >> (SEAT_BITS * p)) & 63
-    j = 0
-    for i in range(cards.shape[1]):
-        c = cards[hand, i]
-        if c < 0:
-            break
-        k2c = k2 + ((remove[hand, c] - hand) << (hb * p))
-        for t in range(n_s):
-            if (targets >> t) & 1 == 0:
-                continue
-            base = (c * n_s + t) * VARIANTS
-            lst = (k1 >> (SEAT_BITS * t)) & 63
-            for v in range(self_variants if t == p else VARIANTS):
-                if t == p:
-                    if v >= 2 and not may_raise(lsp, v == 2, params):
-                        continue
-                    ep = sides[c, v] if v < 2 else (RAISE_LUCK if v == 2 else RAISE_SHILLING)
-                    et = 0
-                else:
-                    if v >= 2 and not (
-                        may_raise(lsp, v < 4, params) and may_raise(lst, v % 2 == 0, params)
-                    ):
-                        continue
-                    ep = columns[c, v, 0]
-                    et = columns[c, v, 1]
-                c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
-                kids[d, 3 * j] = c1
-                kids[d, 3 * j + 1] = c2
-                kids[d, 3 * j + 2] = (base + v) | (LEAF if leaf else 0)
-                j += 1
-    frames[d, F_N] = j
-    frames[d, F_NEXT] = 0
-    frames[d, F_HAS] = 0
-
-
-@njit(cache=True, inline="always")
-def _take(frames, kids, d, vec, root_vals, params, mode):
-    """Fold the value of the node's next child into its best so far."""
-    j = frames[d, F_NEXT]
-    m = kids[d, 3 * j + 2] & (LEAF - 1)
+def _fold(frame, d, vec, m, root_vals, params, mode):
+    """Fold child move ``m``'s value into the node's best so far: the mover's
+    preference, then the first in move order."""
     if d == 0:
         root_vals[m] = vec
-    p = (frames[d, F_K1] >> ACT_SHIFT) & 3
-    if frames[d, F_HAS] == 0 or better(
-        vec, frames[d, F_BEST] & VEC_MASK, p, params[P_N], mode, params[P_ROOT]
-    ):
-        frames[d, F_BEST] = vec | (m << MOVE_SHIFT)
-        frames[d, F_HAS] = 1
-    frames[d, F_NEXT] = j + 1
+    p = (frame[d, F_K1] >> ACT_SHIFT) & 3
+    if frame[d, F_HAS] != 0:
+        best = frame[d, F_BEST]
+        old = best & VEC_MASK
+        n = params[P_N]
+        root = params[P_ROOT]
+        if not better(vec, old, p, n, mode, root) and (
+            better(old, vec, p, n, mode, root) or m > (best >> MOVE_SHIFT)
+        ):
+            return
+    frame[d, F_BEST] = vec | (m << MOVE_SHIFT)
+    frame[d, F_HAS] = 1
+
+
+@njit(cache=True, inline="always")
+def _settle(frame, kid, d, table, root_vals, params, mode):
+    """Value the children of the node at depth ``d`` that need no search (horizon
+    states, states already stored); keep the others, in order, as the node's
+    children to visit. Returns the horizon states valued, or -1 if a child is out
+    of the packing's ranges."""
+    kmask = params[P_KMASK]
+    keep = 0
+    leaves = 0
+    for j in range(frame[d, F_N]):
+        b = j * KID
+        kw = kid[d, b + K_W]
+        if kw == NOT_PACKED:
+            return -1
+        info = kid[d, b + K_INFO]
+        if info & LEAF_BIT:
+            vec = leaf_vector(kid[d, b], kid[d, b + 1], params)
+            leaves += 1
+        else:
+            w = lookup(table, kw, kid[d, b + K_H], kmask)
+            if w < 0:
+                if keep != j:
+                    c = keep * KID
+                    for x in range(KID):
+                        kid[d, c + x] = kid[d, b + x]
+                keep += 1
+                continue
+            vec = w & VEC_MASK
+        _fold(frame, d, vec, info >> MOVE_INFO, root_vals, params, mode)
+    frame[d, F_N] = keep
+    return leaves
 
 
 @njit(cache=True, nogil=True)
 def search(
-    frames, kids, counters, table, root_vals, params, remove, cards, sides, columns, scores,
-    steps, room, mode,
+    frame, kid, counters, table, dummy, root_vals, params, remove, cards, sides, scores,
+    columns, after, parts, head, steps, room, mode,
 ):  # fmt: skip
-    """Run the depth-first search for up to ``steps`` steps, or until the table holds
-    ``room`` entries; resumable from ``frames``/``counters``."""
+    """Run the depth-first search for about ``steps`` children, or until the table
+    holds ``room`` entries; resumable from ``frame``/``counters``. ``dummy`` is a
+    small table that takes the horizon states' prefetches."""
+    kmask = params[P_KMASK]
     d = counters[C_DEPTH]
     while steps > 0:
-        steps -= 1
-        if frames[d, F_N] < 0:
-            _expand(frames, kids, d, params, remove, cards, sides, columns, scores)
-        if frames[d, F_N] == 0:  # no move: valued as a horizon state
-            frames[d, F_BEST] = leaf_vector(frames[d, F_K1], frames[d, F_K2], params)
-            frames[d, F_NEXT] = 0
-        j = frames[d, F_NEXT]
-        if j < frames[d, F_N]:
-            c1 = kids[d, 3 * j]
-            c2 = kids[d, 3 * j + 1]
-            if kids[d, 3 * j + 2] & LEAF:
-                counters[C_LEAVES] += 1
-                _take(frames, kids, d, leaf_vector(c1, c2, params), root_vals, params, mode)
+        if counters[C_STATES] >= room:
+            counters[C_DEPTH] = d
+            return STATUS_FULL
+        n = frame[d, F_N]
+        if n < 0:  # a node just entered
+            _open(
+                frame, kid, d, params, remove, cards, sides, scores, columns, after, table,
+                dummy, parts, head,
+            )  # fmt: skip
+            steps -= frame[d, F_N]
+            frame[d, F_HAS] = 0
+            if frame[d, F_N] == 0:  # no move: valued as a horizon state
+                frame[d, F_BEST] = leaf_vector(frame[d, F_K1], frame[d, F_K2], params)
                 continue
-            w = lookup(table, c1, c2)
-            if w >= 0:
-                _take(frames, kids, d, w & VEC_MASK, root_vals, params, mode)
-                continue
-            if counters[C_FILLED] >= room:
+            leaves = _settle(frame, kid, d, table, root_vals, params, mode)
+            if leaves < 0:
                 counters[C_DEPTH] = d
-                return STATUS_FULL
-            d += 1
-            frames[d, F_K1] = c1
-            frames[d, F_K2] = c2
-            frames[d, F_N] = -1
+                return STATUS_UNPACKABLE
+            counters[C_LEAVES] += leaves
             continue
-        word = frames[d, F_BEST]
-        i = _slot(table, frames[d, F_K1], frames[d, F_K2])
-        table[i, 0] = frames[d, F_K1]
-        table[i, 1] = frames[d, F_K2]
-        table[i, 2] = word
-        counters[C_FILLED] += 1
+        j = frame[d, F_NEXT]
+        if j < n:
+            frame[d, F_NEXT] = j + 1
+            steps -= 1
+            b = j * KID
+            # stored since the node was entered (in a sibling's subtree)?
+            w = lookup(table, kid[d, b + K_W], kid[d, b + K_H], kmask)
+            if w >= 0:
+                _fold(frame, d, w & VEC_MASK, kid[d, b + K_INFO] >> MOVE_INFO, root_vals,
+                      params, mode)  # fmt: skip
+                continue
+            frame[d + 1, F_K1] = kid[d, b]
+            frame[d + 1, F_K2] = kid[d, b + 1]
+            frame[d + 1, F_W] = kid[d, b + K_W]
+            d += 1
+            frame[d, F_N] = -1
+            continue
+        # every move of the node at depth d is valued
+        word = frame[d, F_BEST]
+        kw = frame[d, F_W]
+        if insert(table, kw, kw, word, slot_hash(kw), kmask) == OVERFLOW:
+            counters[C_DEPTH] = d
+            return STATUS_OVERFLOW
         counters[C_STATES] += 1
         if d == 0:
             counters[C_DEPTH] = 0
             return STATUS_DONE
         d -= 1
-        _take(frames, kids, d, word & VEC_MASK, root_vals, params, mode)
+        b = frame[d, F_NEXT] - 1
+        _fold(frame, d, word & VEC_MASK, kid[d, b * KID + K_INFO] >> MOVE_INFO, root_vals,
+              params, mode)  # fmt: skip
     counters[C_DEPTH] = d
     return STATUS_SLICE
 
 
 @njit(cache=True)
-def principal_line(k1, k2, table, params, remove, cards, sides, columns, scores, frames, kids, out):
-    """The moves chosen from (k1, k2) on, to the horizon, into ``out``; their number."""
+def principal_line(
+    table, dummy, params, remove, cards, sides, scores, columns, after, parts, head,
+    frame, kid, out,
+):  # fmt: skip
+    """The moves chosen from the state in ``frame[0]`` on, to the horizon, into
+    ``out``; their number."""
+    kmask = params[P_KMASK]
     n = 0
     while n < out.shape[0]:
-        w = lookup(table, k1, k2)
+        kw = frame[0, F_W]
+        w = lookup(table, kw, slot_hash(kw), kmask)
         if w < 0:
             break
-        frames[0, F_K1] = k1
-        frames[0, F_K2] = k2
-        _expand(frames, kids, 0, params, remove, cards, sides, columns, scores)
+        _open(
+            frame, kid, 0, params, remove, cards, sides, scores, columns, after, table,
+            dummy, parts, head,
+        )  # fmt: skip
         m = w >> MOVE_SHIFT
         found = -1
-        for j in range(frames[0, F_N]):
-            if kids[0, 3 * j + 2] & (LEAF - 1) == m:
+        for j in range(frame[0, F_N]):
+            if kid[0, j * KID + K_INFO] >> MOVE_INFO == m:
                 found = j
                 break
         if found < 0:
             break
         out[n] = m
         n += 1
-        if kids[0, 3 * found + 2] & LEAF:
+        b = found * KID
+        if kid[0, b + K_INFO] & LEAF_BIT:
             break
-        k1 = kids[0, 3 * found]
-        k2 = kids[0, 3 * found + 1]
+        frame[0, F_K1] = kid[0, b]
+        frame[0, F_K2] = kid[0, b + 1]
+        frame[0, F_W] = kid[0, b + K_W]
     return n
