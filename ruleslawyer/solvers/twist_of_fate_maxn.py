@@ -22,7 +22,7 @@ from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import BudgetExceeded, InputError
 from ruleslawyer.models.twist_of_fate import Move, Rules, State, play, seat_names
 from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers.twist_of_fate_common import move_json
+from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unfinished
 from ruleslawyer.solvers.twist_of_fate_maxn_reference import (
     TIE_BREAK,
     UTILITY,
@@ -89,22 +89,39 @@ def analyse(
         return Analysis(
             model, tuple(scored), tuple(line), states, time.perf_counter() - began, True
         )
-    return _compiled(position, rules, model, budget, max_table_bytes, began)
+    return _compiled(position, rules, model, budget, max_table_bytes)[0]
+
+
+def paranoid_solve(
+    position: Position,
+    rules: Rules,
+    budget: Budget | None = None,
+    *,
+    max_table_bytes: int = 5 << 30,
+) -> tuple[Analysis, SolveResult]:
+    """The paranoid analysis (every move scored, the line) and the paranoid solver's
+    answer (guaranteed and reachable Sanctuary, wins, end states) from one compiled
+    search; both unfinished if the budget ends it."""
+    return _compiled(position, rules, "paranoid", budget or Budget(), max_table_bytes)
 
 
 def _compiled(
-    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int, began: float
-) -> Analysis:
+    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int
+) -> tuple[Analysis, SolveResult]:
+    """The compiled search under ``model``; with "paranoid" also the paranoid solver's
+    answer (with "maxn" that is left unfinished, with no values)."""
     from ruleslawyer.solvers import twist_of_fate_kernel as k
     from ruleslawyer.solvers import twist_of_fate_maxn_kernel as mk
     from ruleslawyer.solvers import twist_of_fate_tiers as tiers
-    from ruleslawyer.solvers.twist_of_fate_numba import FULL_LOAD, StateTable
+    from ruleslawyer.solvers.twist_of_fate_numba import Tables, paranoid_result
 
-    # two-word slots: the packed state, then the value word (a vector and a move)
+    began = time.perf_counter()
+    # two-word slots: the packed state, then the value word
     prob = tiers.problem(position, rules, 2)
     enc, lay = prob.enc, prob.lay
     root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
     state = position.state
+    name = position.names[state.active]
     depth = sum(len(s.hand) for s in state.seats) + 2
     frame = np.zeros((depth, mk.FRAME), dtype=np.int64)
     frame[0, k.F_K1], frame[0, k.F_K2] = enc.root
@@ -113,26 +130,33 @@ def _compiled(
     kid = np.zeros((depth, prob.n_moves * k.KID), dtype=np.int64)
     counters = np.zeros(mk.NCOUNTERS, dtype=np.int64)
     root_vals = np.full(prob.n_moves, -1, dtype=np.int64)
-    table = StateTable(FIRST_CAPACITY, max_bytes, 2, int(enc.params[k.P_KMASK]))
-    dummy = np.zeros((k.PAD + 2, 1), dtype=np.int64)  # takes the horizon states' prefetches
-    tables = (*enc[1:], lay.parts, lay.head)
+    tables = Tables(FIRST_CAPACITY, max_bytes, width=2, kmask=int(enc.params[k.P_KMASK]))
+    # max^n keeps no horizon states: their prefetches go to a small table
+    dummy = np.zeros((k.PAD + 2, 1), dtype=np.int64)
+    rules_in = (*enc[1:], lay.parts, lay.head)
     mode = 1 if model == "paranoid" else 0
     progress = Progress(f"twist-of-fate {model}: states")
+    counts = {"main": mk.C_STATES, "leaves": mk.C_LEAVES, "ends": mk.C_ENDS}
 
-    def stop() -> Analysis:
-        return Analysis(
-            model, (), (), int(counters[mk.C_STATES]), time.perf_counter() - began, False
+    def states() -> int:
+        return int(counters[mk.C_STATES] + counters[mk.C_LEAVES])
+
+    def stop() -> tuple[Analysis, SolveResult]:
+        seconds = time.perf_counter() - began
+        return Analysis(model, (), (), states(), seconds, False), unfinished(
+            name, states(), seconds
         )
 
     try:
         while True:
-            load = LOAD if table.can_double() else FULL_LOAD
-            room = int(load * table.capacity)
+            room = np.array(tables.limits(), dtype=np.int64)
             if budget.max_states is not None:
-                room = min(room, budget.max_states)
+                room[0] = min(room[0], budget.max_states)
+            leaves = tables.leaves if mode == 1 else dummy
             status = mk.search(
-                frame, kid, counters, table.array, dummy, root_vals, *tables, SLICE, room, mode
-            )
+                frame, kid, counters, tables.main, leaves, tables.ends, root_vals, *rules_in,
+                SLICE, room, mode,
+            )  # fmt: skip
             if status == mk.STATUS_DONE:
                 break
             if status == mk.STATUS_UNPACKABLE:
@@ -140,14 +164,14 @@ def _compiled(
                     "position", "seats", "a reachable state out of the packing's ranges",
                     "a position whose states fit the packing",
                 )  # fmt: skip
-            states = int(counters[mk.C_STATES])
-            progress.update(states)
-            if status == mk.STATUS_OVERFLOW or budget.spent(states):
+            progress.update(states())
+            if status == mk.STATUS_OVERFLOW or budget.spent(states()):
                 return stop()
-            if status == mk.STATUS_FULL and states >= room:
-                if budget.max_states is not None and states >= budget.max_states:
-                    return stop()
-                if not table.can_double() or not table.grow(None, 1):
+            limits = dict(zip(counts, tables.limits(), strict=True))
+            for which, c in counts.items():
+                if counters[c] >= limits[which] and (
+                    not tables.can_grow(which) or not tables.grow(which)
+                ):
                     return stop()
     finally:
         progress.close()
@@ -160,7 +184,7 @@ def _compiled(
     scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, kid.shape[1]), np.int64))
     scratch[0][0, k.F_K1], scratch[0][0, k.F_K2] = enc.root
     scratch[0][0, k.F_W] = root_kw
-    n = mk.principal_line(table.array, dummy, *tables, *scratch, out)
+    n = mk.principal_line(tables.main, dummy, *rules_in, *scratch, out)
     line: list[tuple[Move, State]] = []
     at = state
     for m in out[:n].tolist():
@@ -168,7 +192,16 @@ def _compiled(
         at = play(at, move, position.deck, rules)
         line.append((move, at))
     seconds = time.perf_counter() - began
-    return Analysis(model, scored, tuple(line), int(counters[mk.C_STATES]), seconds, True)
+    analysis = Analysis(model, scored, tuple(line), states(), seconds, True)
+    if mode == 0:
+        return analysis, unfinished(name, states(), seconds)
+    top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), int(enc.params[k.P_KMASK])))
+    paranoid = np.where(root_vals >= 0, (root_vals >> mk.P_SHIFT) & 0xFFFF, -1)
+    result = paranoid_result(
+        position, (top >> mk.P_SHIFT) & 0xFFFF, paranoid, int(counters[mk.C_ENDS]), states(),
+        began,
+    )  # fmt: skip
+    return analysis, result
 
 
 def _move(m: int, state: State, position: Position) -> Move:

@@ -12,7 +12,13 @@ the value rule is this module's.
 A node's value is a vector: per player ``s``, 11 bits at ``11 * s``: won (bit 10),
 Sanctuary plus ``Z_OFF`` (bits 4-9), Luck + Shilling (bits 0-3), so that one
 player's utility compares as one integer. The value word holds the vector and,
-above :data:`MOVE_SHIFT`, the move chosen there (the principal variation).
+in mode 1, above :data:`P_SHIFT`, the paranoid kernel's own value of the node (its
+16-bit guaranteed and reachable Sanctuary, guaranteed and possible win), so that
+one search gives both the paranoid analysis and the paranoid solver's answer;
+mode 1 also keeps the horizon states in a leaf table and their projections in an
+end-state set, as the paranoid kernel does. The move chosen at a node is not
+stored: it is the first child, in move order, whose vector is the node's
+(:func:`principal_line`).
 
 ``mode`` 0 is max^n with the spiteful tie-break of
 :mod:`~ruleslawyer.solvers.twist_of_fate_maxn_reference`; ``mode`` 1 is paranoid
@@ -30,10 +36,14 @@ from ruleslawyer.solvers import twist_of_fate_kernel as kernel
 from ruleslawyer.solvers.twist_of_fate_kernel import (
     ACT_SHIFT,
     EMPTY_KEY,
+    F_G,
+    F_GW,
     F_K1,
     F_K2,
     F_N,
     F_NEXT,
+    F_PW,
+    F_R,
     F_W,
     K_H,
     K_INFO,
@@ -42,6 +52,7 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     LEAF_BIT,
     NOT_PACKED,
     OVERFLOW,
+    P_ENDMASK,
     P_HB,
     P_KMASK,
     P_N,
@@ -49,29 +60,34 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     SEAT_BITS,
     SEAT_MASK,
     Z_SHIFT,
+    _combine,
+    _encode,
+    _insert_end,
     _open,
     _probe_at,
     home_mask,
+    horizon_value,
     insert,
     slot_hash,
 )
 
 W = 11  # bits per player in a value vector
 UMASK = (1 << W) - 1
-MOVE_SHIFT = 48
-VEC_MASK = (1 << MOVE_SHIFT) - 1
+P_SHIFT = 4 * W  # the value word: the vector, then (mode 1) the kernel's paranoid value
+VEC_MASK = (1 << P_SHIFT) - 1
 MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 
-# frame: the kernel's fields, then the node's best value word so far and whether it has one
-F_BEST, F_HAS = kernel.FRAME, kernel.FRAME + 1
-FRAME = kernel.FRAME + 2
-# counters
-C_DEPTH, C_STATES, C_LEAVES = range(3)
-NCOUNTERS = 3
+# frame: the kernel's fields (its paranoid value so far among them), then the node's
+# best vector so far, its move, and whether it has one
+F_BEST, F_MOVE, F_HAS = kernel.FRAME, kernel.FRAME + 1, kernel.FRAME + 2
+FRAME = kernel.FRAME + 3
+# counters: entries added to the table, the leaf table and the end-state set
+C_DEPTH, C_STATES, C_LEAVES, C_ENDS = range(4)
+NCOUNTERS = 4
 STATUS_DONE, STATUS_SLICE, STATUS_FULL, STATUS_OVERFLOW, STATUS_UNPACKABLE = range(5)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def leaf_vector(k1, k2, params):
     """Every player's utility at a horizon state."""
     n = params[P_N]
@@ -88,7 +104,7 @@ def leaf_vector(k1, k2, params):
     return vec
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _others(vec, p, n):
     """The sums of the others' (wins, Sanctuary, Luck + Shilling) as one integer."""
     sw = 0
@@ -103,122 +119,141 @@ def _others(vec, p, n):
     return (sw << 20) | (sz << 8) | sl
 
 
-@njit(cache=True, inline="always")
-def better(a, b, p, n, mode, root):
-    """Whether the mover ``p`` prefers vector ``a`` to ``b`` (False when equal)."""
+@njit(cache=True, inline="always", error_model="numpy")
+def compare(a, b, p, n, mode, root):
+    """1 if the mover ``p`` prefers vector ``a`` to ``b``, -1 if ``b`` to ``a``, 0 if
+    neither (mode 0: the vectors are equal; mode 1: the root's (won, Sanctuary) are)."""
     if mode == 1:
         ua = (a >> (W * root)) & UMASK
         ub = (b >> (W * root)) & UMASK
         ka = ((ua >> 10) << 6) | ((ua >> 4) & 63)
         kb = ((ub >> 10) << 6) | ((ub >> 4) & 63)
-        return ka > kb if p == root else ka < kb
+        if ka == kb:
+            return 0
+        return 1 if (ka > kb) == (p == root) else -1
     ua = (a >> (W * p)) & UMASK
     ub = (b >> (W * p)) & UMASK
     if ua != ub:
-        return ua > ub
+        return 1 if ua > ub else -1
     oa = _others(a, p, n)
     ob = _others(b, p, n)
     if oa != ob:
-        return oa < ob
+        return 1 if oa < ob else -1
     for k in range(1, n):
-        q = (p + k) % n
+        q = p + k
+        if q >= n:
+            q -= n
         ua = (a >> (W * q)) & UMASK
         ub = (b >> (W * q)) & UMASK
         if ua != ub:
-            return ua < ub
-    return False
+            return 1 if ua < ub else -1
+    return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def lookup(table, kw, h, kmask):
     """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
     i = _probe_at(table, kw, kmask, h & home_mask(table))
     return table[i, 1] if table[i, 0] != EMPTY_KEY else np.int64(-1)
 
 
-@njit(cache=True, inline="always")
-def _fold(frame, d, vec, m, root_vals, params, mode):
-    """Fold child move ``m``'s value into the node's best so far: the mover's
-    preference, then the first in move order."""
+@njit(cache=True, inline="always", error_model="numpy")
+def _fold(frame, d, word, m, root_vals, params, mode):
+    """Fold child move ``m``'s value word into the node's: the best vector by the
+    mover's preference, then the first in move order; in mode 1 the paranoid value too."""
     if d == 0:
-        root_vals[m] = vec
-    p = (frame[d, F_K1] >> ACT_SHIFT) & 3
+        root_vals[m] = word
+    if mode == 1:
+        _combine(frame, d, (word >> P_SHIFT) & 0xFFFF)
+    vec = word & VEC_MASK
     if frame[d, F_HAS] != 0:
-        best = frame[d, F_BEST]
-        old = best & VEC_MASK
-        n = params[P_N]
-        root = params[P_ROOT]
-        if not better(vec, old, p, n, mode, root) and (
-            better(old, vec, p, n, mode, root) or m > (best >> MOVE_SHIFT)
-        ):
+        p = (frame[d, F_K1] >> ACT_SHIFT) & 3
+        c = compare(vec, frame[d, F_BEST], p, params[P_N], mode, params[P_ROOT])
+        if c < 0 or (c == 0 and m > frame[d, F_MOVE]):
             return
-    frame[d, F_BEST] = vec | (m << MOVE_SHIFT)
+    frame[d, F_BEST] = vec
+    frame[d, F_MOVE] = m
     frame[d, F_HAS] = 1
 
 
-@njit(cache=True, inline="always")
-def _settle(frame, kid, d, table, root_vals, params, mode):
+@njit(cache=True, inline="always", error_model="numpy")
+def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mode):
     """Value the children of the node at depth ``d`` that need no search (horizon
     states, states already stored); keep the others, in order, as the node's
-    children to visit. Returns the horizon states valued, or -1 if a child is out
-    of the packing's ranges."""
+    children to visit. Mode 1 puts the horizon states in ``leaves`` and their
+    projections in ``ends``. Returns 0, or the status that stops the search."""
     kmask = params[P_KMASK]
+    endmask = params[P_ENDMASK]
     keep = 0
-    leaves = 0
     for j in range(frame[d, F_N]):
         b = j * KID
         kw = kid[d, b + K_W]
         if kw == NOT_PACKED:
-            return -1
+            return STATUS_UNPACKABLE
         info = kid[d, b + K_INFO]
         if info & LEAF_BIT:
-            vec = leaf_vector(kid[d, b], kid[d, b + 1], params)
-            leaves += 1
+            word = leaf_vector(kid[d, b], kid[d, b + 1], params)
+            if mode == 1:
+                word |= (info & 0xFFFF) << P_SHIFT
+                added = insert(leaves, kw, kw, np.int64(0), kid[d, b + K_H], kmask)
+                if added == OVERFLOW:
+                    return STATUS_OVERFLOW
+                if added == 1:
+                    counters[C_LEAVES] += 1
+                    counters[C_ENDS] += _insert_end(ends, kid[d, b] & endmask)
         else:
-            w = lookup(table, kw, kid[d, b + K_H], kmask)
-            if w < 0:
+            word = lookup(table, kw, kid[d, b + K_H], kmask)
+            if word < 0:
                 if keep != j:
                     c = keep * KID
                     for x in range(KID):
                         kid[d, c + x] = kid[d, b + x]
                 keep += 1
                 continue
-            vec = w & VEC_MASK
-        _fold(frame, d, vec, info >> MOVE_INFO, root_vals, params, mode)
+        _fold(frame, d, word, info >> MOVE_INFO, root_vals, params, mode)
     frame[d, F_N] = keep
-    return leaves
+    return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def search(
-    frame, kid, counters, table, dummy, root_vals, params, remove, cards, sides, scores,
-    columns, after, parts, head, steps, room, mode,
+    frame, kid, counters, table, leaves, ends, root_vals, params, remove, cards, sides,
+    scores, columns, after, parts, head, steps, room, mode,
 ):  # fmt: skip
-    """Run the depth-first search for about ``steps`` children, or until the table
-    holds ``room`` entries; resumable from ``frame``/``counters``. ``dummy`` is a
-    small table that takes the horizon states' prefetches."""
+    """Run the depth-first search for about ``steps`` children, or until the table,
+    the leaf table or the end-state set holds ``room[0]``, ``room[1]`` or ``room[2]``
+    entries; resumable from ``frame``/``counters``. In mode 0 ``leaves`` only takes
+    the horizon states' prefetches (a small table will do) and ``ends`` is unused."""
     kmask = params[P_KMASK]
+    endmask = params[P_ENDMASK]
     d = counters[C_DEPTH]
+    status = STATUS_SLICE
     while steps > 0:
-        if counters[C_STATES] >= room:
-            counters[C_DEPTH] = d
-            return STATUS_FULL
+        if (
+            counters[C_STATES] >= room[0]
+            or counters[C_LEAVES] >= room[1]
+            or counters[C_ENDS] >= room[2]
+        ):
+            status = STATUS_FULL
+            break
         n = frame[d, F_N]
         if n < 0:  # a node just entered
             _open(
                 frame, kid, d, params, remove, cards, sides, scores, columns, after, table,
-                dummy, parts, head,
+                leaves, parts, head,
             )  # fmt: skip
             steps -= frame[d, F_N]
             frame[d, F_HAS] = 0
             if frame[d, F_N] == 0:  # no move: valued as a horizon state
-                frame[d, F_BEST] = leaf_vector(frame[d, F_K1], frame[d, F_K2], params)
+                k1 = frame[d, F_K1]
+                frame[d, F_BEST] = leaf_vector(k1, frame[d, F_K2], params)
+                if mode == 1:
+                    counters[C_ENDS] += _insert_end(ends, k1 & endmask)
                 continue
-            leaves = _settle(frame, kid, d, table, root_vals, params, mode)
-            if leaves < 0:
-                counters[C_DEPTH] = d
-                return STATUS_UNPACKABLE
-            counters[C_LEAVES] += leaves
+            status = _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mode)
+            if status != 0:
+                break
+            status = STATUS_SLICE
             continue
         j = frame[d, F_NEXT]
         if j < n:
@@ -228,8 +263,7 @@ def search(
             # stored since the node was entered (in a sibling's subtree)?
             w = lookup(table, kid[d, b + K_W], kid[d, b + K_H], kmask)
             if w >= 0:
-                _fold(frame, d, w & VEC_MASK, kid[d, b + K_INFO] >> MOVE_INFO, root_vals,
-                      params, mode)  # fmt: skip
+                _fold(frame, d, w, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
                 continue
             frame[d + 1, F_K1] = kid[d, b]
             frame[d + 1, F_K2] = kid[d, b + 1]
@@ -239,29 +273,36 @@ def search(
             continue
         # every move of the node at depth d is valued
         word = frame[d, F_BEST]
+        if mode == 1:
+            if frame[d, F_HAS] == 0:
+                pval = horizon_value(frame[d, F_K1], frame[d, F_K2], params)
+            else:
+                pval = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
+            word |= pval << P_SHIFT
         kw = frame[d, F_W]
         if insert(table, kw, kw, word, slot_hash(kw), kmask) == OVERFLOW:
-            counters[C_DEPTH] = d
-            return STATUS_OVERFLOW
+            status = STATUS_OVERFLOW
+            break
         counters[C_STATES] += 1
         if d == 0:
-            counters[C_DEPTH] = 0
-            return STATUS_DONE
+            status = STATUS_DONE
+            break
         d -= 1
         b = frame[d, F_NEXT] - 1
-        _fold(frame, d, word & VEC_MASK, kid[d, b * KID + K_INFO] >> MOVE_INFO, root_vals,
-              params, mode)  # fmt: skip
+        _fold(frame, d, word, kid[d, b * KID + K_INFO] >> MOVE_INFO, root_vals, params, mode)
     counters[C_DEPTH] = d
-    return STATUS_SLICE
+    return status
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def principal_line(
     table, dummy, params, remove, cards, sides, scores, columns, after, parts, head,
     frame, kid, out,
 ):  # fmt: skip
     """The moves chosen from the state in ``frame[0]`` on, to the horizon, into
-    ``out``; their number."""
+    ``out``; their number. The move chosen at a node is its first child, in move
+    order, whose vector is the node's: a child before it with that vector would
+    have been of equal worth, and chosen."""
     kmask = params[P_KMASK]
     n = 0
     while n < out.shape[0]:
@@ -273,17 +314,21 @@ def principal_line(
             frame, kid, 0, params, remove, cards, sides, scores, columns, after, table,
             dummy, parts, head,
         )  # fmt: skip
-        m = w >> MOVE_SHIFT
         found = -1
         for j in range(frame[0, F_N]):
-            if kid[0, j * KID + K_INFO] >> MOVE_INFO == m:
+            b = j * KID
+            if kid[0, b + K_INFO] & LEAF_BIT:
+                v = leaf_vector(kid[0, b], kid[0, b + 1], params)
+            else:
+                v = lookup(table, kid[0, b + K_W], kid[0, b + K_H], kmask)
+            if v >= 0 and (v & VEC_MASK) == (w & VEC_MASK):
                 found = j
                 break
         if found < 0:
             break
-        out[n] = m
-        n += 1
         b = found * KID
+        out[n] = kid[0, b + K_INFO] >> MOVE_INFO
+        n += 1
         if kid[0, b + K_INFO] & LEAF_BIT:
             break
         frame[0, F_K1] = kid[0, b]
