@@ -193,6 +193,7 @@ def solve(
     from ruleslawyer.solvers.twist_of_fate_common import render_text
     from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json
     from ruleslawyer.solvers.twist_of_fate_maxn_text import render_analysis
+    from ruleslawyer.solvers.twist_of_fate_numba import default_threads
 
     _, doc = read_toml(position)
     file_rulings = doc.get("rulings", {}) if isinstance(doc.get("rulings", {}), dict) else {}
@@ -247,11 +248,15 @@ def solve(
     memory = int(max_memory * 2**30)
     if model == "maxn":
         found = analysis_json(
-            pos, analyse(pos, rules, model, budget, solver=solver, max_table_bytes=memory)
-        )
+            pos,
+            analyse(
+                pos, rules, model, budget, solver=solver, max_table_bytes=memory,
+                threads=threads or default_threads(),
+            ),
+        )  # fmt: skip
         emit_analysis(found, fmt, output)
         return
-    found, result = _paranoid(pos, rules, budget, solver, memory)
+    found, result = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
     out = {**result.to_json(), **found, "player": result.player}
     out["finished"] = result.finished and found["finished"]
     out["seconds"] = result.seconds if solver == "numba" else result.seconds + found["seconds"]
@@ -293,7 +298,7 @@ def _tail(out: dict[str, Any]) -> str:
 
 
 def _paranoid(
-    pos: Position, rules: Rules, budget: Budget, solver: str, memory: int
+    pos: Position, rules: Rules, budget: Budget, solver: str, memory: int, threads: int
 ) -> tuple[dict[str, Any], SolveResult]:
     """The paranoid analysis (every move scored, the line) as JSON, and the paranoid
     solver's answer (guaranteed and reachable Sanctuary, wins, end states): from one
@@ -301,7 +306,9 @@ def _paranoid(
     from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json, paranoid_solve
 
     if solver == "numba":
-        analysis, result = paranoid_solve(pos, rules, budget, max_table_bytes=memory)
+        analysis, result = paranoid_solve(
+            pos, rules, budget, max_table_bytes=memory, threads=threads
+        )
         return analysis_json(pos, analysis), result
     from ruleslawyer.solvers.twist_of_fate_reference import solve as slow
 

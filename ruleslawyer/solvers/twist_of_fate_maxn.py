@@ -12,6 +12,7 @@ The rule of choice (utility and tie-break) is
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -77,8 +78,11 @@ def analyse(
     *,
     solver: str = "numba",
     max_table_bytes: int = 5 << 30,
+    threads: int = 1,
 ) -> Analysis:
-    """Value every move under ``model`` ("maxn" or "paranoid"); unfinished if the budget ends."""
+    """Value every move under ``model`` ("maxn" or "paranoid"); unfinished if the budget
+    ends. ``threads`` compiled searches share the tables (the answer does not depend
+    on how many)."""
     budget = budget or Budget()
     began = time.perf_counter()
     if solver == "reference":
@@ -89,7 +93,7 @@ def analyse(
         return Analysis(
             model, tuple(scored), tuple(line), states, time.perf_counter() - began, True
         )
-    return _compiled(position, rules, model, budget, max_table_bytes)[0]
+    return _compiled(position, rules, model, budget, max_table_bytes, threads)[0]
 
 
 def paranoid_solve(
@@ -98,15 +102,16 @@ def paranoid_solve(
     budget: Budget | None = None,
     *,
     max_table_bytes: int = 5 << 30,
+    threads: int = 1,
 ) -> tuple[Analysis, SolveResult]:
     """The paranoid analysis (every move scored, the line) and the paranoid solver's
     answer (guaranteed and reachable Sanctuary, wins, end states) from one compiled
     search; both unfinished if the budget ends it."""
-    return _compiled(position, rules, "paranoid", budget or Budget(), max_table_bytes)
+    return _compiled(position, rules, "paranoid", budget or Budget(), max_table_bytes, threads)
 
 
 def _compiled(
-    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int
+    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int, threads: int
 ) -> tuple[Analysis, SolveResult]:
     """The compiled search under ``model``; with "paranoid" also the paranoid solver's
     answer (with "maxn" that is left unfinished, with no values)."""
@@ -123,65 +128,83 @@ def _compiled(
     state = position.state
     name = position.names[state.active]
     depth = sum(len(s.hand) for s in state.seats) + 2
-    frame = np.zeros((depth, mk.FRAME), dtype=np.int64)
-    frame[0, k.F_K1], frame[0, k.F_K2] = enc.root
-    frame[0, k.F_W] = root_kw
-    frame[0, k.F_N] = -1
-    kid = np.zeros((depth, prob.n_moves * k.KID), dtype=np.int64)
-    counters = np.zeros(mk.NCOUNTERS, dtype=np.int64)
-    root_vals = np.full(prob.n_moves, -1, dtype=np.int64)
-    tables = Tables(FIRST_CAPACITY, max_bytes, width=2, kmask=int(enc.params[k.P_KMASK]))
+    n = threads
+    frame = np.zeros((n, depth, mk.FRAME), dtype=np.int64)
+    frame[:, 0, k.F_K1], frame[:, 0, k.F_K2] = enc.root
+    frame[:, 0, k.F_W] = root_kw
+    frame[:, 0, k.F_N] = -1
+    kid = np.zeros((n, depth, prob.n_moves * k.KID), dtype=np.int64)
+    counters = np.zeros((n, mk.NCOUNTERS), dtype=np.int64)
+    root_vals = np.full((n, prob.n_moves), -1, dtype=np.int64)
+    pool = ThreadPoolExecutor(n) if n > 1 else None
+    kmask = int(enc.params[k.P_KMASK])
+    tables = Tables(FIRST_CAPACITY, max_bytes, pool, n, width=2, kmask=kmask)
+    stop = np.zeros((1, 1), dtype=np.int64)  # set by the first search to end its slice
     # max^n keeps no horizon states: their prefetches go to a small table
     dummy = np.zeros((k.PAD + 2, 1), dtype=np.int64)
     rules_in = (*enc[1:], lay.parts, lay.head)
     mode = 1 if model == "paranoid" else 0
     progress = Progress(f"twist-of-fate {model}: states")
     counts = {"main": mk.C_STATES, "leaves": mk.C_LEAVES, "ends": mk.C_ENDS}
+    leaves = tables.leaves if mode == 1 else dummy
 
     def states() -> int:
-        return int(counters[mk.C_STATES] + counters[mk.C_LEAVES])
+        return int(counters[:, mk.C_STATES].sum() + counters[:, mk.C_LEAVES].sum())
 
-    def stop() -> tuple[Analysis, SolveResult]:
+    def run(w: int, room: np.ndarray) -> int:
+        return int(
+            mk.search(
+                frame[w], kid[w], counters[w], tables.main, leaves, tables.ends, root_vals[w],
+                *rules_in, SLICE, room[w], mode, stop, w / n,
+            )
+        )  # fmt: skip
+
+    def cut() -> tuple[Analysis, SolveResult]:
         seconds = time.perf_counter() - began
         return Analysis(model, (), (), states(), seconds, False), unfinished(
             name, states(), seconds
         )
 
+    columns = [mk.C_STATES, mk.C_LEAVES, mk.C_ENDS]
     try:
         while True:
-            room = np.array(tables.limits(), dtype=np.int64)
-            if budget.max_states is not None:
-                room[0] = min(room[0], budget.max_states)
             leaves = tables.leaves if mode == 1 else dummy
-            status = mk.search(
-                frame, kid, counters, tables.main, leaves, tables.ends, root_vals, *rules_in,
-                SLICE, room, mode,
-            )  # fmt: skip
-            if status == mk.STATUS_DONE:
+            total = counters[:, columns].sum(axis=0)
+            spare = np.array(tables.limits(), dtype=np.int64) - total
+            if budget.max_states is not None:
+                spare[0] = min(spare[0], budget.max_states - states())
+            # each search's share of what the tables may still take, rounded up
+            room = counters[:, columns] + np.maximum(0, -(-spare // n))
+            stop[0, 0] = 0
+            statuses = list(pool.map(run, range(n), [room] * n) if pool else [run(0, room)])
+            if mk.STATUS_DONE in statuses:
+                done = statuses.index(mk.STATUS_DONE)
                 break
-            if status == mk.STATUS_UNPACKABLE:
+            if mk.STATUS_UNPACKABLE in statuses:
                 raise InputError(
                     "position", "seats", "a reachable state out of the packing's ranges",
                     "a position whose states fit the packing",
                 )  # fmt: skip
             progress.update(states())
-            if status == mk.STATUS_OVERFLOW or budget.spent(states()):
-                return stop()
+            if mk.STATUS_OVERFLOW in statuses or budget.spent(states()):
+                return cut()
             limits = dict(zip(counts, tables.limits(), strict=True))
             for which, c in counts.items():
-                if counters[c] >= limits[which] and (
+                if counters[:, c].sum() >= limits[which] and (
                     not tables.can_grow(which) or not tables.grow(which)
                 ):
-                    return stop()
+                    return cut()
     finally:
         progress.close()
+        if pool is not None:
+            pool.shutdown()
     scored = tuple(
         (_move(m, state, position), _vector(int(v), state.players))
-        for m, v in enumerate(root_vals.tolist())
+        for m, v in enumerate(root_vals[done].tolist())
         if v >= 0
     )
     out = np.zeros(depth, dtype=np.int64)
-    scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, kid.shape[1]), np.int64))
+    scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, kid.shape[2]), np.int64))
     scratch[0][0, k.F_K1], scratch[0][0, k.F_K2] = enc.root
     scratch[0][0, k.F_W] = root_kw
     n = mk.principal_line(tables.main, dummy, *rules_in, *scratch, out)
@@ -196,10 +219,11 @@ def _compiled(
     if mode == 0:
         return analysis, unfinished(name, states(), seconds)
     top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), int(enc.params[k.P_KMASK])))
-    paranoid = np.where(root_vals >= 0, (root_vals >> mk.P_SHIFT) & 0xFFFF, -1)
+    mine = root_vals[done]
+    paranoid = np.where(mine >= 0, (mine >> mk.P_SHIFT) & 0xFFFF, -1)
     result = paranoid_result(
-        position, (top >> mk.P_SHIFT) & 0xFFFF, paranoid, int(counters[mk.C_ENDS]), states(),
-        began,
+        position, (top >> mk.P_SHIFT) & 0xFFFF, paranoid, int(counters[:, mk.C_ENDS].sum()),
+        states(), began,
     )  # fmt: skip
     return analysis, result
 

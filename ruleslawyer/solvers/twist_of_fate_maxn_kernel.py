@@ -36,6 +36,7 @@ from ruleslawyer.solvers import twist_of_fate_kernel as kernel
 from ruleslawyer.solvers.twist_of_fate_kernel import (
     ACT_SHIFT,
     EMPTY_KEY,
+    F_CUR,
     F_G,
     F_GW,
     F_K1,
@@ -63,8 +64,11 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     _combine,
     _encode,
     _insert_end,
+    _load,
     _open,
     _probe_at,
+    _second,
+    _store_release,
     home_mask,
     horizon_value,
     insert,
@@ -154,7 +158,7 @@ def compare(a, b, p, n, mode, root):
 def lookup(table, kw, h, kmask):
     """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
     i = _probe_at(table, kw, kmask, h & home_mask(table))
-    return table[i, 1] if table[i, 0] != EMPTY_KEY else np.int64(-1)
+    return _second(table, i) if table[i, 0] != EMPTY_KEY else np.int64(-1)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -218,17 +222,27 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
 @njit(cache=True, nogil=True, error_model="numpy")
 def search(
     frame, kid, counters, table, leaves, ends, root_vals, params, remove, cards, sides,
-    scores, columns, after, parts, head, steps, room, mode,
+    scores, columns, after, parts, head, steps, room, mode, stop, turn,
 ):  # fmt: skip
-    """Run the depth-first search for about ``steps`` children, or until the table,
-    the leaf table or the end-state set holds ``room[0]``, ``room[1]`` or ``room[2]``
-    entries; resumable from ``frame``/``counters``. In mode 0 ``leaves`` only takes
-    the horizon states' prefetches (a small table will do) and ``ends`` is unused."""
+    """Run the depth-first search for about ``steps`` children, or until this search
+    has added ``room[0]``, ``room[1]`` or ``room[2]`` entries to the table, the leaf
+    table or the end-state set; resumable from ``frame``/``counters``. In mode 0
+    ``leaves`` only takes the horizon states' prefetches (a small table will do) and
+    ``ends`` is unused.
+
+    Several searches may run at once over the same tables, as in the paranoid
+    kernel's ``search``: each from the root with its own stack, visiting a node's
+    children from ``turn`` (between 0 and 1) along its list; inserts are
+    compare-and-swap, and a state's value depends only on the state (ties go to
+    the first move in move order, whatever order the moves are valued in). A slice
+    ends when ``stop[0, 0]`` is not 0, and sets it as it ends."""
     kmask = params[P_KMASK]
     endmask = params[P_ENDMASK]
     d = counters[C_DEPTH]
     status = STATUS_SLICE
     while steps > 0:
+        if _load(stop, np.int64(0), np.int64(0)) != 0:
+            break
         if (
             counters[C_STATES] >= room[0]
             or counters[C_LEAVES] >= room[1]
@@ -259,6 +273,10 @@ def search(
         if j < n:
             frame[d, F_NEXT] = j + 1
             steps -= 1
+            j += np.int64(turn * n)
+            if j >= n:
+                j -= n
+            frame[d, F_CUR] = j
             b = j * KID
             # stored since the node was entered (in a sibling's subtree)?
             w = lookup(table, kid[d, b + K_W], kid[d, b + K_H], kmask)
@@ -280,16 +298,18 @@ def search(
                 pval = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
             word |= pval << P_SHIFT
         kw = frame[d, F_W]
-        if insert(table, kw, kw, word, slot_hash(kw), kmask) == OVERFLOW:
+        added = insert(table, kw, kw, word, slot_hash(kw), kmask)
+        if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break
-        counters[C_STATES] += 1
+        counters[C_STATES] += added
         if d == 0:
             status = STATUS_DONE
             break
         d -= 1
-        b = frame[d, F_NEXT] - 1
-        _fold(frame, d, word, kid[d, b * KID + K_INFO] >> MOVE_INFO, root_vals, params, mode)
+        b = frame[d, F_CUR] * KID
+        _fold(frame, d, word, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
+    _store_release(stop, np.int64(0), np.int64(0), np.int64(1))
     counters[C_DEPTH] = d
     return status
 

@@ -98,7 +98,7 @@ def test_paranoid_solve_is_both_answers_at_once(case: tuple[Position, Rules]) ->
     # same as when computed on its own (the analysis by the reference, the answer by
     # the fast kernel: values, best move, end states and the count of states)
     position, rules = case
-    analysis, result = paranoid_solve(position, rules)
+    analysis, result = paranoid_solve(position, rules, threads=2)
     ref = analyse(position, rules, "paranoid", solver="reference")
     assert analysis.finished and analysis.scored == ref.scored and analysis.line == ref.line
     assert result.answer() == twist_of_fate_numba.solve(position, rules).answer()
@@ -109,6 +109,14 @@ def test_paranoid_solve_on_shipped_position() -> None:
     analysis, result = paranoid_solve(position, Rules())
     assert result.answer() == twist_of_fate_numba.solve(position, Rules()).answer()
     assert analysis.finished and analysis.line and analysis.states == result.states
+    # two searches sharing the tables: the same answers, states counted once
+    both, shared = paranoid_solve(position, Rules(), threads=2)
+    assert (both.scored, both.line, shared.answer()) == (
+        analysis.scored, analysis.line, result.answer(),
+    )  # fmt: skip
+    one = analyse(position, Rules(), "maxn")
+    two = analyse(position, Rules(), "maxn", threads=2)
+    assert (two.scored, two.line, two.states) == (one.scored, one.line, one.states)
     cut, unfinished = paranoid_solve(position, Rules(), Budget(max_states=1000))
     assert not cut.finished and not unfinished.finished and unfinished.end_states is None
 
