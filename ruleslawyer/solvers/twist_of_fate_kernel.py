@@ -792,6 +792,27 @@ def _open(
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask):
+    """Put the horizon state of the child at ``b`` in the list of depth ``d`` (packed
+    ``kw``) in the leaf table and, if it is new there, its projection in the end-state
+    set: (1 if this call added it, 0 if it was there, or :data:`OVERFLOW`; end-set
+    entries added)."""
+    added = insert(leaves, kw, kw, np.int64(0), kid[d, b + K_H], kmask)
+    if added != 1:
+        return added, np.int64(0)
+    return added, _insert_end(ends, kid[d, b] & endmask)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def keep_child(kid, d, keep, b):
+    """Move the child at ``b`` in the list of depth ``d`` to place ``keep`` (not after it)."""
+    c = keep * KID
+    if c != b:
+        for x in range(KID):
+            kid[d, c + x] = kid[d, b + x]
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     """Value each child of the node at depth ``d`` that needs no search: a horizon
     state (put in the leaf table and its projection in the end-state set), or a
@@ -823,19 +844,16 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
             continue
         if info & LEAF_BIT:
             val = info & 0xFFFF
-            added = insert(leaves, kw, kw, np.int64(0), kid[d, b + K_H], kmask)
+            added, new_ends = store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask)
             if added == 1:
                 n_leaves += 1
-                n_ends += _insert_end(ends, kid[d, b] & endmask)
+                n_ends += new_ends
             elif added == OVERFLOW:
                 status = STATUS_OVERFLOW
         else:
             val = find(main, kw, kid[d, b + K_H], params)
             if val < 0:
-                if keep != j:
-                    c = keep * KID
-                    for x in range(KID):
-                        kid[d, c + x] = kid[d, b + x]
+                keep_child(kid, d, keep, b)
                 keep += 1
                 continue
         vg = (val & 127) - Z_OFF

@@ -72,7 +72,9 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     home_mask,
     horizon_value,
     insert,
+    keep_child,
     slot_hash,
+    store_leaf,
 )
 
 W = 11  # bits per player in a value vector
@@ -199,19 +201,15 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
             word = leaf_vector(kid[d, b], kid[d, b + 1], params)
             if mode == 1:
                 word |= (info & 0xFFFF) << P_SHIFT
-                added = insert(leaves, kw, kw, np.int64(0), kid[d, b + K_H], kmask)
+                added, new_ends = store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask)
                 if added == OVERFLOW:
                     return STATUS_OVERFLOW
-                if added == 1:
-                    counters[C_LEAVES] += 1
-                    counters[C_ENDS] += _insert_end(ends, kid[d, b] & endmask)
+                counters[C_LEAVES] += added
+                counters[C_ENDS] += new_ends
         else:
             word = lookup(table, kw, kid[d, b + K_H], kmask)
             if word < 0:
-                if keep != j:
-                    c = keep * KID
-                    for x in range(KID):
-                        kid[d, c + x] = kid[d, b + x]
+                keep_child(kid, d, keep, b)
                 keep += 1
                 continue
         _fold(frame, d, word, info >> MOVE_INFO, root_vals, params, mode)
