@@ -879,6 +879,27 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     return n_leaves, n_ends, status
 
 
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def turned(frame, d, j, n, turn):
+    """The place in the list of depth ``d`` (``n`` children) of the ``j``-th child to
+    visit, starting ``turn`` along the list (see :func:`search`); noted in ``F_CUR``."""
+    j += np.int64(turn * n)
+    if j >= n:
+        j -= n
+    frame[d, F_CUR] = j
+    return j
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def enter(frame, kid, d, b):
+    """Make the child at ``b`` in the list of depth ``d`` the node at depth ``d + 1``,
+    not yet opened."""
+    frame[d + 1, F_K1] = kid[d, b]
+    frame[d + 1, F_K2] = kid[d, b + 1]
+    frame[d + 1, F_W] = kid[d, b + K_W]
+    frame[d + 1, F_N] = -1
+
+
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def search(
     frame,
@@ -966,20 +987,13 @@ def search(
         if j < n:
             frame[d, F_NEXT] = j + 1
             steps += 1
-            j += np.int64(turn * n)
-            if j >= n:
-                j -= n
-            frame[d, F_CUR] = j
-            b = j * KID
+            b = turned(frame, d, j, n, turn) * KID
             # not known when the node was entered; maybe since (a sibling's subtree or
             # another search thread)
             val = find(main, kid[d, b + K_W], kid[d, b + K_H], params)
             if val < 0:
-                frame[d + 1, F_K1] = kid[d, b]
-                frame[d + 1, F_K2] = kid[d, b + 1]
-                frame[d + 1, F_W] = kid[d, b + K_W]
+                enter(frame, kid, d, b)
                 d += 1
-                frame[d, F_N] = -1
                 continue
             _combine(frame, d, val)
             if d == 0:

@@ -69,12 +69,14 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     _probe_at,
     _second,
     _store_release,
+    enter,
     home_mask,
     horizon_value,
     insert,
     keep_child,
     slot_hash,
     store_leaf,
+    turned,
 )
 
 W = 11  # bits per player in a value vector
@@ -271,21 +273,14 @@ def search(
         if j < n:
             frame[d, F_NEXT] = j + 1
             steps -= 1
-            j += np.int64(turn * n)
-            if j >= n:
-                j -= n
-            frame[d, F_CUR] = j
-            b = j * KID
-            # stored since the node was entered (in a sibling's subtree)?
+            b = turned(frame, d, j, n, turn) * KID
+            # stored since the node was entered (in a sibling's subtree or another search)?
             w = lookup(table, kid[d, b + K_W], kid[d, b + K_H], kmask)
             if w >= 0:
                 _fold(frame, d, w, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
                 continue
-            frame[d + 1, F_K1] = kid[d, b]
-            frame[d + 1, F_K2] = kid[d, b + 1]
-            frame[d + 1, F_W] = kid[d, b + K_W]
+            enter(frame, kid, d, b)
             d += 1
-            frame[d, F_N] = -1
             continue
         # every move of the node at depth d is valued
         word = frame[d, F_BEST]
