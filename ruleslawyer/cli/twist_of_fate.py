@@ -193,6 +193,7 @@ def solve(
     from ruleslawyer.solvers.twist_of_fate_common import render_text
     from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json
     from ruleslawyer.solvers.twist_of_fate_maxn_text import render_analysis
+    from ruleslawyer.solvers.twist_of_fate_numba import default_threads
 
     _, doc = read_toml(position)
     file_rulings = doc.get("rulings", {}) if isinstance(doc.get("rulings", {}), dict) else {}
@@ -245,16 +246,20 @@ def solve(
         return
     progress(f"searching every line of play from {position} ({solver} solver) ...")
     memory = int(max_memory * 2**30)
-    found = analysis_json(
-        pos, analyse(pos, rules, model, budget, solver=solver, max_table_bytes=memory)
-    )
     if model == "maxn":
+        found = analysis_json(
+            pos,
+            analyse(
+                pos, rules, model, budget, solver=solver, max_table_bytes=memory,
+                threads=threads or default_threads(),
+            ),
+        )  # fmt: skip
         emit_analysis(found, fmt, output)
         return
-    result = _paranoid(pos, rules, budget, solver, memory, threads)
+    found, result = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
     out = {**result.to_json(), **found, "player": result.player}
     out["finished"] = result.finished and found["finished"]
-    out["seconds"] = result.seconds + found["seconds"]
+    out["seconds"] = result.seconds if solver == "numba" else result.seconds + found["seconds"]
     del out["value"]
     out["best_move"] = result.best_move
     out["states"] = result.states
@@ -293,16 +298,22 @@ def _tail(out: dict[str, Any]) -> str:
 
 
 def _paranoid(
-    pos: Position, rules: Rules, budget: Budget, solver: str, memory: int, threads: int | None
-) -> SolveResult:
-    """The paranoid solvers' answer (guaranteed and reachable Sanctuary, wins, end states)."""
-    if solver == "numba":
-        from ruleslawyer.solvers.twist_of_fate_numba import solve as fast
+    pos: Position, rules: Rules, budget: Budget, solver: str, memory: int, threads: int
+) -> tuple[dict[str, Any], SolveResult]:
+    """The paranoid analysis (every move scored, the line) as JSON, and the paranoid
+    solver's answer (guaranteed and reachable Sanctuary, wins, end states): from one
+    compiled search, or from the two plain references."""
+    from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json, paranoid_solve
 
-        return fast(pos, rules, budget, max_table_bytes=memory, threads=threads)
+    if solver == "numba":
+        analysis, result = paranoid_solve(
+            pos, rules, budget, max_table_bytes=memory, threads=threads
+        )
+        return analysis_json(pos, analysis), result
     from ruleslawyer.solvers.twist_of_fate_reference import solve as slow
 
-    return slow(pos, rules, budget)
+    found = analysis_json(pos, analyse(pos, rules, "paranoid", budget, solver=solver))
+    return found, slow(pos, rules, budget)
 
 
 def _solve_on_dask(

@@ -829,6 +829,27 @@ def _open(
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask):
+    """Put the horizon state of the child at ``b`` in the list of depth ``d`` (packed
+    ``kw``) in the leaf table and, if it is new there, its projection in the end-state
+    set: (1 if this call added it, 0 if it was there, or :data:`OVERFLOW`; end-set
+    entries added)."""
+    added = insert(leaves, kw, kw, np.int64(0), kid[d, b + K_H], kmask)
+    if added != 1:
+        return added, np.int64(0)
+    return added, _insert_end(ends, kid[d, b] & endmask)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def keep_child(kid, d, keep, b):
+    """Move the child at ``b`` in the list of depth ``d`` to place ``keep`` (not after it)."""
+    c = keep * KID
+    if c != b:
+        for x in range(KID):
+            kid[d, c + x] = kid[d, b + x]
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     """Value each child of the node at depth ``d`` that needs no search: a horizon
     state (put in the leaf table and its projection in the end-state set), or a
@@ -860,19 +881,16 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
             continue
         if info & LEAF_BIT:
             val = info & 0xFFFF
-            added = insert(leaves, kw, kw, np.int64(0), kid[d, b + K_H], kmask)
+            added, new_ends = store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask)
             if added == 1:
                 n_leaves += 1
-                n_ends += _insert_end(ends, kid[d, b] & endmask)
+                n_ends += new_ends
             elif added == OVERFLOW:
                 status = STATUS_OVERFLOW
         else:
             val = find(main, kw, kid[d, b + K_H], params)
             if val < 0:
-                if keep != j:
-                    c = keep * KID
-                    for x in range(KID):
-                        kid[d, c + x] = kid[d, b + x]
+                keep_child(kid, d, keep, b)
                 keep += 1
                 continue
         vg = (val & 127) - Z_OFF
@@ -896,6 +914,27 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     frame[d, F_PW] = pw
     frame[d, F_N] = keep
     return n_leaves, n_ends, status
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def turned(frame, d, j, n, turn):
+    """The place in the list of depth ``d`` (``n`` children) of the ``j``-th child to
+    visit, starting ``turn`` along the list (see :func:`search`); noted in ``F_CUR``."""
+    j += np.int64(turn * n)
+    if j >= n:
+        j -= n
+    frame[d, F_CUR] = j
+    return j
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def enter(frame, kid, d, b):
+    """Make the child at ``b`` in the list of depth ``d`` the node at depth ``d + 1``,
+    not yet opened."""
+    frame[d + 1, F_K1] = kid[d, b]
+    frame[d + 1, F_K2] = kid[d, b + 1]
+    frame[d + 1, F_W] = kid[d, b + K_W]
+    frame[d + 1, F_N] = -1
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -985,20 +1024,13 @@ def search(
         if j < n:
             frame[d, F_NEXT] = j + 1
             steps += 1
-            j += np.int64(turn * n)
-            if j >= n:
-                j -= n
-            frame[d, F_CUR] = j
-            b = j * KID
+            b = turned(frame, d, j, n, turn) * KID
             # not known when the node was entered; maybe since (a sibling's subtree or
             # another search thread)
             val = find(main, kid[d, b + K_W], kid[d, b + K_H], params)
             if val < 0:
-                frame[d + 1, F_K1] = kid[d, b]
-                frame[d + 1, F_K2] = kid[d, b + 1]
-                frame[d + 1, F_W] = kid[d, b + K_W]
+                enter(frame, kid, d, b)
                 d += 1
-                frame[d, F_N] = -1
                 continue
             _combine(frame, d, val)
             if d == 0:

@@ -12,6 +12,7 @@ The rule of choice (utility and tie-break) is
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -19,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.errors import BudgetExceeded
+from ruleslawyer.errors import BudgetExceeded, InputError
 from ruleslawyer.models.twist_of_fate import Move, Rules, State, play, seat_names
 from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers.twist_of_fate_common import move_json
+from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unfinished
 from ruleslawyer.solvers.twist_of_fate_maxn_reference import (
     TIE_BREAK,
     UTILITY,
@@ -77,8 +78,11 @@ def analyse(
     *,
     solver: str = "numba",
     max_table_bytes: int = 5 << 30,
+    threads: int = 1,
 ) -> Analysis:
-    """Value every move under ``model`` ("maxn" or "paranoid"); unfinished if the budget ends."""
+    """Value every move under ``model`` ("maxn" or "paranoid"); unfinished if the budget
+    ends. ``threads`` compiled searches share the tables (the answer does not depend
+    on how many)."""
     budget = budget or Budget()
     began = time.perf_counter()
     if solver == "reference":
@@ -89,64 +93,121 @@ def analyse(
         return Analysis(
             model, tuple(scored), tuple(line), states, time.perf_counter() - began, True
         )
-    return _compiled(position, rules, model, budget, max_table_bytes, began)
+    return _compiled(position, rules, model, budget, max_table_bytes, threads)[0]
+
+
+def paranoid_solve(
+    position: Position,
+    rules: Rules,
+    budget: Budget | None = None,
+    *,
+    max_table_bytes: int = 5 << 30,
+    threads: int = 1,
+) -> tuple[Analysis, SolveResult]:
+    """The paranoid analysis (every move scored, the line) and the paranoid solver's
+    answer (guaranteed and reachable Sanctuary, wins, end states) from one compiled
+    search; both unfinished if the budget ends it."""
+    return _compiled(position, rules, "paranoid", budget or Budget(), max_table_bytes, threads)
 
 
 def _compiled(
-    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int, began: float
-) -> Analysis:
+    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int, threads: int
+) -> tuple[Analysis, SolveResult]:
+    """The compiled search under ``model``; with "paranoid" also the paranoid solver's
+    answer (with "maxn" that is left unfinished, with no values)."""
     from ruleslawyer.solvers import twist_of_fate_kernel as k
     from ruleslawyer.solvers import twist_of_fate_maxn_kernel as mk
-    from ruleslawyer.solvers.twist_of_fate_numba import encode
+    from ruleslawyer.solvers import twist_of_fate_tiers as tiers
+    from ruleslawyer.solvers.twist_of_fate_numba import Tables, paranoid_result
 
-    enc = encode(position, rules)
+    began = time.perf_counter()
+    # two-word slots: the packed state, then the value word
+    prob = tiers.problem(position, rules, 2)
+    enc, lay = prob.enc, prob.lay
+    root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
     state = position.state
+    name = position.names[state.active]
     depth = sum(len(s.hand) for s in state.seats) + 2
-    n_moves = len(position.deck.characters) * len(state.seats) * k.VARIANTS
-    frames = np.zeros((depth, mk.FRAME), dtype=np.int64)
-    frames[0, mk.F_K1], frames[0, mk.F_K2] = enc.root
-    frames[0, mk.F_N] = -1
-    kids = np.zeros((depth, 3 * n_moves), dtype=np.int64)
-    counters = np.zeros(mk.NCOUNTERS, dtype=np.int64)
-    root_vals = np.full(n_moves, -1, dtype=np.int64)
-    table = np.zeros((FIRST_CAPACITY, 3), dtype=np.int64)
-    tables = (enc.params, enc.remove, enc.cards, enc.sides, enc.columns, enc.scores)
+    n = threads
+    frame = np.zeros((n, depth, mk.FRAME), dtype=np.int64)
+    frame[:, 0, k.F_K1], frame[:, 0, k.F_K2] = enc.root
+    frame[:, 0, k.F_W] = root_kw
+    frame[:, 0, k.F_N] = -1
+    kid = np.zeros((n, depth, prob.n_moves * k.KID), dtype=np.int64)
+    counters = np.zeros((n, mk.NCOUNTERS), dtype=np.int64)
+    root_vals = np.full((n, prob.n_moves), -1, dtype=np.int64)
+    pool = ThreadPoolExecutor(n) if n > 1 else None
+    kmask = int(enc.params[k.P_KMASK])
+    tables = Tables(FIRST_CAPACITY, max_bytes, pool, n, width=2, kmask=kmask)
+    stop = np.zeros((1, 1), dtype=np.int64)  # set by the first search to end its slice
+    # max^n keeps no horizon states: their prefetches go to a small table
+    dummy = np.zeros((k.PAD + 2, 1), dtype=np.int64)
+    rules_in = (*enc[1:], lay.parts, lay.head)
     mode = 1 if model == "paranoid" else 0
     progress = Progress(f"twist-of-fate {model}: states")
+    counts = {"main": mk.C_STATES, "leaves": mk.C_LEAVES, "ends": mk.C_ENDS}
+    leaves = tables.leaves if mode == 1 else dummy
 
-    def stop() -> Analysis:
-        return Analysis(
-            model, (), (), int(counters[mk.C_STATES]), time.perf_counter() - began, False
+    def states() -> int:
+        return int(counters[:, mk.C_STATES].sum() + counters[:, mk.C_LEAVES].sum())
+
+    def run(w: int, room: np.ndarray) -> int:
+        return int(
+            mk.search(
+                frame[w], kid[w], counters[w], tables.main, leaves, tables.ends, root_vals[w],
+                *rules_in, SLICE, room[w], mode, stop, w / n,
+            )
+        )  # fmt: skip
+
+    def cut() -> tuple[Analysis, SolveResult]:
+        seconds = time.perf_counter() - began
+        return Analysis(model, (), (), states(), seconds, False), unfinished(
+            name, states(), seconds
         )
 
+    columns = [mk.C_STATES, mk.C_LEAVES, mk.C_ENDS]
     try:
         while True:
-            room = int(LOAD * table.shape[0])
+            leaves = tables.leaves if mode == 1 else dummy
+            total = counters[:, columns].sum(axis=0)
+            spare = np.array(tables.limits(), dtype=np.int64) - total
             if budget.max_states is not None:
-                room = min(room, budget.max_states)
-            status = mk.search(frames, kids, counters, table, root_vals, *tables, SLICE, room, mode)
-            if status == mk.STATUS_DONE:
+                spare[0] = min(spare[0], budget.max_states - states())
+            # each search's share of what the tables may still take, rounded up
+            room = counters[:, columns] + np.maximum(0, -(-spare // n))
+            stop[0, 0] = 0
+            statuses = list(pool.map(run, range(n), [room] * n) if pool else [run(0, room)])
+            if mk.STATUS_DONE in statuses:
+                done = statuses.index(mk.STATUS_DONE)
                 break
-            states = int(counters[mk.C_STATES])
-            progress.update(states)
-            if budget.spent(states):
-                return stop()
-            if status == mk.STATUS_FULL:
-                if 3 * table.nbytes > max_bytes:
-                    return stop()
-                bigger = np.zeros((2 * table.shape[0], 3), dtype=np.int64)
-                mk.rehash(table, bigger)
-                table = bigger
+            if mk.STATUS_UNPACKABLE in statuses:
+                raise InputError(
+                    "position", "seats", "a reachable state out of the packing's ranges",
+                    "a position whose states fit the packing",
+                )  # fmt: skip
+            progress.update(states())
+            if mk.STATUS_OVERFLOW in statuses or budget.spent(states()):
+                return cut()
+            limits = dict(zip(counts, tables.limits(), strict=True))
+            for which, c in counts.items():
+                if counters[:, c].sum() >= limits[which] and (
+                    not tables.can_grow(which) or not tables.grow(which)
+                ):
+                    return cut()
     finally:
         progress.close()
+        if pool is not None:
+            pool.shutdown()
     scored = tuple(
         (_move(m, state, position), _vector(int(v), state.players))
-        for m, v in enumerate(root_vals.tolist())
+        for m, v in enumerate(root_vals[done].tolist())
         if v >= 0
     )
     out = np.zeros(depth, dtype=np.int64)
-    scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, 3 * n_moves), dtype=np.int64))
-    n = mk.principal_line(*enc.root, table, *tables, *scratch, out)
+    scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, kid.shape[2]), np.int64))
+    scratch[0][0, k.F_K1], scratch[0][0, k.F_K2] = enc.root
+    scratch[0][0, k.F_W] = root_kw
+    n = mk.principal_line(tables.main, dummy, *rules_in, *scratch, out)
     line: list[tuple[Move, State]] = []
     at = state
     for m in out[:n].tolist():
@@ -154,7 +215,17 @@ def _compiled(
         at = play(at, move, position.deck, rules)
         line.append((move, at))
     seconds = time.perf_counter() - began
-    return Analysis(model, scored, tuple(line), int(counters[mk.C_STATES]), seconds, True)
+    analysis = Analysis(model, scored, tuple(line), states(), seconds, True)
+    if mode == 0:
+        return analysis, unfinished(name, states(), seconds)
+    top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), int(enc.params[k.P_KMASK])))
+    mine = root_vals[done]
+    paranoid = np.where(mine >= 0, (mine >> mk.P_SHIFT) & 0xFFFF, -1)
+    result = paranoid_result(
+        position, (top >> mk.P_SHIFT) & 0xFFFF, paranoid, int(counters[:, mk.C_ENDS].sum()),
+        states(), began,
+    )  # fmt: skip
+    return analysis, result
 
 
 def _move(m: int, state: State, position: Position) -> Move:

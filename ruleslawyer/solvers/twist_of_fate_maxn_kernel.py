@@ -1,16 +1,30 @@
 """The compiled max^n search for Twist of Fate (imported only by its driver).
 
-It works on the paranoid kernel's state words and plays (:func:`child` of
-:mod:`~ruleslawyer.solvers.twist_of_fate_kernel`), one search thread, with its
-own table. A node's value is a vector: per player ``s``, 11 bits at ``11 * s``:
-won (bit 10), Sanctuary plus ``Z_OFF`` (bits 4-9), Luck + Shilling (bits 0-3), so
-that one player's utility compares as one integer. The table stores the vector
-and, above :data:`MOVE_SHIFT`, the move chosen there (the principal variation).
+It runs on the machinery of :mod:`~ruleslawyer.solvers.twist_of_fate_kernel`:
+a node's children are listed in move order, keyed by the tiers' 64-bit packing
+and their table slots prefetched, by that kernel's ``_open``; then the children
+that need no search (horizon states, and states already stored) are valued in
+one pass, and the search visits only the rest. The table is that kernel's
+two-word slots (the packed state, then the value word), grown in place by the
+driver's :class:`~ruleslawyer.solvers.twist_of_fate_numba.StateTable`. Only
+the value rule is this module's.
+
+A node's value is a vector: per player ``s``, 11 bits at ``11 * s``: won (bit 10),
+Sanctuary plus ``Z_OFF`` (bits 4-9), Luck + Shilling (bits 0-3), so that one
+player's utility compares as one integer. The value word holds the vector and,
+in mode 1, above :data:`P_SHIFT`, the paranoid kernel's own value of the node (its
+16-bit guaranteed and reachable Sanctuary, guaranteed and possible win), so that
+one search gives both the paranoid analysis and the paranoid solver's answer;
+mode 1 also keeps the horizon states in a leaf table and their projections in an
+end-state set, as the paranoid kernel does. The move chosen at a node is not
+stored: it is the first child, in move order, whose vector is the node's
+(:func:`principal_line`).
 
 ``mode`` 0 is max^n with the spiteful tie-break of
 :mod:`~ruleslawyer.solvers.twist_of_fate_maxn_reference`; ``mode`` 1 is paranoid
 minimax for the root player (its (won, Sanctuary): the highest where it moves,
-the lowest elsewhere, the first in move order on ties).
+the lowest elsewhere). In both, of the moves of equal worth the first in move
+order is chosen (:func:`_fold`), whatever order they are valued in.
 """
 
 from __future__ import annotations
@@ -18,42 +32,70 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ruleslawyer.solvers import twist_of_fate_kernel as kernel
 from ruleslawyer.solvers.twist_of_fate_kernel import (
-    COUNT_SHIFT,
-    LIMIT,
+    ACT_SHIFT,
+    EMPTY_KEY,
+    F_CUR,
+    F_G,
+    F_GW,
+    F_K1,
+    F_K2,
+    F_N,
+    F_NEXT,
+    F_PW,
+    F_R,
+    F_W,
+    K_H,
+    K_INFO,
+    K_W,
+    KID,
+    LEAF_BIT,
+    NOT_PACKED,
+    OVERFLOW,
+    P_ENDMASK,
     P_HB,
+    P_KMASK,
     P_N,
     P_ROOT,
-    P_S,
-    P_SFD,
-    RAISE_LUCK,
-    RAISE_SHILLING,
     SEAT_BITS,
     SEAT_MASK,
-    VARIANTS,
     Z_SHIFT,
-    child,
-    key_hash,
-    may_raise,
+    _combine,
+    _encode,
+    _insert_end,
+    _load,
+    _open,
+    _probe_at,
+    _second,
+    _store_release,
+    enter,
+    home_mask,
+    horizon_value,
+    insert,
+    keep_child,
+    slot_hash,
+    store_leaf,
+    turned,
 )
 
 W = 11  # bits per player in a value vector
 UMASK = (1 << W) - 1
-MOVE_SHIFT = 48
-VEC_MASK = (1 << MOVE_SHIFT) - 1
-ACT_SHIFT = 60
-LEAF = 1 << 20
+P_SHIFT = 4 * W  # the value word: the vector, then (mode 1) the kernel's paranoid value
+VEC_MASK = (1 << P_SHIFT) - 1
+MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 
-# frame fields
-F_K1, F_K2, F_N, F_NEXT, F_BEST, F_HAS = range(6)
-FRAME = 6
-# counters
-C_DEPTH, C_STATES, C_FILLED, C_LEAVES = range(4)
+# frame: the kernel's fields (its paranoid value so far among them), then the node's
+# best vector so far, its move, and whether it has one
+F_BEST, F_MOVE, F_HAS = kernel.FRAME, kernel.FRAME + 1, kernel.FRAME + 2
+FRAME = kernel.FRAME + 3
+# counters: entries added to the table, the leaf table and the end-state set
+C_DEPTH, C_STATES, C_LEAVES, C_ENDS = range(4)
 NCOUNTERS = 4
-STATUS_DONE, STATUS_SLICE, STATUS_FULL = range(3)
+STATUS_DONE, STATUS_SLICE, STATUS_FULL, STATUS_OVERFLOW, STATUS_UNPACKABLE = range(5)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def leaf_vector(k1, k2, params):
     """Every player's utility at a horizon state."""
     n = params[P_N]
@@ -70,7 +112,7 @@ def leaf_vector(k1, k2, params):
     return vec
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _others(vec, p, n):
     """The sums of the others' (wins, Sanctuary, Luck + Shilling) as one integer."""
     sw = 0
@@ -85,200 +127,224 @@ def _others(vec, p, n):
     return (sw << 20) | (sz << 8) | sl
 
 
-@njit(cache=True, inline="always")
-def better(a, b, p, n, mode, root):
-    """Whether the mover ``p`` prefers vector ``a`` to ``b`` (False when equal)."""
+@njit(cache=True, inline="always", error_model="numpy")
+def compare(a, b, p, n, mode, root):
+    """1 if the mover ``p`` prefers vector ``a`` to ``b``, -1 if ``b`` to ``a``, 0 if
+    neither (mode 0: the vectors are equal; mode 1: the root's (won, Sanctuary) are)."""
     if mode == 1:
         ua = (a >> (W * root)) & UMASK
         ub = (b >> (W * root)) & UMASK
         ka = ((ua >> 10) << 6) | ((ua >> 4) & 63)
         kb = ((ub >> 10) << 6) | ((ub >> 4) & 63)
-        return ka > kb if p == root else ka < kb
+        if ka == kb:
+            return 0
+        return 1 if (ka > kb) == (p == root) else -1
     ua = (a >> (W * p)) & UMASK
     ub = (b >> (W * p)) & UMASK
     if ua != ub:
-        return ua > ub
+        return 1 if ua > ub else -1
     oa = _others(a, p, n)
     ob = _others(b, p, n)
     if oa != ob:
-        return oa < ob
+        return 1 if oa < ob else -1
     for k in range(1, n):
-        q = (p + k) % n
+        q = p + k
+        if q >= n:
+            q -= n
         ua = (a >> (W * q)) & UMASK
         ub = (b >> (W * q)) & UMASK
         if ua != ub:
-            return ua < ub
-    return False
+            return 1 if ua < ub else -1
+    return 0
 
 
-@njit(cache=True, inline="always")
-def _slot(table, k1, k2):
-    """The slot holding (k1, k2), or the empty slot where it would go."""
-    mask = table.shape[0] - 1
-    i = key_hash(k1, k2) & mask
-    while table[i, 0] != 0 and (table[i, 0] != k1 or table[i, 1] != k2):
-        i = (i + 1) & mask
-    return i
+@njit(cache=True, inline="always", error_model="numpy")
+def lookup(table, kw, h, kmask):
+    """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
+    i = _probe_at(table, kw, kmask, h & home_mask(table))
+    return _second(table, i) if table[i, 0] != EMPTY_KEY else np.int64(-1)
 
 
-@njit(cache=True)
-def rehash(old, new):
-    for i in range(old.shape[0]):
-        if old[i, 0] != 0:
-            j = _slot(new, old[i, 0], old[i, 1])
-            new[j, 0] = old[i, 0]
-            new[j, 1] = old[i, 1]
-            new[j, 2] = old[i, 2]
-
-
-@njit(cache=True)
-def lookup(table, k1, k2):
-    """The stored word of a state (vector and move), or -1."""
-    i = _slot(table, k1, k2)
-    return table[i, 2] if table[i, 0] != 0 else -1
-
-
-@njit(cache=True, inline="always")
-def _expand(frames, kids, d, params, remove, cards, sides, columns, scores):
-    """List the children (words, move, whether a horizon state) of the node at depth ``d``."""
-    k1 = frames[d, F_K1]
-    k2 = frames[d, F_K2]
-    n_s = params[P_S]
-    p = (k1 >> ACT_SHIFT) & 3
-    hb = params[P_HB]
-    hand = (k2 >> (hb * p)) & ((1 << hb) - 1)
-    targets = 0
-    for t in range(n_s):
-        if t != p and (k1 >> (SEAT_BITS * t + COUNT_SHIFT)) & 7 < LIMIT:
-            targets |= 1 << t
-    if targets == 0 and (k1 >> (SEAT_BITS * p + COUNT_SHIFT)) & 7 < LIMIT:
-        targets = 1 << p
-    self_variants = 4 if params[P_SFD] == 1 else 2
-    lsp = (k1 >> (SEAT_BITS * p)) & 63
-    j = 0
-    for i in range(cards.shape[1]):
-        c = cards[hand, i]
-        if c < 0:
-            break
-        k2c = k2 + ((remove[hand, c] - hand) << (hb * p))
-        for t in range(n_s):
-            if (targets >> t) & 1 == 0:
-                continue
-            base = (c * n_s + t) * VARIANTS
-            lst = (k1 >> (SEAT_BITS * t)) & 63
-            for v in range(self_variants if t == p else VARIANTS):
-                if t == p:
-                    if v >= 2 and not may_raise(lsp, v == 2, params):
-                        continue
-                    ep = sides[c, v] if v < 2 else (RAISE_LUCK if v == 2 else RAISE_SHILLING)
-                    et = 0
-                else:
-                    if v >= 2 and not (
-                        may_raise(lsp, v < 4, params) and may_raise(lst, v % 2 == 0, params)
-                    ):
-                        continue
-                    ep = columns[c, v, 0]
-                    et = columns[c, v, 1]
-                c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
-                kids[d, 3 * j] = c1
-                kids[d, 3 * j + 1] = c2
-                kids[d, 3 * j + 2] = (base + v) | (LEAF if leaf else 0)
-                j += 1
-    frames[d, F_N] = j
-    frames[d, F_NEXT] = 0
-    frames[d, F_HAS] = 0
-
-
-@njit(cache=True, inline="always")
-def _take(frames, kids, d, vec, root_vals, params, mode):
-    """Fold the value of the node's next child into its best so far."""
-    j = frames[d, F_NEXT]
-    m = kids[d, 3 * j + 2] & (LEAF - 1)
+@njit(cache=True, inline="always", error_model="numpy")
+def _fold(frame, d, word, m, root_vals, params, mode):
+    """Fold child move ``m``'s value word into the node's: the best vector by the
+    mover's preference, then the first in move order; in mode 1 the paranoid value too."""
     if d == 0:
-        root_vals[m] = vec
-    p = (frames[d, F_K1] >> ACT_SHIFT) & 3
-    if frames[d, F_HAS] == 0 or better(
-        vec, frames[d, F_BEST] & VEC_MASK, p, params[P_N], mode, params[P_ROOT]
-    ):
-        frames[d, F_BEST] = vec | (m << MOVE_SHIFT)
-        frames[d, F_HAS] = 1
-    frames[d, F_NEXT] = j + 1
+        root_vals[m] = word
+    if mode == 1:
+        _combine(frame, d, (word >> P_SHIFT) & 0xFFFF)
+    vec = word & VEC_MASK
+    if frame[d, F_HAS] != 0:
+        p = (frame[d, F_K1] >> ACT_SHIFT) & 3
+        c = compare(vec, frame[d, F_BEST], p, params[P_N], mode, params[P_ROOT])
+        if c < 0 or (c == 0 and m > frame[d, F_MOVE]):
+            return
+    frame[d, F_BEST] = vec
+    frame[d, F_MOVE] = m
+    frame[d, F_HAS] = 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, inline="always", error_model="numpy")
+def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mode):
+    """Value the children of the node at depth ``d`` that need no search (horizon
+    states, states already stored); keep the others, in order, as the node's
+    children to visit. Mode 1 puts the horizon states in ``leaves`` and their
+    projections in ``ends``. Returns 0, or the status that stops the search."""
+    kmask = params[P_KMASK]
+    endmask = params[P_ENDMASK]
+    keep = 0
+    for j in range(frame[d, F_N]):
+        b = j * KID
+        kw = kid[d, b + K_W]
+        if kw == NOT_PACKED:
+            return STATUS_UNPACKABLE
+        info = kid[d, b + K_INFO]
+        if info & LEAF_BIT:
+            word = leaf_vector(kid[d, b], kid[d, b + 1], params)
+            if mode == 1:
+                word |= (info & 0xFFFF) << P_SHIFT
+                added, new_ends = store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask)
+                if added == OVERFLOW:
+                    return STATUS_OVERFLOW
+                counters[C_LEAVES] += added
+                counters[C_ENDS] += new_ends
+        else:
+            word = lookup(table, kw, kid[d, b + K_H], kmask)
+            if word < 0:
+                keep_child(kid, d, keep, b)
+                keep += 1
+                continue
+        _fold(frame, d, word, info >> MOVE_INFO, root_vals, params, mode)
+    frame[d, F_N] = keep
+    return 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def search(
-    frames, kids, counters, table, root_vals, params, remove, cards, sides, columns, scores,
-    steps, room, mode,
+    frame, kid, counters, table, leaves, ends, root_vals, params, remove, cards, sides,
+    scores, columns, after, parts, head, steps, room, mode, stop, turn,
 ):  # fmt: skip
-    """Run the depth-first search for up to ``steps`` steps, or until the table holds
-    ``room`` entries; resumable from ``frames``/``counters``."""
+    """Run the depth-first search for about ``steps`` children, or until this search
+    has added ``room[0]``, ``room[1]`` or ``room[2]`` entries to the table, the leaf
+    table or the end-state set; resumable from ``frame``/``counters``. In mode 0
+    ``leaves`` only takes the horizon states' prefetches (a small table will do) and
+    ``ends`` is unused.
+
+    Several searches may run at once over the same tables, as in the paranoid
+    kernel's ``search``: each from the root with its own stack, visiting a node's
+    children from ``turn`` (between 0 and 1) along its list; inserts are
+    compare-and-swap, and a state's value depends only on the state (ties go to
+    the first move in move order, whatever order the moves are valued in). A slice
+    ends when ``stop[0, 0]`` is not 0, and sets it as it ends."""
+    kmask = params[P_KMASK]
+    endmask = params[P_ENDMASK]
     d = counters[C_DEPTH]
+    status = STATUS_SLICE
     while steps > 0:
-        steps -= 1
-        if frames[d, F_N] < 0:
-            _expand(frames, kids, d, params, remove, cards, sides, columns, scores)
-        if frames[d, F_N] == 0:  # no move: valued as a horizon state
-            frames[d, F_BEST] = leaf_vector(frames[d, F_K1], frames[d, F_K2], params)
-            frames[d, F_NEXT] = 0
-        j = frames[d, F_NEXT]
-        if j < frames[d, F_N]:
-            c1 = kids[d, 3 * j]
-            c2 = kids[d, 3 * j + 1]
-            if kids[d, 3 * j + 2] & LEAF:
-                counters[C_LEAVES] += 1
-                _take(frames, kids, d, leaf_vector(c1, c2, params), root_vals, params, mode)
+        if _load(stop, np.int64(0), np.int64(0)) != 0:
+            break
+        if (
+            counters[C_STATES] >= room[0]
+            or counters[C_LEAVES] >= room[1]
+            or counters[C_ENDS] >= room[2]
+        ):
+            status = STATUS_FULL
+            break
+        n = frame[d, F_N]
+        if n < 0:  # a node just entered
+            _open(
+                frame, kid, d, params, remove, cards, sides, scores, columns, after, table,
+                leaves, parts, head,
+            )  # fmt: skip
+            steps -= frame[d, F_N]
+            frame[d, F_HAS] = 0
+            if frame[d, F_N] == 0:  # no move: valued as a horizon state
+                k1 = frame[d, F_K1]
+                frame[d, F_BEST] = leaf_vector(k1, frame[d, F_K2], params)
+                if mode == 1:
+                    counters[C_ENDS] += _insert_end(ends, k1 & endmask)
                 continue
-            w = lookup(table, c1, c2)
-            if w >= 0:
-                _take(frames, kids, d, w & VEC_MASK, root_vals, params, mode)
-                continue
-            if counters[C_FILLED] >= room:
-                counters[C_DEPTH] = d
-                return STATUS_FULL
-            d += 1
-            frames[d, F_K1] = c1
-            frames[d, F_K2] = c2
-            frames[d, F_N] = -1
+            status = _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mode)
+            if status != 0:
+                break
+            status = STATUS_SLICE
             continue
-        word = frames[d, F_BEST]
-        i = _slot(table, frames[d, F_K1], frames[d, F_K2])
-        table[i, 0] = frames[d, F_K1]
-        table[i, 1] = frames[d, F_K2]
-        table[i, 2] = word
-        counters[C_FILLED] += 1
-        counters[C_STATES] += 1
+        j = frame[d, F_NEXT]
+        if j < n:
+            frame[d, F_NEXT] = j + 1
+            steps -= 1
+            b = turned(frame, d, j, n, turn) * KID
+            # stored since the node was entered (in a sibling's subtree or another search)?
+            w = lookup(table, kid[d, b + K_W], kid[d, b + K_H], kmask)
+            if w >= 0:
+                _fold(frame, d, w, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
+                continue
+            enter(frame, kid, d, b)
+            d += 1
+            continue
+        # every move of the node at depth d is valued
+        word = frame[d, F_BEST]
+        if mode == 1:
+            if frame[d, F_HAS] == 0:
+                pval = horizon_value(frame[d, F_K1], frame[d, F_K2], params)
+            else:
+                pval = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
+            word |= pval << P_SHIFT
+        kw = frame[d, F_W]
+        added = insert(table, kw, kw, word, slot_hash(kw), kmask)
+        if added == OVERFLOW:
+            status = STATUS_OVERFLOW
+            break
+        counters[C_STATES] += added
         if d == 0:
-            counters[C_DEPTH] = 0
-            return STATUS_DONE
+            status = STATUS_DONE
+            break
         d -= 1
-        _take(frames, kids, d, word & VEC_MASK, root_vals, params, mode)
+        b = frame[d, F_CUR] * KID
+        _fold(frame, d, word, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
+    _store_release(stop, np.int64(0), np.int64(0), np.int64(1))
     counters[C_DEPTH] = d
-    return STATUS_SLICE
+    return status
 
 
-@njit(cache=True)
-def principal_line(k1, k2, table, params, remove, cards, sides, columns, scores, frames, kids, out):
-    """The moves chosen from (k1, k2) on, to the horizon, into ``out``; their number."""
+@njit(cache=True, error_model="numpy")
+def principal_line(
+    table, dummy, params, remove, cards, sides, scores, columns, after, parts, head,
+    frame, kid, out,
+):  # fmt: skip
+    """The moves chosen from the state in ``frame[0]`` on, to the horizon, into
+    ``out``; their number. The move chosen at a node is its first child, in move
+    order, whose vector is the node's: a child before it with that vector would
+    have been of equal worth, and chosen."""
+    kmask = params[P_KMASK]
     n = 0
     while n < out.shape[0]:
-        w = lookup(table, k1, k2)
+        kw = frame[0, F_W]
+        w = lookup(table, kw, slot_hash(kw), kmask)
         if w < 0:
             break
-        frames[0, F_K1] = k1
-        frames[0, F_K2] = k2
-        _expand(frames, kids, 0, params, remove, cards, sides, columns, scores)
-        m = w >> MOVE_SHIFT
+        _open(
+            frame, kid, 0, params, remove, cards, sides, scores, columns, after, table,
+            dummy, parts, head,
+        )  # fmt: skip
         found = -1
-        for j in range(frames[0, F_N]):
-            if kids[0, 3 * j + 2] & (LEAF - 1) == m:
+        for j in range(frame[0, F_N]):
+            b = j * KID
+            if kid[0, b + K_INFO] & LEAF_BIT:
+                v = leaf_vector(kid[0, b], kid[0, b + 1], params)
+            else:
+                v = lookup(table, kid[0, b + K_W], kid[0, b + K_H], kmask)
+            if v >= 0 and (v & VEC_MASK) == (w & VEC_MASK):
                 found = j
                 break
         if found < 0:
             break
-        out[n] = m
+        b = found * KID
+        out[n] = kid[0, b + K_INFO] >> MOVE_INFO
         n += 1
-        if kids[0, 3 * found + 2] & LEAF:
+        if kid[0, b + K_INFO] & LEAF_BIT:
             break
-        k1 = kids[0, 3 * found]
-        k2 = kids[0, 3 * found + 1]
+        frame[0, F_K1] = kid[0, b]
+        frame[0, F_K2] = kid[0, b + 1]
+        frame[0, F_W] = kid[0, b + K_W]
     return n

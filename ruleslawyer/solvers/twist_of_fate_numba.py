@@ -515,23 +515,32 @@ def solve(
             stats["main"] = int(counters[:, k.C_MAIN].sum())
             stats["main_slots"] = tables.states["main"].capacity
             stats["slot_words"] = prob.slot_width
-    root_val = root_vals[done]
     total = counters.sum(axis=0)
     top = int(k.find(tables.main, root_kw, k.slot_hash(root_kw), enc.params))
+    return paranoid_result(
+        position, top, root_vals[done], int(total[k.C_ENDS]), int(total[k.C_STATES]), began
+    )
+
+
+def paranoid_result(
+    position: Position, top: int, root_val: np.ndarray, ends: int, states: int, began: float
+) -> SolveResult:
+    """The finished answer from the root's kernel value ``top`` and each root move's
+    (``root_val``, -1 where no move) (also used by the max^n driver's paranoid search)."""
     g, r, gw, pw = _decode(top)
     best = _best(root_val)
     state = position.state
     names = seat_names(state, position.names)
     move = decode_move(best, position) if best is not None else None
     return SolveResult(
-        player=name,
+        player=position.names[state.active],
         guaranteed_sanctuary=g,
         best_move=move_json(move, state.active, names, position.deck) if move else None,
         reachable_max_sanctuary=r,
         guaranteed_win=gw,
         possible_win=pw,
-        end_states=int(total[k.C_ENDS]),
-        states=int(total[k.C_STATES]),
+        end_states=ends,
+        states=states,
         seconds=time.perf_counter() - began,
         finished=True,
     )

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import Position, position_from_document
+from ruleslawyer.models.twist_of_fate_files import Position, load_position, position_from_document
 from ruleslawyer.solvers import twist_of_fate_numba
-from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json
+from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json, paranoid_solve
 from ruleslawyer.solvers.twist_of_fate_maxn_reference import TIE_BREAK
 from tests.twist_of_fate.test_twist_of_fate_solve import EXAMPLE, FULL, positions
 
@@ -89,6 +89,36 @@ def test_compiled_agrees_with_reference(case: tuple[Position, Rules]) -> None:
     if out["moves"]:
         me = out["value"][out["player"]]
         assert (me["won"], me["sanctuary"]) == (old.guaranteed_win, old.guaranteed_sanctuary)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=3))
+def test_paranoid_solve_is_both_answers_at_once(case: tuple[Position, Rules]) -> None:
+    # one search gives the paranoid analysis and the paranoid solver's answer: each the
+    # same as when computed on its own (the analysis by the reference, the answer by
+    # the fast kernel: values, best move, end states and the count of states)
+    position, rules = case
+    analysis, result = paranoid_solve(position, rules, threads=2)
+    ref = analyse(position, rules, "paranoid", solver="reference")
+    assert analysis.finished and analysis.scored == ref.scored and analysis.line == ref.line
+    assert result.answer() == twist_of_fate_numba.solve(position, rules).answer()
+
+
+def test_paranoid_solve_on_shipped_position() -> None:
+    position = load_position(str(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-6.toml"))
+    analysis, result = paranoid_solve(position, Rules())
+    assert result.answer() == twist_of_fate_numba.solve(position, Rules()).answer()
+    assert analysis.finished and analysis.line and analysis.states == result.states
+    # two searches sharing the tables: the same answers, states counted once
+    both, shared = paranoid_solve(position, Rules(), threads=2)
+    assert (both.scored, both.line, shared.answer()) == (
+        analysis.scored, analysis.line, result.answer(),
+    )  # fmt: skip
+    one = analyse(position, Rules(), "maxn")
+    two = analyse(position, Rules(), "maxn", threads=2)
+    assert (two.scored, two.line, two.states) == (one.scored, one.line, one.states)
+    cut, unfinished = paranoid_solve(position, Rules(), Budget(max_states=1000))
+    assert not cut.finished and not unfinished.finished and unfinished.end_states is None
 
 
 def test_budget_ends_with_finished_false() -> None:
