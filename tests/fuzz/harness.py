@@ -18,6 +18,7 @@ import json
 import os
 import re
 import signal
+import tempfile
 import threading
 import traceback
 import xml.etree.ElementTree as ET
@@ -235,15 +236,39 @@ def memory_limit(extra_bytes: int) -> Iterator[list[int]]:
         watcher.join()
 
 
-def run_case(
-    kind: InputKind, text: str, command: Sequence[str], directory: Path, *, extra_bytes: int = 0
-) -> tuple[Result, list[str], list[str]]:
-    """Write the case's files and run the command: the result, the files' names and the
-    command line run."""
-    names = [kind.file, *kind.support]
+_WARM: set[tuple[str, tuple[str, ...]]] = set()
+
+
+def warm_up(kind: InputKind, command: Sequence[str]) -> None:
+    """Run ``command`` once on the kind's unchanged file, outside every limit, the first time
+    this process meets it: the first run of a compiled solver compiles it (or loads it from
+    Numba's cache), which on a busy machine can take longer than a case may, and is not the
+    case's own time. Its result is not judged (the unchanged files pass the fast suite)."""
+    key = (kind.name, tuple(command))
+    if key in _WARM:
+        return
+    _WARM.add(key)
+    with tempfile.TemporaryDirectory(prefix="ruleslawyer-fuzz-warm-") as tmp:
+        directory = Path(tmp)
+        _write(kind, kind.base(), directory)
+        args = [a.format(file=directory / kind.file, dir=directory) for a in command]
+        CliRunner().invoke(cli, args)
+
+
+def _write(kind: InputKind, text: str, directory: Path) -> None:
     (directory / kind.file).write_text(text, "utf-8", errors="surrogateescape")
     for name, make in kind.support.items():
         (directory / name).write_text(make(), "utf-8")
+
+
+def run_case(
+    kind: InputKind, text: str, command: Sequence[str], directory: Path, *, extra_bytes: int = 0
+) -> tuple[Result, list[str], list[str]]:
+    """Write the case's files and run the command (after :func:`warm_up`): the result, the
+    files' names and the command line run."""
+    warm_up(kind, command)
+    names = [kind.file, *kind.support]
+    _write(kind, text, directory)
     args = [a.format(file=directory / kind.file, dir=directory) for a in command]
     limit = extra_bytes or CASE_BYTES
     with time_limit(CASE_SECONDS), memory_limit(limit) as over:
