@@ -24,6 +24,9 @@ from ruleslawyer.errors import InputError
 from ruleslawyer.inputs import was_read
 
 _INTERRUPTED = threading.Event()  # set by Ctrl-C while a command runs (see noting_interrupts)
+# Python runs a signal's handler at the next bytecode after the signal, so a Ctrl-C that
+# came just before a hold began can still be handled inside it: the hold is kept here too.
+_HOLD = {"depth": 0, "answered": False}
 
 
 @contextlib.contextmanager
@@ -40,14 +43,18 @@ def noting_interrupts() -> Iterator[None]:
         return
 
     def note(signum: int, frame: Any) -> None:
+        if _HOLD["answered"]:
+            return  # the answer is out: the run is not interrupted any more
         _INTERRUPTED.set()
-        signal.default_int_handler(signum, frame)
+        if not _HOLD["depth"]:
+            signal.default_int_handler(signum, frame)
 
     def quiet(unraisable: Any) -> None:
         if not isinstance(unraisable.exc_value, KeyboardInterrupt):
             hook(unraisable)
 
     _INTERRUPTED.clear()
+    _HOLD.update(depth=0, answered=False)
     previous, hook = signal.signal(signal.SIGINT, note), sys.unraisablehook
     sys.unraisablehook = quiet
     try:
@@ -59,9 +66,35 @@ def noting_interrupts() -> Iterator[None]:
 
 
 def refuse_if_interrupted() -> None:
-    """Raise KeyboardInterrupt if Ctrl-C came while this command ran (even one dropped)."""
-    if _INTERRUPTED.is_set():
+    """Raise KeyboardInterrupt if Ctrl-C came while this command ran (even one dropped),
+    unless its answer was already given (:func:`answer_out`)."""
+    if _INTERRUPTED.is_set() and not _HOLD["answered"]:
         raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_noted_only() -> Iterator[None]:
+    """Inside the block a Ctrl-C is noted, not raised (main thread only; else a no-op).
+
+    When the outermost such block ends normally, a Ctrl-C noted in it is raised, unless
+    the answer was given inside it: an answer is either wholly out, and the run's own
+    exit stands, or not out at all, and the run is interrupted.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _HOLD["depth"] += 1
+    try:
+        yield
+    finally:
+        _HOLD["depth"] -= 1
+    if not _HOLD["depth"]:
+        refuse_if_interrupted()
+
+
+def answer_out() -> None:
+    """The command's answer is wholly out: a later Ctrl-C leaves its exit as it is."""
+    _HOLD["answered"] = True
 
 
 def refuse_input(path: Path, shown: str) -> None:
@@ -166,7 +199,8 @@ def _signals_held() -> Iterator[None]:
     held = {signal.SIGINT, signal.SIGTERM}
     before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
-        yield
+        with interrupts_noted_only():
+            yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 

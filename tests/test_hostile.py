@@ -515,6 +515,13 @@ def test_json_output_is_whole(tmp_path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.json"]
 
 
+def _ctrl_c() -> None:
+    """A Ctrl-C whose handler runs right here, as Python runs one between bytecodes."""
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(1000):
+        pass
+
+
 def test_interrupt_dropped_by_a_finaliser_still_stops_output(tmp_path) -> None:
     """Ctrl-C landing in a finaliser (a Z3 object's ``__del__``) is dropped by Python; it is
     noted all the same, so the command writes nothing and exits 130."""
@@ -522,12 +529,45 @@ def test_interrupt_dropped_by_a_finaliser_still_stops_output(tmp_path) -> None:
 
     class Finaliser:
         def __del__(self) -> None:
-            os.kill(os.getpid(), signal.SIGINT)
-            for _ in range(1000):  # the handler runs here, between bytecodes
-                pass
+            _ctrl_c()
 
     with noting_interrupts():
         Finaliser()  # collected at once; its KeyboardInterrupt is dropped
         with pytest.raises(KeyboardInterrupt):
             write_atomic(tmp_path / "out.txt", "x")
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_ctrl_c_handled_while_the_answer_is_written_leaves_the_answer_whole() -> None:
+    """Python may run a Ctrl-C's handler only after the answer's hold began (the signal came
+    just before it): the answer is still written whole, and once it is out, the run keeps
+    its own exit (it was an exit 130 after the JSON had been printed)."""
+    from ruleslawyer.outputs import (
+        answer_out,
+        interrupts_noted_only,
+        noting_interrupts,
+        refuse_if_interrupted,
+    )
+
+    written = []
+    with noting_interrupts():
+        with interrupts_noted_only():
+            _ctrl_c()
+            written.append("answer")  # not cut short
+            answer_out()
+        refuse_if_interrupted()  # the answer is out: not an interrupted run
+    assert written == ["answer"]
+
+
+def test_ctrl_c_in_a_hold_without_an_answer_is_raised_when_the_outer_hold_ends() -> None:
+    from ruleslawyer.outputs import interrupts_noted_only, noting_interrupts
+
+    steps = []
+    with noting_interrupts():
+        with pytest.raises(KeyboardInterrupt), interrupts_noted_only():
+            with interrupts_noted_only():
+                _ctrl_c()
+                steps.append("inner")
+            steps.append("outer")  # the inner hold's end does not raise
+        steps.append("raised")
+    assert steps == ["inner", "outer", "raised"]

@@ -18,7 +18,13 @@ import click
 
 from ruleslawyer.errors import RulesLawyerError, printable
 from ruleslawyer.inputs import tracking
-from ruleslawyer.outputs import noting_interrupts, refuse_if_interrupted, write_atomic
+from ruleslawyer.outputs import (
+    answer_out,
+    interrupts_noted_only,
+    noting_interrupts,
+    refuse_if_interrupted,
+    write_atomic,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -177,7 +183,8 @@ def held_interrupts() -> Iterator[None]:
     if hold:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        yield
+        with interrupts_noted_only():
+            yield
     finally:
         if hold:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -195,6 +202,7 @@ def answer_given() -> None:
     """Once the answer is out, a Ctrl-C must not turn the run into an interrupted one (exit
     130 after printing, or a kill by SIGINT while exiting): the console script ignores it
     from here on. Runs inside another program (tests) keep their handler."""
+    answer_out()
     if _CONSOLE["script"] and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
