@@ -337,13 +337,42 @@ def _solve_on_dask(
         kept = f": tier files kept in {where} for --resume" if where else ""
         click.echo(f"interrupted{kept}", err=True)
         sys.exit(130)
+    report = _with_model(report)
     if fmt == "json":
         emit(json.dumps(report, indent=2) + "\n", output)
     else:
+        from ruleslawyer.solvers.twist_of_fate_maxn_text import render_analysis
+
         fields = {name: report[name] for name in SolveResult.__dataclass_fields__}
-        emit(solver_text(SolveResult(**fields)) + engine.render_text(report), output)
+        text = solver_text(SolveResult(**fields)).split("\nstates:")[0] + "\n"
+        unscored = "moves and line: not kept by --engine dask (--engine memory has them)\n"
+        body = render_analysis(report) + unscored + _tail(report)
+        emit(text + body + engine.render_text(report), output)
     if not report["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _with_model(report: dict[str, Any]) -> dict[str, Any]:
+    """The engine's report with the model and horizon it assumed, placed as the memory
+    solver's JSON places them. The tier files keep each state's paranoid value, not the
+    value of its line, so ``moves`` and ``line`` are null (``--engine memory`` has them)."""
+    from ruleslawyer.solvers.twist_of_fate_maxn import HORIZON, PARANOID, PARANOID_UTILITY
+
+    keys = list(report)
+    cut = keys.index("finished") + 1
+    assumed = {
+        "model": "paranoid",
+        "utility": PARANOID_UTILITY,
+        "tie_break": PARANOID,
+        "horizon": HORIZON,
+        "moves": None,
+        "line": None,
+    }
+    return {
+        **{k: report[k] for k in keys[:cut]},
+        **assumed,
+        **{k: report[k] for k in keys[cut:]},
+    }
 
 
 from ruleslawyer.cli.twist_of_fate_balance import balance  # noqa: E402 (after the group)

@@ -158,6 +158,11 @@ def test_cli_dask_json_is_the_memory_json_plus_the_engine(tmp_path: Path) -> Non
     shared = set(SolveResult.__dataclass_fields__) - {"seconds"}
     assert {key: tiered[key] for key in shared} == {key: memory[key] for key in shared}
     assert tiered["engine"] == "dask"
+    # the same assumptions, said in the same place; the tier files keep no line values
+    assert list(tiered)[: len(memory)] == list(memory)
+    assumed = ("model", "utility", "tie_break", "horizon")
+    assert {key: tiered[key] for key in assumed} == {key: memory[key] for key in assumed}
+    assert memory["moves"] and memory["line"] and tiered["moves"] is tiered["line"] is None
     # six cards left: tiers 0..6, the root alone in tier 0, every state in one tier
     assert [t["tier"] for t in tiered["tiers"]] == list(range(7))
     assert tiered["tiers"][0]["states"] == 1
