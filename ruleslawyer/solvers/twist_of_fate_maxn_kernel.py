@@ -95,7 +95,7 @@ NCOUNTERS = 4
 STATUS_DONE, STATUS_SLICE, STATUS_FULL, STATUS_OVERFLOW, STATUS_UNPACKABLE = range(5)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def leaf_vector(k1, k2, params):
     """Every player's utility at a horizon state."""
     n = params[P_N]
@@ -112,7 +112,7 @@ def leaf_vector(k1, k2, params):
     return vec
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _others(vec, p, n):
     """The sums of the others' (wins, Sanctuary, Luck + Shilling) as one integer."""
     sw = 0
@@ -127,7 +127,7 @@ def _others(vec, p, n):
     return (sw << 20) | (sz << 8) | sl
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def compare(a, b, p, n, mode, root):
     """1 if the mover ``p`` prefers vector ``a`` to ``b``, -1 if ``b`` to ``a``, 0 if
     neither (mode 0: the vectors are equal; mode 1: the root's (won, Sanctuary) are)."""
@@ -158,14 +158,14 @@ def compare(a, b, p, n, mode, root):
     return 0
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def lookup(table, kw, h, kmask):
     """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
     i = _probe_at(table, kw, kmask, h & home_mask(table))
     return _second(table, i) if table[i, 0] != EMPTY_KEY else np.int64(-1)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _fold(frame, d, word, m, root_vals, params, mode):
     """Fold child move ``m``'s value word into the node's: the best vector by the
     mover's preference, then the first in move order; in mode 1 the paranoid value too."""
@@ -184,7 +184,7 @@ def _fold(frame, d, word, m, root_vals, params, mode):
     frame[d, F_HAS] = 1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mode):
     """Value the children of the node at depth ``d`` that need no search (horizon
     states, states already stored); keep the others, in order, as the node's
@@ -219,7 +219,7 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
     return 0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def search(
     frame, kid, counters, table, leaves, ends, root_vals, params, remove, cards, sides,
     scores, columns, after, parts, head, steps, room, mode, stop, turn,
@@ -307,7 +307,7 @@ def search(
     return status
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def principal_line(
     table, dummy, params, remove, cards, sides, scores, columns, after, parts, head,
     frame, kid, out,
