@@ -35,7 +35,6 @@ from numba import njit
 from ruleslawyer.solvers import twist_of_fate_kernel as kernel
 from ruleslawyer.solvers.twist_of_fate_kernel import (
     ACT_SHIFT,
-    EMPTY_KEY,
     F_CUR,
     F_G,
     F_GW,
@@ -45,9 +44,11 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     F_NEXT,
     F_PW,
     F_R,
+    F_SLOT,
     F_W,
     K_H,
     K_INFO,
+    K_SLOT,
     K_W,
     KID,
     LEAF_BIT,
@@ -66,14 +67,16 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     _insert_end,
     _load,
     _open,
-    _probe_at,
     _second,
     _store_release,
     enter,
     home_mask,
     horizon_value,
-    insert,
+    insert_from,
     keep_child,
+    locate,
+    run_mark,
+    run_start,
     slot_hash,
     store_leaf,
     turned,
@@ -161,8 +164,8 @@ def compare(a, b, p, n, mode, root):
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def lookup(table, kw, h, kmask):
     """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
-    i = _probe_at(table, kw, kmask, h & home_mask(table))
-    return _second(table, i) if table[i, 0] != EMPTY_KEY else np.int64(-1)
+    i, found = locate(table, kw, kmask, h & home_mask(table))
+    return _second(table, i) if found else np.int64(-1)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -209,11 +212,13 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
                 counters[C_LEAVES] += added
                 counters[C_ENDS] += new_ends
         else:
-            word = lookup(table, kw, kid[d, b + K_H], kmask)
-            if word < 0:
+            i, found = locate(table, kw, kmask, kid[d, b + K_H] & home_mask(table))
+            if not found:
+                kid[d, b + K_SLOT] = run_mark(table, i)
                 keep_child(kid, d, keep, b)
                 keep += 1
                 continue
+            word = _second(table, i)
         _fold(frame, d, word, info >> MOVE_INFO, root_vals, params, mode)
     frame[d, F_N] = keep
     return 0
@@ -274,11 +279,14 @@ def search(
             frame[d, F_NEXT] = j + 1
             steps -= 1
             b = turned(frame, d, j, n, turn) * KID
-            # stored since the node was entered (in a sibling's subtree or another search)?
-            w = lookup(table, kid[d, b + K_W], kid[d, b + K_H], kmask)
-            if w >= 0:
+            # stored since the node was entered (by another search: see the kernel's search)?
+            start = run_start(table, kid[d, b + K_SLOT], kid[d, b + K_H])
+            i, found = locate(table, kid[d, b + K_W], kmask, start)
+            if found:
+                w = _second(table, i)
                 _fold(frame, d, w, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
                 continue
+            kid[d, b + K_SLOT] = run_mark(table, i)
             enter(frame, kid, d, b)
             d += 1
             continue
@@ -291,7 +299,8 @@ def search(
                 pval = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
             word |= pval << P_SHIFT
         kw = frame[d, F_W]
-        added = insert(table, kw, kw, word, slot_hash(kw), kmask)
+        start = run_start(table, frame[d, F_SLOT], slot_hash(kw))
+        added = insert_from(table, kw, kw, word, start, kmask)
         if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break
