@@ -341,17 +341,6 @@ def home_mask(table):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _probe_at(table, kw, kmask, i):
-    """The slot holding the packed state ``kw``, or the empty slot where it would go,
-    from slot ``i`` on (``kmask``: the key's bits of a slot's first word)."""
-    while True:
-        w = table[i, 0]
-        if w == EMPTY_KEY or (w & kmask) == kw:
-            return i
-        i += 1
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _narrow(val, params):
     """A value (the 16-bit encoding of :func:`_encode`) in the bits a one-word slot has
     for it: each Sanctuary as an offset in the root seat's packed range."""
@@ -445,8 +434,12 @@ def insert(table, kw, w0, w1, h, kmask):
 def insert_from(table, kw, w0, w1, start, kmask):
     """:func:`insert`, probing from slot ``start`` (see :func:`run_start`)."""
     last = table.shape[0] - 1
-    i = _probe_at(table, kw, kmask, start)
+    i = start
     while True:
+        # a state already there is found without a locked write
+        i, found = locate(table, kw, kmask, i)
+        if found:
+            return 0
         if i == last:
             return OVERFLOW
         old = _cas(table, i, np.int64(0), np.int64(EMPTY_KEY), w0)
@@ -456,9 +449,7 @@ def insert_from(table, kw, w0, w1, start, kmask):
             return 1
         if (old & kmask) == kw:
             return 0
-        i = _probe_at(table, kw, kmask, i + 1)
-        if table[i, 0] != EMPTY_KEY:
-            return 0
+        i += 1  # another thread took the slot for another state
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
