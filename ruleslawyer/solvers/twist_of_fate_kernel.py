@@ -341,17 +341,6 @@ def home_mask(table):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _probe_at(table, kw, kmask, i):
-    """The slot holding the packed state ``kw``, or the empty slot where it would go,
-    from slot ``i`` on (``kmask``: the key's bits of a slot's first word)."""
-    while True:
-        w = table[i, 0]
-        if w == EMPTY_KEY or (w & kmask) == kw:
-            return i
-        i += 1
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _narrow(val, params):
     """A value (the 16-bit encoding of :func:`_encode`) in the bits a one-word slot has
     for it: each Sanctuary as an offset in the root seat's packed range."""
@@ -381,20 +370,54 @@ def slot_words(kw, val, params, width):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def find(table, kw, h, params):
-    """The value (see :func:`_encode`) stored with the packed state ``kw`` (``h`` its
-    :func:`slot_hash`); -1 if the table has no such state."""
-    kmask = params[P_KMASK]
-    i = h & home_mask(table)
+def locate(table, kw, kmask, i):
+    """From slot ``i`` on: the slot holding the packed state ``kw`` and True, or the
+    first empty slot and False."""
     while True:
         w = table[i, 0]
         if w == EMPTY_KEY:
-            return np.int64(-1)
+            return i, False
         if (w & kmask) == kw:
-            if table.shape[1] == 1:
-                return _widen((w >> params[P_VSHIFT]) & params[P_VMASK], params)
-            return _second(table, i) & 0xFFFF
+            return i, True
         i += 1
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def slot_value(table, i, params):
+    """The value (see :func:`_encode`) in slot ``i`` of the main table."""
+    if table.shape[1] == 1:
+        return _widen((table[i, 0] >> params[P_VSHIFT]) & params[P_VMASK], params)
+    return _second(table, i) & 0xFFFF
+
+
+# A probe for a state need not start at its home slot: every slot from the home slot
+# up to the first empty one was full, and slots are never emptied (but when a table
+# grows), so the state, if another search thread has put it in since, is at or after
+# that empty slot, and so is where it would go. A child the main table did not have
+# when its node was opened keeps that slot (with the table's rows, to tell a slot of
+# the same table from one of before it grew) for the probes before it is entered and
+# when it is stored, which then read one cache line instead of the whole run again.
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def run_mark(table, i):
+    """Slot ``i`` of ``table`` as kept in ``K_SLOT``/``F_SLOT``."""
+    return (np.int64(table.shape[0]) << 32) | i
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def run_start(table, mark, h):
+    """Where a probe for the state of hash ``h`` may start: the slot ``mark`` kept (see
+    :func:`run_mark`) if ``table`` has not grown since, else the home slot."""
+    if (mark >> 32) == table.shape[0]:
+        return mark & 0xFFFFFFFF
+    return h & home_mask(table)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def find(table, kw, h, params):
+    """The value (see :func:`_encode`) stored with the packed state ``kw`` (``h`` its
+    :func:`slot_hash`); -1 if the table has no such state."""
+    i, found = locate(table, kw, params[P_KMASK], h & home_mask(table))
+    return slot_value(table, i, params) if found else np.int64(-1)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -404,9 +427,19 @@ def insert(table, kw, w0, w1, h, kmask):
     inserting at the same time): 1 if this call did, 0 if it was there,
     :data:`OVERFLOW` if the run of full slots reached the end of the table (the last
     slot stays empty, so that every probe ends)."""
+    return insert_from(table, kw, w0, w1, h & home_mask(table), kmask)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def insert_from(table, kw, w0, w1, start, kmask):
+    """:func:`insert`, probing from slot ``start`` (see :func:`run_start`)."""
     last = table.shape[0] - 1
-    i = _probe_at(table, kw, kmask, h & home_mask(table))
+    i = start
     while True:
+        # a state already there is found without a locked write
+        i, found = locate(table, kw, kmask, i)
+        if found:
+            return 0
         if i == last:
             return OVERFLOW
         old = _cas(table, i, np.int64(0), np.int64(EMPTY_KEY), w0)
@@ -416,9 +449,7 @@ def insert(table, kw, w0, w1, h, kmask):
             return 1
         if (old & kmask) == kw:
             return 0
-        i = _probe_at(table, kw, kmask, i + 1)
-        if table[i, 0] != EMPTY_KEY:
-            return 0
+        i += 1  # another thread took the slot for another state
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -620,13 +651,15 @@ def child(k1, k2, p, t, ep, et, params, scores):
 # next one to visit, and its value so far (guaranteed, reachable, guaranteed win,
 # possible win; and whether the root's player moves there).
 # The node's packed state (with the marker bit) is its key in the tables.
-F_K1, F_K2, F_N, F_NEXT, F_G, F_R, F_GW, F_PW, F_MAX, F_CUR, F_W = range(11)
-FRAME = 11
+# F_SLOT: where a probe for the node may start (see :func:`run_start`)
+F_K1, F_K2, F_N, F_NEXT, F_G, F_R, F_GW, F_PW, F_MAX, F_CUR, F_W, F_SLOT = range(12)
+FRAME = 12
 # A child in the list of its node: its words, its packed state with the marker bit
 # (NOT_PACKED if a field is out of the layout's range), that word's hash, and
-# move << 17 | is-leaf << 16 | value.
-KID = 5
-K_W, K_H, K_INFO = 2, 3, 4
+# move << 17 | is-leaf << 16 | value; and, for a child the main table did not have
+# when the node was opened, where a later probe for it may start (:func:`run_start`).
+KID = 6
+K_W, K_H, K_INFO, K_SLOT = 2, 3, 4, 5
 LEAF_BIT = 1 << 16
 
 
@@ -888,11 +921,13 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
             elif added == OVERFLOW:
                 status = STATUS_OVERFLOW
         else:
-            val = find(main, kw, kid[d, b + K_H], params)
-            if val < 0:
+            i, found = locate(main, kw, kmask, kid[d, b + K_H] & home_mask(main))
+            if not found:
+                kid[d, b + K_SLOT] = run_mark(main, i)
                 keep_child(kid, d, keep, b)
                 keep += 1
                 continue
+            val = slot_value(main, i, params)
         vg = (val & 127) - Z_OFF
         if is_max:
             if vg > g:
@@ -934,6 +969,7 @@ def enter(frame, kid, d, b):
     frame[d + 1, F_K1] = kid[d, b]
     frame[d + 1, F_K2] = kid[d, b + 1]
     frame[d + 1, F_W] = kid[d, b + K_W]
+    frame[d + 1, F_SLOT] = kid[d, b + K_SLOT]
     frame[d + 1, F_N] = -1
 
 
@@ -1025,13 +1061,17 @@ def search(
             frame[d, F_NEXT] = j + 1
             steps += 1
             b = turned(frame, d, j, n, turn) * KID
-            # not known when the node was entered; maybe since (a sibling's subtree or
-            # another search thread)
-            val = find(main, kid[d, b + K_W], kid[d, b + K_H], params)
-            if val < 0:
+            # not known when the node was entered; maybe since, by another search thread
+            # (not in a sibling's subtree: every play takes a card, so the nodes at one
+            # depth all hold as many cards, and a subtree holds only deeper nodes)
+            start = run_start(main, kid[d, b + K_SLOT], kid[d, b + K_H])
+            i, found = locate(main, kid[d, b + K_W], params[P_KMASK], start)
+            if not found:
+                kid[d, b + K_SLOT] = run_mark(main, i)
                 enter(frame, kid, d, b)
                 d += 1
                 continue
+            val = slot_value(main, i, params)
             _combine(frame, d, val)
             if d == 0:
                 root_val[kid[d, b + K_INFO] >> 17] = val
@@ -1047,7 +1087,8 @@ def search(
         expanded += 1
         kw = frame[d, F_W]
         w0, w1 = slot_words(kw, val, params, main.shape[1])
-        added = insert(main, kw, w0, w1, slot_hash(kw), params[P_KMASK])
+        start = run_start(main, frame[d, F_SLOT], slot_hash(kw))
+        added = insert_from(main, kw, w0, w1, start, params[P_KMASK])
         if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break

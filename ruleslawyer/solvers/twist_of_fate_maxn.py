@@ -32,6 +32,7 @@ from ruleslawyer.solvers.twist_of_fate_maxn_reference import (
 )
 
 SLICE = 1 << 20
+LINE_APART = 16  # int64s between two searches' counters: two 64-byte lines
 FIRST_CAPACITY = 1 << 16
 LOAD = 0.5
 HORIZON = "the end of the current round (or of the game, if it ends first)"
@@ -134,7 +135,9 @@ def _compiled(
     frame[:, 0, k.F_W] = root_kw
     frame[:, 0, k.F_N] = -1
     kid = np.zeros((n, depth, prob.n_moves * k.KID), dtype=np.int64)
-    counters = np.zeros((n, mk.NCOUNTERS), dtype=np.int64)
+    # each search's counters on cache lines of their own: the searches write them at
+    # every node, and counters sharing a line would bounce it between processors
+    counters = np.zeros((n, LINE_APART), dtype=np.int64)[:, : mk.NCOUNTERS]
     root_vals = np.full((n, prob.n_moves), -1, dtype=np.int64)
     pool = ThreadPoolExecutor(n) if n > 1 else None
     kmask = int(enc.params[k.P_KMASK])

@@ -35,7 +35,6 @@ from numba import njit
 from ruleslawyer.solvers import twist_of_fate_kernel as kernel
 from ruleslawyer.solvers.twist_of_fate_kernel import (
     ACT_SHIFT,
-    EMPTY_KEY,
     F_CUR,
     F_G,
     F_GW,
@@ -45,9 +44,11 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     F_NEXT,
     F_PW,
     F_R,
+    F_SLOT,
     F_W,
     K_H,
     K_INFO,
+    K_SLOT,
     K_W,
     KID,
     LEAF_BIT,
@@ -66,14 +67,16 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
     _insert_end,
     _load,
     _open,
-    _probe_at,
     _second,
     _store_release,
     enter,
     home_mask,
     horizon_value,
-    insert,
+    insert_from,
     keep_child,
+    locate,
+    run_mark,
+    run_start,
     slot_hash,
     store_leaf,
     turned,
@@ -95,7 +98,7 @@ NCOUNTERS = 4
 STATUS_DONE, STATUS_SLICE, STATUS_FULL, STATUS_OVERFLOW, STATUS_UNPACKABLE = range(5)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def leaf_vector(k1, k2, params):
     """Every player's utility at a horizon state."""
     n = params[P_N]
@@ -112,7 +115,7 @@ def leaf_vector(k1, k2, params):
     return vec
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _others(vec, p, n):
     """The sums of the others' (wins, Sanctuary, Luck + Shilling) as one integer."""
     sw = 0
@@ -127,7 +130,7 @@ def _others(vec, p, n):
     return (sw << 20) | (sz << 8) | sl
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def compare(a, b, p, n, mode, root):
     """1 if the mover ``p`` prefers vector ``a`` to ``b``, -1 if ``b`` to ``a``, 0 if
     neither (mode 0: the vectors are equal; mode 1: the root's (won, Sanctuary) are)."""
@@ -158,14 +161,14 @@ def compare(a, b, p, n, mode, root):
     return 0
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def lookup(table, kw, h, kmask):
     """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
-    i = _probe_at(table, kw, kmask, h & home_mask(table))
-    return _second(table, i) if table[i, 0] != EMPTY_KEY else np.int64(-1)
+    i, found = locate(table, kw, kmask, h & home_mask(table))
+    return _second(table, i) if found else np.int64(-1)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _fold(frame, d, word, m, root_vals, params, mode):
     """Fold child move ``m``'s value word into the node's: the best vector by the
     mover's preference, then the first in move order; in mode 1 the paranoid value too."""
@@ -184,7 +187,7 @@ def _fold(frame, d, word, m, root_vals, params, mode):
     frame[d, F_HAS] = 1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mode):
     """Value the children of the node at depth ``d`` that need no search (horizon
     states, states already stored); keep the others, in order, as the node's
@@ -209,17 +212,19 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
                 counters[C_LEAVES] += added
                 counters[C_ENDS] += new_ends
         else:
-            word = lookup(table, kw, kid[d, b + K_H], kmask)
-            if word < 0:
+            i, found = locate(table, kw, kmask, kid[d, b + K_H] & home_mask(table))
+            if not found:
+                kid[d, b + K_SLOT] = run_mark(table, i)
                 keep_child(kid, d, keep, b)
                 keep += 1
                 continue
+            word = _second(table, i)
         _fold(frame, d, word, info >> MOVE_INFO, root_vals, params, mode)
     frame[d, F_N] = keep
     return 0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def search(
     frame, kid, counters, table, leaves, ends, root_vals, params, remove, cards, sides,
     scores, columns, after, parts, head, steps, room, mode, stop, turn,
@@ -274,11 +279,14 @@ def search(
             frame[d, F_NEXT] = j + 1
             steps -= 1
             b = turned(frame, d, j, n, turn) * KID
-            # stored since the node was entered (in a sibling's subtree or another search)?
-            w = lookup(table, kid[d, b + K_W], kid[d, b + K_H], kmask)
-            if w >= 0:
+            # stored since the node was entered (by another search: see the kernel's search)?
+            start = run_start(table, kid[d, b + K_SLOT], kid[d, b + K_H])
+            i, found = locate(table, kid[d, b + K_W], kmask, start)
+            if found:
+                w = _second(table, i)
                 _fold(frame, d, w, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
                 continue
+            kid[d, b + K_SLOT] = run_mark(table, i)
             enter(frame, kid, d, b)
             d += 1
             continue
@@ -291,7 +299,8 @@ def search(
                 pval = _encode(frame[d, F_G], frame[d, F_R], frame[d, F_GW], frame[d, F_PW])
             word |= pval << P_SHIFT
         kw = frame[d, F_W]
-        added = insert(table, kw, kw, word, slot_hash(kw), kmask)
+        start = run_start(table, frame[d, F_SLOT], slot_hash(kw))
+        added = insert_from(table, kw, kw, word, start, kmask)
         if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break
@@ -307,7 +316,7 @@ def search(
     return status
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def principal_line(
     table, dummy, params, remove, cards, sides, scores, columns, after, parts, head,
     frame, kid, out,

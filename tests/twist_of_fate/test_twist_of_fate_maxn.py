@@ -160,3 +160,20 @@ def test_cli_json_and_text(tmp_path: Path) -> None:
     text = runner.invoke(cli, ["twist-of-fate", "solve", str(path)]).output
     assert "model: maxn" in text and "horizon:" in text and "{" not in text
     assert "1    eliza   Mr. Brownlow on zach, face-up side 1" in text
+
+
+def test_compiled_searches_count_no_references() -> None:
+    # Numba's reference counting made every inlined helper that took an array do a
+    # locked add and subtract on the array's shared counter, per child: it cost the
+    # max^n search half its time (benchmarks/README.md). The kernels allocate nothing,
+    # so every compiled function of theirs is built without it.
+    from numba.core.registry import CPUDispatcher
+
+    from ruleslawyer.solvers import twist_of_fate_kernel, twist_of_fate_maxn_kernel
+
+    for module in (twist_of_fate_kernel, twist_of_fate_maxn_kernel):
+        compiled = [
+            f for f in vars(module).values()
+            if isinstance(f, CPUDispatcher) and f.__module__ == module.__name__
+        ]  # fmt: skip
+        assert compiled and all(f.targetoptions.get("_nrt") is False for f in compiled)

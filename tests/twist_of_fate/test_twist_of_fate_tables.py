@@ -89,6 +89,55 @@ def test_growing_in_place_keeps_every_entry(
     assert table.capacity == FIRST << 3
 
 
+@pytest.mark.parametrize("width", [1, 2])
+@given(
+    st.lists(st.integers(0, 599), min_size=2, max_size=300, unique=True),
+    st.integers(0, 299),
+    st.sets(st.integers(0, MARK - 1), max_size=300),
+)
+@settings(max_examples=30, deadline=None)
+def test_a_probe_may_start_where_an_earlier_one_for_the_state_ended(
+    width: int, order: list[int], split: int, others: set[int]
+) -> None:
+    # The search keeps the empty slot where a child's first probe ended and starts its
+    # later probe and its insert there (run_start). Keys clumped at the end of the
+    # table make long runs; the child is absent at its first probe, others (some in
+    # its run) are put in before its insert: it must then be found from its home
+    # slot, not be put in twice; and after the table grows the kept slot is not used.
+    params = _params()
+    kmask = int(params[k.P_KMASK])
+    table = StateTable(FIRST, 1 << 24, width, kmask)
+    clumped = [_clumped()[i] for i in order]
+    kw, first = clumped[0], clumped[1:]
+    split = min(split, len(first))
+    for n, key in enumerate(first[:split]):
+        k.insert(
+            table.array, key, *k.slot_words(key, _value(n), params, width), k.slot_hash(key), kmask
+        )
+    h = k.slot_hash(kw)
+    i, found = k.locate(table.array, kw, kmask, h & k.home_mask(table.array))
+    assert not found and table.array[i, 0] == k.EMPTY_KEY
+    mark = k.run_mark(table.array, i)
+    later = first[split:] + sorted({x | MARK for x in others} - {kw})
+    for n, key in enumerate(later):
+        k.insert(
+            table.array, key, *k.slot_words(key, _value(n), params, width), k.slot_hash(key), kmask
+        )
+    start = k.run_start(table.array, mark, h)
+    assert start == i
+    # the same answer as a probe from the home slot: the same empty slot
+    home = h & k.home_mask(table.array)
+    assert k.locate(table.array, kw, kmask, start) == k.locate(table.array, kw, kmask, home)
+    w0, w1 = k.slot_words(kw, _value(7), params, width)
+    assert k.insert_from(table.array, kw, w0, w1, start, kmask) == 1
+    assert k.insert_from(table.array, kw, w0, w1, start, kmask) == 0
+    assert k.insert(table.array, kw, w0, w1, h, kmask) == 0
+    assert k.find(table.array, kw, h, params) == _value(7)
+    assert table.grow(None, 1)
+    assert k.run_start(table.array, mark, h) == h & k.home_mask(table.array)
+    assert k.find(table.array, kw, h, params) == _value(7)
+
+
 def test_a_table_reserves_its_largest_size_but_uses_only_its_first_rows() -> None:
     table = StateTable(FIRST, 1 << 30)
     assert table.array.shape == (FIRST + k.PAD, 1)
