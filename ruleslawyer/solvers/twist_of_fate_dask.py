@@ -47,10 +47,10 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
-# A value task maps the next tier's partitions as it needs them; a mapped page it has
-# read counts in its resident memory (and toward Dask's memory limit) until it is
-# unmapped, so once the maps exceed this the task drops them all and maps afresh.
-MAPPED_BYTES = 1 << 30
+# A value task gathers the values of this many children (of many chunks) at a time:
+# one join per partition of the next tier and batch, so a tier of many partitions is
+# mapped and read once per batch, not once per chunk (see value_task).
+JOIN_BATCH = 1 << 23
 MAX_PARTITIONS = 1 << 10
 WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
@@ -133,50 +133,51 @@ def merge_task(work: Path, k: int, j: int, sources: int) -> dict[str, Any]:
 
 def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> dict[str, Any]:
     """The values of tier ``k``'s partition ``i`` (tier ``k + 1``, in ``parts``
-    partitions, already valued)."""
+    partitions, already valued). Its states are expanded again, chunk by chunk, and
+    their children's values gathered :data:`JOIN_BATCH` children at a time: one
+    join per partition of tier ``k + 1`` and batch."""
     parents = np.load(_words_file(work, k, i))
     values = np.empty(parents.shape[0], dtype=np.uint16)
-    opened: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    batch: list[tiers.Chunk] = []
+    size = 0
+
+    def flush() -> None:
+        start, stop = batch[0].start, batch[-1].stop
+        children = np.concatenate([c.children for c in batch])
+        fanout = np.concatenate([c.fanout for c in batch])
+        child_values = lookup(work, k + 1, parts, children, prob.lay.bits)
+        values[start:stop] = tiers.combine(prob, parents[start:stop], fanout, child_values)
+
     for c in tiers.expand_chunks(prob, parents, CHUNK):
-        child_values = lookup(work, k + 1, parts, c.children, opened)
-        values[c.start : c.stop] = tiers.combine(
-            prob, parents[c.start : c.stop], c.fanout, child_values
-        )
+        batch.append(c)
+        size += c.children.shape[0]
+        if size >= JOIN_BATCH:
+            flush()
+            batch, size = [], 0
+    if batch:
+        flush()
     return {"bytes": _save(_values_file(work, k, i), values), **_who()}
 
 
-def lookup(
-    work: Path,
-    k: int,
-    parts: int,
-    words: np.ndarray,
-    opened: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
-) -> np.ndarray:
-    """The values of ``words`` (states of tier ``k``), one partition at a time; the
-    partitions' files are memory-mapped once (kept in ``opened``), and all unmapped
-    when more than :data:`MAPPED_BYTES` are mapped."""
-    opened = {} if opened is None else opened
-    out = np.empty(words.shape[0], dtype=np.int64)
+def lookup(work: Path, k: int, parts: int, words: np.ndarray, bits: int) -> np.ndarray:
+    """The values of ``words`` (states of tier ``k``, packed in ``bits`` bits): the
+    words grouped by partition, then one partition at a time memory-mapped, joined
+    and unmapped (so a task holds the pages of one partition at most)."""
     if words.shape[0] == 0:
-        return out
-    order, bounds = tiers.group(words, parts)
+        return np.empty(0, dtype=np.int64)
+    q = tiers.queries(words, parts, bits)
+    found = np.empty(words.shape[0], dtype=np.int64)
     for j in range(parts):
-        sel = order[bounds[j] : bounds[j + 1]]
-        if sel.shape[0] == 0:
+        if q.bounds[j] == q.bounds[j + 1]:
             continue
-        if j not in opened:
-            if sum(a.nbytes + b.nbytes for a, b in opened.values()) > MAPPED_BYTES:
-                opened.clear()
-            opened[j] = (
-                np.load(_words_file(work, k, j), mmap_mode="r"),
-                np.load(_values_file(work, k, j), mmap_mode="r"),
-            )
-        known, known_values = opened[j]
-        if tiers.join(known, known_values, words[sel], sel, out) >= 0:
+        known = np.load(_words_file(work, k, j), mmap_mode="r")
+        known_values = np.load(_values_file(work, k, j), mmap_mode="r")
+        if tiers.join_group(known, known_values, q, j, found) >= 0:
             raise InputError(
                 str(_words_file(work, k, j)), "states", "a state missing", "every child of tier"
             )
-    return out
+        del known, known_values
+    return tiers.ungroup(q, found)
 
 
 def _union(arrays: list[np.ndarray]) -> np.ndarray:
@@ -444,7 +445,7 @@ class Engine:
         if len(run.tiers) > 1:
             parts = run.tiers[1]["partitions"]
             for c in tiers.expand_chunks(self.prob, root, CHUNK, with_moves=True):
-                root_val[c.moves] = lookup(self.work, 1, parts, c.children)
+                root_val[c.moves] = lookup(self.work, 1, parts, c.children, self.prob.lay.bits)
         g, r, gw, pw = _decode(top)
         best = _best(root_val)
         state = pos.state
