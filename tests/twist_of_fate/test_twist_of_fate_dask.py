@@ -164,6 +164,12 @@ def test_cli_dask_json_is_the_memory_json_plus_the_engine(tmp_path: Path) -> Non
     assert sum(t["states"] for t in tiered["tiers"]) == memory["states"]
     assert tiered["bytes_written"] > 8 * memory["states"]
     assert tiered["work_dir"] is None  # its own temporary directory, removed
+    # per tier: its files' bytes (8 a state and the header), seconds of both passes
+    for t in tiered["tiers"]:
+        assert t["bytes"] > 8 * t["states"]
+        assert t["seconds"] >= 0 and t["value_seconds"] >= 0
+    assert list(tiered["task_cpu_seconds_per_worker"]) == ["client"]  # --workers 0
+    assert tiered["task_cpu_seconds_per_worker"]["client"] > 0
 
 
 def test_budget_stops_between_tiers_and_resume_finishes(tmp_path: Path) -> None:
@@ -311,7 +317,7 @@ def test_value_pass_in_batches_of_one_chunk_same_answer_and_lookup_finds_each_va
     memory = twist_of_fate_numba.solve(position, Rules())
     monkeypatch.setattr(twist_of_fate_dask, "CHUNK", 4096)  # about 40 parents a chunk
     monkeypatch.setattr(twist_of_fate_dask, "JOIN_BATCH", 1)
-    engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=2_000)
+    engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=20_000)
     assert engine.solve().answer() == memory.answer()
     assert not list(tmp_path.glob("*.in"))  # no shuffle files left after a finished run
     tier = max(t["tier"] for t in engine.run.tiers if t["partitions"] > 2)
