@@ -563,7 +563,15 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
     # pages faulted in (on 3p-9 system time went from 2 s in one process to 12 s)
     environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
     environ.pop("MALLOC_TRIM_THRESHOLD_", None)
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+    quiet = {
+        "distributed.nanny.pre-spawn-environ": environ,
+        # a worker samples its task's stack every 10 ms for Dask's profile, and
+        # checks its memory every 100 ms: CPU taken from the tasks, on two cores
+        "distributed.worker.profile.enabled": False,
+        "distributed.worker.memory.monitor-interval": "1s",
+        "distributed.admin.system-monitor.interval": "2s",
+    }
+    with dask.config.set(quiet):
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
