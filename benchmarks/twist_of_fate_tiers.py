@@ -127,6 +127,12 @@ def main() -> None:
             f"worker peaks {peaks} MiB"
         )
         print(f"  states per tier: {[t['states'] for t in tiered['tiers']]}")
+        tasks = tiered.get("task_cpu_seconds_per_worker", {})
+        print(
+            f"  task CPU s per worker: {tasks}; the rest of the {cpu:.1f} CPU s "
+            f"(Dask, the client, start-up, tasks cut by the budget): "
+            f"{cpu - sum(tasks.values()):.1f}"
+        )
         print(
             f"  bytes written {tiered['bytes_written'] / mib:,.0f} MiB, "
             f"disk at the end {tiered['disk_bytes'] / mib:,.0f} MiB"

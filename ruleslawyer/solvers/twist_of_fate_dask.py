@@ -47,10 +47,10 @@ from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unf
 
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
-# A value task maps the next tier's partitions as it needs them; a mapped page it has
-# read counts in its resident memory (and toward Dask's memory limit) until it is
-# unmapped, so once the maps exceed this the task drops them all and maps afresh.
-MAPPED_BYTES = 1 << 30
+# A value task gathers the values of this many children (of many chunks) at a time:
+# one join per partition of the next tier and batch, so a tier of many partitions is
+# mapped and read once per batch, not once per chunk (see value_task).
+JOIN_BATCH = 1 << 23
 MAX_PARTITIONS = 1 << 10
 WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
@@ -89,7 +89,9 @@ def _shuffle_files(work: Path, k: int, i: int) -> tuple[Path, Path]:
     return folder / f"from-{i:05d}.npy", folder / f"from-{i:05d}.starts.npy"
 
 
-def _who() -> dict[str, Any]:
+def _who(began: float) -> dict[str, Any]:
+    """Which worker ran a task, its peak resident memory so far, and the task's CPU
+    seconds (this thread's since ``began``: Dask's own threads not counted)."""
     try:
         from distributed import get_worker
 
@@ -97,12 +99,14 @@ def _who() -> dict[str, Any]:
     except (ImportError, ValueError):
         name = "client"
     # ru_maxrss: KiB on Linux
-    return {"worker": name, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return {"worker": name, "peak": peak, "cpu": time.thread_time() - began}
 
 
 def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> dict[str, Any]:
     """Expand tier ``k``'s partition ``i``: its children, deduplicated, one file per
     partition of tier ``k + 1``; and the end states among its states."""
+    began = time.thread_time()
     parents = np.load(_words_file(work, k, i))
     buckets: list[list[np.ndarray]] = [[] for _ in range(parts)]
     ends: list[np.ndarray] = []
@@ -117,66 +121,70 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
     starts = np.cumsum([0] + [r.shape[0] for r in runs])
     data, index = _shuffle_files(work, k + 1, i)
     written = _save(data, np.concatenate(runs)) + _save(index, starts)
-    return {"ends": _union(ends), "children": children, "bytes": written, **_who()}
+    return {"ends": _union(ends), "children": children, "bytes": written, **_who(began)}
 
 
 def merge_task(work: Path, k: int, j: int, sources: int) -> dict[str, Any]:
     """Tier ``k``'s partition ``j``: the union of what tier ``k - 1``'s partitions sent it."""
+    began = time.thread_time()
     runs = []
     for i in range(sources):
         data, index = _shuffle_files(work, k, i)
         starts = np.load(index)
         runs.append(np.load(data, mmap_mode="r")[starts[j] : starts[j + 1]])
     words = _union(runs)
-    return {"states": int(words.shape[0]), "bytes": _save(_words_file(work, k, j), words), **_who()}
+    written = _save(_words_file(work, k, j), words)
+    return {"states": int(words.shape[0]), "bytes": written, **_who(began)}
 
 
 def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> dict[str, Any]:
     """The values of tier ``k``'s partition ``i`` (tier ``k + 1``, in ``parts``
-    partitions, already valued)."""
+    partitions, already valued). Its states are expanded again, chunk by chunk, and
+    their children's values gathered :data:`JOIN_BATCH` children at a time: one
+    join per partition of tier ``k + 1`` and batch."""
+    began = time.thread_time()
     parents = np.load(_words_file(work, k, i))
     values = np.empty(parents.shape[0], dtype=np.uint16)
-    opened: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    batch: list[tiers.Chunk] = []
+    size = 0
+
+    def flush() -> None:
+        start, stop = batch[0].start, batch[-1].stop
+        children = np.concatenate([c.children for c in batch])
+        fanout = np.concatenate([c.fanout for c in batch])
+        child_values = lookup(work, k + 1, parts, children, prob.lay.bits)
+        values[start:stop] = tiers.combine(prob, parents[start:stop], fanout, child_values)
+
     for c in tiers.expand_chunks(prob, parents, CHUNK):
-        child_values = lookup(work, k + 1, parts, c.children, opened)
-        values[c.start : c.stop] = tiers.combine(
-            prob, parents[c.start : c.stop], c.fanout, child_values
-        )
-    return {"bytes": _save(_values_file(work, k, i), values), **_who()}
+        batch.append(c)
+        size += c.children.shape[0]
+        if size >= JOIN_BATCH:
+            flush()
+            batch, size = [], 0
+    if batch:
+        flush()
+    return {"bytes": _save(_values_file(work, k, i), values), **_who(began)}
 
 
-def lookup(
-    work: Path,
-    k: int,
-    parts: int,
-    words: np.ndarray,
-    opened: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
-) -> np.ndarray:
-    """The values of ``words`` (states of tier ``k``), one partition at a time; the
-    partitions' files are memory-mapped once (kept in ``opened``), and all unmapped
-    when more than :data:`MAPPED_BYTES` are mapped."""
-    opened = {} if opened is None else opened
-    out = np.empty(words.shape[0], dtype=np.int64)
+def lookup(work: Path, k: int, parts: int, words: np.ndarray, bits: int) -> np.ndarray:
+    """The values of ``words`` (states of tier ``k``, packed in ``bits`` bits): the
+    words grouped by partition, then one partition at a time memory-mapped, joined
+    and unmapped (so a task holds the pages of one partition at most)."""
     if words.shape[0] == 0:
-        return out
-    order, bounds = tiers.group(words, parts)
+        return np.empty(0, dtype=np.int64)
+    q = tiers.queries(words, parts, bits)
+    found = np.empty(words.shape[0], dtype=np.int64)
     for j in range(parts):
-        sel = order[bounds[j] : bounds[j + 1]]
-        if sel.shape[0] == 0:
+        if q.bounds[j] == q.bounds[j + 1]:
             continue
-        if j not in opened:
-            if sum(a.nbytes + b.nbytes for a, b in opened.values()) > MAPPED_BYTES:
-                opened.clear()
-            opened[j] = (
-                np.load(_words_file(work, k, j), mmap_mode="r"),
-                np.load(_values_file(work, k, j), mmap_mode="r"),
-            )
-        known, known_values = opened[j]
-        if tiers.join(known, known_values, words[sel], sel, out) >= 0:
+        known = np.load(_words_file(work, k, j), mmap_mode="r")
+        known_values = np.load(_values_file(work, k, j), mmap_mode="r")
+        if tiers.join_group(known, known_values, q, j, found) >= 0:
             raise InputError(
                 str(_words_file(work, k, j)), "states", "a state missing", "every child of tier"
             )
-    return out
+        del known, known_values
+    return tiers.ungroup(q, found)
 
 
 def _union(arrays: list[np.ndarray]) -> np.ndarray:
@@ -250,6 +258,7 @@ class Run:
     forward_done: bool = False
     valued: int | None = None  # the lowest tier with values (None: none yet)
     bytes_written: int = 0
+    value_seconds: dict[str, float] = field(default_factory=dict)  # tier -> its value pass
 
     @property
     def states(self) -> int:
@@ -263,6 +272,7 @@ class Run:
             "forward_done": self.forward_done,
             "valued": self.valued,
             "bytes_written": self.bytes_written,
+            "value_seconds": self.value_seconds,
         }
 
 
@@ -301,7 +311,12 @@ def _open_run(work: Path, digest: str, resume: bool) -> Run:
     try:
         doc = json.loads(manifest.read_text())
         run = Run(
-            doc["digest"], doc["tiers"], doc["forward_done"], doc["valued"], doc["bytes_written"]
+            doc["digest"],
+            doc["tiers"],
+            doc["forward_done"],
+            doc["valued"],
+            doc["bytes_written"],
+            dict(doc.get("value_seconds", {})),
         )
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError(
@@ -345,6 +360,7 @@ class Engine:
         self.run = _open_run(work, _digest(self.prob), resume)
         self.resumed_from = len(self.run.tiers) if resume and self.run.tiers else None
         self.peaks: dict[str, int] = {}
+        self.task_cpu: dict[str, float] = {}
         self.progress = Progress("twist-of-fate dask")
         self.began = time.perf_counter()
 
@@ -354,6 +370,7 @@ class Engine:
         for r in results:
             self.run.bytes_written += r["bytes"]
             self.peaks[r["worker"]] = max(self.peaks.get(r["worker"], 0), r["peak"])
+            self.task_cpu[r["worker"]] = self.task_cpu.get(r["worker"], 0.0) + r["cpu"]
 
     def _save_run(self) -> None:
         _write_json(self.work / MANIFEST, self.run.to_json())
@@ -383,13 +400,14 @@ class Engine:
         if not run.tiers:
             shutil.rmtree(_tier_dir(work, 0), ignore_errors=True)
             b = _save(_words_file(work, 0, 0), np.array([self.root], dtype=np.int64))
-            run.tiers.append({"tier": 0, "partitions": 1, "states": 1, "bytes": b})
+            run.tiers.append({"tier": 0, "partitions": 1, "states": 1, "bytes": b, "seconds": 0.0})
             run.bytes_written += b
             self._save_run()
         while not run.forward_done:
             if self._over_budget():
                 return False
             k = len(run.tiers) - 1
+            began = time.perf_counter()
             self._show(f"tier {k + 1}")
             parts, sources = _partitions(run, self.target), run.tiers[k]["partitions"]
             for stale in (_tier_dir(work, k + 1), work / f"tier-{k + 1:04d}.in"):
@@ -411,8 +429,15 @@ class Engine:
             shutil.rmtree(work / f"tier-{k + 1:04d}.in", ignore_errors=True)
             states = sum(r["states"] for r in merged)
             tier_bytes = sum(r["bytes"] for r in merged)
+            seconds = round(time.perf_counter() - began, 3)
             run.tiers.append(
-                {"tier": k + 1, "partitions": parts, "states": states, "bytes": tier_bytes}
+                {
+                    "tier": k + 1,
+                    "partitions": parts,
+                    "states": states,
+                    "bytes": tier_bytes,
+                    "seconds": seconds,
+                }
             )
             self._save_run()
         return True
@@ -425,11 +450,13 @@ class Engine:
         for k in range(start, -1, -1):
             if self.budget.spent():
                 return False
+            began = time.perf_counter()
             self._show(f"values of tier {k}")
             parts = run.tiers[k + 1]["partitions"] if k < top else 1
             calls = [(self.prob, self.work, k, i, parts) for i in range(run.tiers[k]["partitions"])]
             self._note(self.runner.map(value_task, calls, self.budget))
             run.valued = k
+            run.value_seconds[str(k)] = round(time.perf_counter() - began, 3)
             self._save_run()
         return True
 
@@ -444,7 +471,7 @@ class Engine:
         if len(run.tiers) > 1:
             parts = run.tiers[1]["partitions"]
             for c in tiers.expand_chunks(self.prob, root, CHUNK, with_moves=True):
-                root_val[c.moves] = lookup(self.work, 1, parts, c.children)
+                root_val[c.moves] = lookup(self.work, 1, parts, c.children, self.prob.lay.bits)
         g, r, gw, pw = _decode(top)
         best = _best(root_val)
         state = pos.state
@@ -482,13 +509,28 @@ class Engine:
             **result.to_json(),
             "engine": "dask",
             "runner": self.runner.name,
+            # per tier: its states, partitions and bytes of its files; the seconds its
+            # expansion and merge took, and its value pass (None: not run in this
+            # run's record, such as a tier recorded before these were)
             "tiers": [
-                {"tier": t["tier"], "states": t["states"], "partitions": t["partitions"]}
+                {
+                    "tier": t["tier"],
+                    "states": t["states"],
+                    "partitions": t["partitions"],
+                    "bytes": t.get("bytes"),
+                    "seconds": t.get("seconds"),
+                    "value_seconds": self.run.value_seconds.get(str(t["tier"])),
+                }
                 for t in self.run.tiers
             ],
             "bytes_written": self.run.bytes_written,
             "disk_bytes": _disk(self.work),
             "peak_memory_per_worker": dict(sorted(self.peaks.items())),
+            # CPU seconds of this run's tasks per worker (the task's own thread: the
+            # rest of a worker's CPU is Dask's and the process's start-up)
+            "task_cpu_seconds_per_worker": {
+                w: round(s, 3) for w, s in sorted(self.task_cpu.items())
+            },
             "resumed_from_tier": self.resumed_from,
             "work_dir": str(self.work),
         }
@@ -514,14 +556,30 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
                 "--scheduler", scheduler, str(exc) or "no answer", "a running Dask scheduler"
             ) from None
         return DaskRunner(client, f"scheduler {scheduler}"), client
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        memory_limit=worker_memory,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    import dask
+
+    # Dask starts its workers with MALLOC_TRIM_THRESHOLD_ set, which turns off glibc's
+    # adaptive mmap threshold: every large numpy array is then mapped afresh and its
+    # pages faulted in (on 3p-9 system time went from 2 s in one process to 12 s)
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
+    environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+    quiet = {
+        "distributed.nanny.pre-spawn-environ": environ,
+        # a worker samples its task's stack every 10 ms for Dask's profile, and
+        # checks its memory every 100 ms: CPU taken from the tasks, on two cores
+        "distributed.worker.profile.enabled": False,
+        "distributed.worker.memory.monitor-interval": "1s",
+        "distributed.admin.system-monitor.interval": "2s",
+    }
+    with dask.config.set(quiet):
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=worker_memory,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
     client = Client(cluster)
     return DaskRunner(client, f"local cluster of {workers} worker processes"), cluster
 

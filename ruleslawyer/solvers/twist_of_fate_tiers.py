@@ -355,46 +355,133 @@ def combine(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _join(known, known_values, want, order, into, out):
-    """``out[into[i]] = known_values[at]`` where ``known[at] == want[i]``, visiting
-    ``want`` in increasing order (``order``, an argsort of it): each search gallops
-    forward from the last one's place in the sorted ``known``, so the pass reads
-    ``known`` nearly in sequence. Returns -1, or the index in ``want`` of a word
-    missing from ``known``."""
+def _key(w, bits, shift):
+    """The word ``w`` (``bits`` bits, and the leaf flag) in ``bits + 1`` bits, in the
+    same order as the words, then without its lowest ``shift`` bits."""
+    return ((w & (LEAF_FLAG - 1)) | ((w >> STATE_BITS) << bits)) >> shift
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _queries(words, owner, bounds, bits, shift, index_bits, keys, grouped):
+    """Group ``words`` by partition (``owner``, ``bounds``: a counting sort) into
+    ``grouped``, and each as a packed key into ``keys``: its :func:`_key` above its
+    index in its group (``index_bits`` bits)."""
+    at = bounds[:-1].copy()
+    for i in range(words.shape[0]):
+        j = owner[i]
+        a = at[j]
+        keys[a] = (_key(words[i], bits, shift) << index_bits) | (a - bounds[j])
+        grouped[a] = words[i]
+        at[j] = a + 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _ungroup(owner, bounds, grouped, out):
+    """``out[i]``: what ``grouped`` holds at word ``i``'s place in its group."""
+    at = bounds[:-1].copy()
+    for i in range(owner.shape[0]):
+        j = owner[i]
+        out[i] = grouped[at[j]]
+        at[j] += 1
+
+
+class Queries(NamedTuple):
+    """Words to look up, grouped by partition, each group's keys sorted: see
+    :func:`queries`."""
+
+    owner: np.ndarray  # each word's partition
+    bounds: np.ndarray  # where each partition's group starts
+    grouped: np.ndarray  # the words, grouped
+    keys: np.ndarray  # the packed keys, grouped, each group sorted
+    bits: int
+    shift: int
+    index_bits: int
+
+
+def queries(words: np.ndarray, parts: int, bits: int) -> Queries:
+    """``words`` (states of ``bits`` bits, maybe flagged leaves) grouped by
+    :func:`partition_of`, for :func:`join_group`. Each group is sorted as one array of
+    64-bit keys, each word's bits above its index in the group (no ``argsort``:
+    numpy's sort is about three times faster, and the join then reads and writes
+    within the group, not all over ``words``); where word and index do not fit 63
+    bits together, the word's lowest bits are left out of the key (``shift``), and the
+    join finds the word among the few that share the rest."""
+    bounds = np.zeros(parts + 1, dtype=np.int64)
+    owner = _owners(words, parts, bounds)
+    largest = int(np.diff(bounds).max()) if words.shape[0] else 1
+    index_bits = max(1, (largest - 1).bit_length())
+    shift = max(0, bits + 1 + index_bits - 63)
+    keys = np.empty(words.shape[0], dtype=np.int64)
+    grouped = np.empty(words.shape[0], dtype=np.int64)
+    _queries(words, owner, bounds, bits, shift, index_bits, keys, grouped)
+    for j in range(parts):
+        keys[bounds[j] : bounds[j + 1]].sort()
+    return Queries(owner, bounds, grouped, keys, bits, shift, index_bits)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _join(known, known_values, keys, words, bits, shift, index_bits, out):
+    """``out[i] = known_values[at]`` where ``known[at] == words[i]``, for each packed
+    key (in increasing order) of :func:`_queries`: each search gallops forward from
+    the last one's place in the sorted ``known`` to the first word whose key is not
+    below the query's, so the pass reads ``known`` nearly in sequence, then steps
+    over the few words that share that key. Returns -1, or the index in ``words`` of
+    a word missing from ``known``."""
     n = known.shape[0]
+    mask = (1 << index_bits) - 1
     lo = 0
-    for t in range(order.shape[0]):
-        i = order[t]
-        q = want[i]
-        if lo >= n:
-            return i
-        if known[lo] < q:
-            # known[lo] < q: double the step until known[lo + step] >= q or the end
+    for t in range(keys.shape[0]):
+        i = keys[t] & mask
+        p = keys[t] >> index_bits
+        q = words[i]
+        if lo < n and _key(known[lo], bits, shift) < p:
+            # double the step until known[lo + step]'s key >= p or the end
             step = 1
-            while lo + step < n and known[lo + step] < q:
+            while lo + step < n and _key(known[lo + step], bits, shift) < p:
                 lo += step
                 step *= 2
-            hi = min(lo + step, n)  # the first index >= q is in (lo, hi]
+            hi = min(lo + step, n)  # the first index whose key >= p is in (lo, hi]
             while hi - lo > 1:
                 mid = (lo + hi) >> 1
-                if known[mid] < q:
+                if _key(known[mid], bits, shift) < p:
                     lo = mid
                 else:
                     hi = mid
             lo = hi
-        if lo >= n or known[lo] != q:
+        at = lo  # lo stays at the first word of key p: the next query may share it
+        while at < n and known[at] < q:
+            at += 1
+        if at >= n or known[at] != q:
             return i
-        out[into[i]] = known_values[lo]
+        out[i] = known_values[at]
     return -1
 
 
+def join_group(
+    known: np.ndarray, known_values: np.ndarray, q: Queries, j: int, found: np.ndarray
+) -> int:
+    """Write the value of each word of ``q``'s group ``j`` (all in the sorted
+    ``known``) to ``found`` at the word's place in ``q.grouped``; -1, or the index in
+    the group of a word that ``known`` lacks."""
+    a, b = q.bounds[j], q.bounds[j + 1]
+    keys, words = q.keys[a:b], q.grouped[a:b]
+    return int(_join(known, known_values, keys, words, q.bits, q.shift, q.index_bits, found[a:b]))
+
+
+def ungroup(q: Queries, found: np.ndarray) -> np.ndarray:
+    """``found`` (in ``q.grouped``'s order) in the order of the words grouped."""
+    out = np.empty(found.shape[0], dtype=found.dtype)
+    _ungroup(q.owner, q.bounds, found, out)
+    return out
+
+
 def join(
-    known: np.ndarray, known_values: np.ndarray, want: np.ndarray, into: np.ndarray, out: np.ndarray
+    known: np.ndarray, known_values: np.ndarray, want: np.ndarray, out: np.ndarray, bits: int
 ) -> int:
     """Write the value of each word of ``want`` (all in the sorted ``known``) to
-    ``out[into]``; -1, or the index of a word of ``want`` that ``known`` lacks."""
-    order = np.argsort(want)
-    return int(_join(known, known_values, want, order, into, out))
+    ``out`` at its index; -1, or the index of a word of ``want`` that ``known`` lacks."""
+    q = queries(want, 1, bits)  # one group: the words in their order
+    return join_group(known, known_values, q, 0, out)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -411,10 +498,9 @@ def partition_of(words: np.ndarray, parts: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _group(words, parts, order, bounds, grouped):
-    """Group ``words`` by partition (a counting sort: each group in the words' order):
-    partition ``j``'s at ``[bounds[j]:bounds[j + 1]]``, as indices into ``order`` if it
-    is as long as ``words``, and as the words themselves into ``grouped`` if that is."""
+def _owners(words, parts, bounds):
+    """Each word's partition; ``bounds[j]`` where partition ``j``'s group starts when
+    grouped by partition (``bounds[parts]``: all of them)."""
     owner = np.empty(words.shape[0], dtype=np.int64)
     bounds[:] = 0
     for i in range(words.shape[0]):
@@ -423,27 +509,19 @@ def _group(words, parts, order, bounds, grouped):
         bounds[j + 1] += 1
     for j in range(parts):
         bounds[j + 1] += bounds[j]
+    return owner
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _group(words, parts, bounds, grouped):
+    """Group ``words`` by partition into ``grouped`` (a counting sort: each group in the
+    words' order): partition ``j``'s at ``[bounds[j]:bounds[j + 1]]``."""
+    owner = _owners(words, parts, bounds)
     at = bounds[:-1].copy()
-    with_order = order.shape[0] == words.shape[0]
-    with_words = grouped.shape[0] == words.shape[0]
     for i in range(words.shape[0]):
         j = owner[i]
-        if with_order:
-            order[at[j]] = i
-        if with_words:
-            grouped[at[j]] = words[i]
+        grouped[at[j]] = words[i]
         at[j] += 1
-
-
-_NONE = np.empty(0, dtype=np.int64)
-
-
-def group(words: np.ndarray, parts: int) -> tuple[np.ndarray, np.ndarray]:
-    """The indices of ``words`` grouped by :func:`partition_of`, and where each group starts."""
-    order = np.empty(words.shape[0], dtype=np.int64)
-    bounds = np.zeros(parts + 1, dtype=np.int64)
-    _group(words, parts, order, bounds, _NONE)
-    return order, bounds
 
 
 def split(words: np.ndarray, parts: int) -> list[np.ndarray]:
@@ -452,7 +530,7 @@ def split(words: np.ndarray, parts: int) -> list[np.ndarray]:
         return [words]
     grouped = np.empty(words.shape[0], dtype=np.int64)
     bounds = np.zeros(parts + 1, dtype=np.int64)
-    _group(words, parts, _NONE, bounds, grouped)
+    _group(words, parts, bounds, grouped)
     return [grouped[bounds[j] : bounds[j + 1]] for j in range(parts)]
 
 

@@ -169,6 +169,12 @@ def test_cli_dask_json_is_the_memory_json_plus_the_engine(tmp_path: Path) -> Non
     assert sum(t["states"] for t in tiered["tiers"]) == memory["states"]
     assert tiered["bytes_written"] > 8 * memory["states"]
     assert tiered["work_dir"] is None  # its own temporary directory, removed
+    # per tier: its files' bytes (8 a state and the header), seconds of both passes
+    for t in tiered["tiers"]:
+        assert t["bytes"] > 8 * t["states"]
+        assert t["seconds"] >= 0 and t["value_seconds"] >= 0
+    assert list(tiered["task_cpu_seconds_per_worker"]) == ["client"]  # --workers 0
+    assert tiered["task_cpu_seconds_per_worker"]["client"] > 0
 
 
 def test_budget_stops_between_tiers_and_resume_finishes(tmp_path: Path) -> None:
@@ -252,51 +258,79 @@ def test_pack_by_table_refuses_a_field_out_of_its_range() -> None:
     assert k.pack_by(shilling_7, k2, lay.parts, lay.head) == -1
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    st.sets(st.integers(0, (1 << 62) - 1), max_size=300),
-    st.lists(st.integers(0, 299), max_size=400),
-    st.integers(0, (1 << 62) - 1),
-)
-def test_join_finds_each_value_like_a_dict(
-    known_set: set[int], picks: list[int], stray: int
-) -> None:
-    """The galloping join against a dict; a word missing from ``known`` is reported."""
-    known = np.array(sorted(known_set), dtype=np.int64)
+@st.composite
+def join_cases(draw: st.DrawFn) -> tuple[int, list[int], list[int], int]:
+    """States of ``bits`` bits (some flagged leaves), often crowded into a few values so
+    that many share the key bits :func:`queries` keeps; picks among them; a stray word."""
+    bits = draw(st.integers(1, 62))
+    base = draw(st.integers(0, (1 << bits) - 1))
+    word = st.one_of(
+        st.integers(0, (1 << bits) - 1), st.integers(base, min(base + 600, (1 << bits) - 1))
+    )
+    flagged = st.tuples(word, st.booleans()).map(
+        lambda wf: wf[0] | (int(twist_of_fate_tiers.LEAF_FLAG) if wf[1] else 0)
+    )
+    known = sorted(draw(st.sets(flagged, max_size=300)))
+    picks = draw(st.lists(st.integers(0, 299), max_size=400))
+    return bits, known, picks, draw(flagged)
+
+
+@settings(max_examples=300, deadline=None)
+@given(join_cases())
+def test_join_finds_each_value_like_a_dict(case: tuple[int, list[int], list[int], int]) -> None:
+    """The sorted-key join against a dict; a word missing from ``known`` is reported."""
+    bits, known_list, picks, stray = case
+    known = np.array(known_list, dtype=np.int64)
     values = np.arange(known.shape[0], dtype=np.uint16) * 7 + 1
-    table = dict(zip(known.tolist(), values.tolist(), strict=True))
+    table = dict(zip(known_list, values.tolist(), strict=True))
     want = np.array([known[p % known.shape[0]] for p in picks] if known.size else [], np.int64)
-    into = np.arange(want.shape[0], dtype=np.int64)[::-1].copy()  # a scatter, not the identity
     out = np.full(want.shape[0], -1, dtype=np.int64)
-    assert twist_of_fate_tiers.join(known, values, want, into, out) == -1
-    assert [int(out[into[i]]) for i in range(want.shape[0])] == [table[int(w)] for w in want]
+    assert twist_of_fate_tiers.join(known, values, want, out, bits) == -1
+    assert out.tolist() == [table[int(w)] for w in want]
     if stray not in table:
-        with_stray = np.append(want, np.int64(stray))
-        into2 = np.arange(with_stray.shape[0], dtype=np.int64)
+        with_stray = np.insert(want, want.shape[0] // 2, np.int64(stray))
         out2 = np.empty(with_stray.shape[0], dtype=np.int64)
-        assert twist_of_fate_tiers.join(known, values, with_stray, into2, out2) == want.shape[0]
+        assert twist_of_fate_tiers.join(known, values, with_stray, out2, bits) >= 0
 
 
-def test_lookup_past_its_mapping_cap_unmaps_and_still_finds_every_value(
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, (1 << 40) - 1), max_size=500), st.integers(1, 9))
+def test_queries_group_words_by_partition_each_group_sorted(words: list[int], parts: int) -> None:
+    """Every word lands once, in its partition's group; each group's keys ascend with
+    its words (the order :func:`join` walks ``known`` in); ungroup undoes the grouping."""
+    array = np.array(words, dtype=np.int64)
+    q = twist_of_fate_tiers.queries(array, parts, 40)
+    owner = twist_of_fate_tiers.partition_of(array, parts)
+    mask = (1 << q.index_bits) - 1
+    for j in range(parts):
+        group = q.grouped[q.bounds[j] : q.bounds[j + 1]]
+        keys = q.keys[q.bounds[j] : q.bounds[j + 1]]
+        assert sorted((keys & mask).tolist()) == list(range(group.shape[0]))
+        assert group[keys & mask].tolist() == sorted(group.tolist())
+        assert all(twist_of_fate_tiers.partition_of(group, parts) == j)
+    assert np.array_equal(twist_of_fate_tiers.ungroup(q, q.grouped), array)
+    assert np.array_equal(q.owner, owner)
+
+
+def test_value_pass_in_batches_of_one_chunk_same_answer_and_lookup_finds_each_value(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With no room for maps, each partition the lookup needs replaces the ones mapped
-    before it; the values are those found with every partition mapped."""
+    """Small chunks, a join per chunk and many partitions give the memory solver's
+    answer; a lookup of a whole tier's states, shuffled, finds each one's value in the
+    files."""
     position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
     memory = twist_of_fate_numba.solve(position, Rules())
-    engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=2_000)
-    monkeypatch.setattr(twist_of_fate_dask, "MAPPED_BYTES", 0)
+    monkeypatch.setattr(twist_of_fate_dask, "CHUNK", 4096)  # about 40 parents a chunk
+    monkeypatch.setattr(twist_of_fate_dask, "JOIN_BATCH", 1)
+    engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=20_000)
     assert engine.solve().answer() == memory.answer()
     assert not list(tmp_path.glob("*.in"))  # no shuffle files left after a finished run
     tier = max(t["tier"] for t in engine.run.tiers if t["partitions"] > 2)
     parts = engine.run.tiers[tier]["partitions"]
-    words = np.concatenate(
-        [np.load(twist_of_fate_dask._words_file(tmp_path, tier, j)) for j in range(parts)]
+    files = twist_of_fate_dask._words_file, twist_of_fate_dask._values_file
+    words, values = (
+        np.concatenate([np.load(f(tmp_path, tier, j)) for j in range(parts)]) for f in files
     )
-    capped: dict = {}
-    got = twist_of_fate_dask.lookup(tmp_path, tier, parts, words, capped)
-    assert len(capped) == 1  # the last partition only
-    monkeypatch.setattr(twist_of_fate_dask, "MAPPED_BYTES", 1 << 40)
-    every: dict = {}
-    assert np.array_equal(twist_of_fate_dask.lookup(tmp_path, tier, parts, words, every), got)
-    assert len(every) == parts
+    shuffle = np.random.default_rng(7).permutation(words.shape[0])
+    got = twist_of_fate_dask.lookup(tmp_path, tier, parts, words[shuffle], engine.prob.lay.bits)
+    assert np.array_equal(got, values[shuffle].astype(np.int64))
