@@ -120,11 +120,20 @@ def test_tiered_engine_agrees_with_memory_solver(
 
 @pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(most=6), st.sampled_from((1 << 21, 40, 400)))
+@given(positions(most=6), st.sampled_from((1, 4, 16)))
 def test_tiered_engine_agrees_with_memory_solver_more(
-    case: tuple[Position, Rules], partition_states: int
+    case: tuple[Position, Rules], parts: int
 ) -> None:
-    _agree(case, partition_states)
+    # Up to six cards make anything from a few states to a few hundred thousand: the
+    # partitions are sized from the memory solver's count, so that an average tier
+    # splits into about ``parts`` of them (a fixed size of 40 or 400 states made tens
+    # of thousands of runs a tier in the largest cases: minutes an example)
+    position, rules = case
+    memory = twist_of_fate_numba.solve(position, rules, threads=1)
+    assert memory.finished
+    tiers = sum(len(seat.hand) for seat in position.state.seats) + 1
+    partition_states = max(20, memory.states // tiers // parts)
+    assert _tiered(position, rules, partition_states) == memory.answer()
 
 
 def test_shipped_3p_6_same_answer_both_engines() -> None:
