@@ -1,0 +1,1 @@
+"""``ruleslawyer cunning-folk``: the command group and its balance command."""

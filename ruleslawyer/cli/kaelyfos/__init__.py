@@ -1,0 +1,1 @@
+"""``ruleslawyer kaelyfos``: the command group and its text renderings."""

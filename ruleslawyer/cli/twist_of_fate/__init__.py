@@ -1,0 +1,1 @@
+"""``ruleslawyer twist-of-fate``: the command group, its rounds options and balance."""

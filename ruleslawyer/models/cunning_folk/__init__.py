@@ -1,0 +1,1 @@
+"""Cunning Folk: the village, the state machine, logs and records, and the rule points."""

@@ -1,0 +1,1 @@
+"""Unsettled: Kaelyfos: the state, how a behaviour card resolves, its files and rule points."""

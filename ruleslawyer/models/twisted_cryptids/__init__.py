@@ -1,0 +1,1 @@
+"""Twisted Cryptids: the round structure, the game file and the rule points."""

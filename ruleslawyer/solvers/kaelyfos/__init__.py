@@ -1,0 +1,1 @@
+"""Kaelyfos solvers: the crew's advice and the designer's table of behaviour cards."""

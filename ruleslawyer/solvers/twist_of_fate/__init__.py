@@ -1,0 +1,1 @@
+"""Twist of Fate solvers: compiled kernels, the Dask tier engine, horizons, hidden cards, balance."""

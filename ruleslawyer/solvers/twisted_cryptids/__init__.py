@@ -1,0 +1,1 @@
+"""Twisted Cryptids solvers: hidden Stacks, Hiding Spot placement, records, advice, balance."""
