@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.cunning_folk_deduce import logs  # noqa: E402
 from ruleslawyer.errors import RulesLawyerError  # noqa: E402
-from ruleslawyer.models.cunning_folk_log import parse_log  # noqa: E402
-from ruleslawyer.models.cunning_folk_record import dump_log  # noqa: E402
+from ruleslawyer.models.cunning_folk.log import parse_log  # noqa: E402
+from ruleslawyer.models.cunning_folk.record import dump_log  # noqa: E402
 
 CLAIM = {"type": "claim", "player": "bea", "cell": "C3", "role": "good-elder"}
 
@@ -66,9 +66,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="wall times: best of this many")
     args = parser.parse_args()
 
-    from ruleslawyer.models.cunning_folk import CELLS
-    from ruleslawyer.solvers.cunning_folk_advise import advise, pending_claim
-    from ruleslawyer.solvers.cunning_folk_worlds import brute_force
+    from ruleslawyer.models.cunning_folk.village import CELLS
+    from ruleslawyer.solvers.cunning_folk.advise import advise, pending_claim
+    from ruleslawyer.solvers.cunning_folk.worlds import brute_force
     from tests.cunning_folk.test_advise import reference_gain, reference_probability
 
     tmp = ROOT / "benchmarks" / ".cunning_folk_advise_log.toml"

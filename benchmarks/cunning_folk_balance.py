@@ -23,13 +23,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruleslawyer.models.cunning_folk import (  # noqa: E402
+from ruleslawyer.models.cunning_folk.play import Table  # noqa: E402
+from ruleslawyer.models.cunning_folk.village import (  # noqa: E402
     bonus_setup,
     scoundrel_setup,
     standard_setup,
 )
-from ruleslawyer.models.cunning_folk_play import Table  # noqa: E402
-from ruleslawyer.solvers.cunning_folk_balance import balance  # noqa: E402
+from ruleslawyer.solvers.cunning_folk.balance import balance  # noqa: E402
 
 NAMES = ["P1", "P2", "P3"]
 BONUS = ["liar", "pirate", "vagrant"]

@@ -24,16 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruleslawyer.models.cunning_folk import standard_setup  # noqa: E402
-from ruleslawyer.models.cunning_folk_log import parse_log  # noqa: E402
-from ruleslawyer.models.cunning_folk_play import (  # noqa: E402
+from ruleslawyer.models.cunning_folk.log import parse_log  # noqa: E402
+from ruleslawyer.models.cunning_folk.play import (  # noqa: E402
     ALLEGE,
     CHALLENGE,
     SWAP,
     State,
     Table,
 )
-from ruleslawyer.models.cunning_folk_record import dump_log, play_and_record  # noqa: E402
+from ruleslawyer.models.cunning_folk.record import dump_log, play_and_record  # noqa: E402
+from ruleslawyer.models.cunning_folk.village import standard_setup  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "cunning-folk" / "thirty-events.toml"
 EVENTS, SWAPS = 30, 8
@@ -109,8 +109,8 @@ def main() -> None:
     parser.add_argument("--brute", type=int, default=6, help="logs to brute-force (slow)")
     args = parser.parse_args()
 
-    from ruleslawyer.solvers.cunning_folk_deduce import deduce
-    from ruleslawyer.solvers.cunning_folk_worlds import brute_force, counts_of
+    from ruleslawyer.solvers.cunning_folk.deduce import deduce
+    from ruleslawyer.solvers.cunning_folk.worlds import brute_force, counts_of
 
     tmp = ROOT / "benchmarks" / ".cunning_folk_log.toml"
     print(f"{'log':<42} {'worlds':>8} {'CLI wall s':>10} {'deduce s':>9} {'brute s':>9}  same")

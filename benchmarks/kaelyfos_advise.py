@@ -36,10 +36,10 @@ def wall(args: list[str]) -> float:
 def in_process(triggers: int) -> tuple[float, float, int, bool]:
     """Seconds for the ranking, for the reference on its options, options, agreement."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.models.kaelyfos_advice_file import load_advice
-    from ruleslawyer.models.kaelyfos_points import in_force
-    from ruleslawyer.solvers.kaelyfos_advise import rank
-    from ruleslawyer.solvers.kaelyfos_advise_reference import reference
+    from ruleslawyer.models.kaelyfos.advice_file import load_advice
+    from ruleslawyer.models.kaelyfos.points import in_force
+    from ruleslawyer.solvers.kaelyfos.advise import rank
+    from ruleslawyer.solvers.kaelyfos.reference import reference
 
     position = load_advice(ROOT / EXAMPLE).position
     chosen = in_force({})

@@ -50,7 +50,7 @@ def sweep(memo: bool) -> float:
     from ruleslawyer.checks import kaelyfos as checks
     from ruleslawyer.games import load_source
     from ruleslawyer.graphs.board import parse_board
-    from ruleslawyer.models import kaelyfos_move as model
+    from ruleslawyer.models.kaelyfos import move as model
 
     source = load_source("kaelyfos")
     board = parse_board(source.document, source.display)

@@ -27,8 +27,8 @@ import time
 import numpy as np
 from numba import njit
 
-from ruleslawyer.solvers.twist_of_fate_kernel import _prefetch
-from ruleslawyer.solvers.twist_of_fate_numba import empty_table
+from ruleslawyer.solvers.twist_of_fate.kernel import _prefetch
+from ruleslawyer.solvers.twist_of_fate.memory import empty_table
 
 BATCH = 16
 

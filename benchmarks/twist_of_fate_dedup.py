@@ -26,10 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import load_position
-from ruleslawyer.solvers import twist_of_fate_dask as dask_engine
-from ruleslawyer.solvers import twist_of_fate_tiers as tiers
+from ruleslawyer.models.twist_of_fate.files import load_position
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.solvers.twist_of_fate import dask as dask_engine
+from ruleslawyer.solvers.twist_of_fate import tiers
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"

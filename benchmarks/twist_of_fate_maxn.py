@@ -36,30 +36,33 @@ import subprocess
 import sys
 from pathlib import Path
 
+from old_layout import SHIM
+
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
 
 CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[3])
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import load_position
+%%SHIM%%
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.models.twist_of_fate.files import load_position
 kind, path = sys.argv[1], sys.argv[2]
-from ruleslawyer.solvers.twist_of_fate_numba import default_threads
+from ruleslawyer.solvers.twist_of_fate.memory import default_threads
 threads = 1 if kind.endswith(" 1t") else default_threads()
 kind = kind.removesuffix(" 1t")
 position = load_position(path)
 from ruleslawyer.budget import Budget
 def go(budget):
     if kind == "paranoid":
-        from ruleslawyer.solvers.twist_of_fate_numba import solve
+        from ruleslawyer.solvers.twist_of_fate.memory import solve
         result = solve(position, Rules(), budget, threads=threads)
         return result.states, result.finished
     if kind == "paranoid cli":
-        from ruleslawyer.solvers.twist_of_fate_maxn import paranoid_solve
+        from ruleslawyer.solvers.twist_of_fate.maxn import paranoid_solve
         analysis, result = paranoid_solve(position, Rules(), budget, threads=threads)
         return result.states, result.finished and analysis.finished
-    from ruleslawyer.solvers.twist_of_fate_maxn import analyse
+    from ruleslawyer.solvers.twist_of_fate.maxn import analyse
     try:
         analysis = analyse(position, Rules(), "maxn", budget, threads=threads)
     except TypeError:  # an older tree: one search thread
@@ -75,6 +78,7 @@ peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(json.dumps({"wall": wall, "cpu": cpu, "states": states, "finished": finished,
                   "peak": peak}))
 """
+CHILD = CHILD.replace("%%SHIM%%", SHIM)
 
 
 def run(kind: str, path: Path, tree: Path, warm: str = "budget") -> dict:

@@ -27,17 +27,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from old_layout import SHIM
+
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
 
 CHILD = """
 import json, resource, sys, time
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import load_position
-from ruleslawyer.solvers import twist_of_fate_numba
+%%SHIM%%
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.models.twist_of_fate.files import load_position
+from ruleslawyer.solvers.twist_of_fate import memory
 position = load_position(sys.argv[1])
 stats = {}
-result = twist_of_fate_numba.solve(position, Rules(), threads=int(sys.argv[2]), stats=stats)
+result = memory.solve(position, Rules(), threads=int(sys.argv[2]), stats=stats)
 usage = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({
     "search": stats["search_seconds"],
@@ -45,9 +48,10 @@ print(json.dumps({
     "rss": usage.ru_maxrss * 1024,
     "tables": stats["table_bytes"],
     "answer": result.answer(),
-    "module": twist_of_fate_numba.__file__,
+    "module": memory.__file__,
 }))
 """
+CHILD = CHILD.replace("%%SHIM%%", SHIM)
 
 
 def solve(tree: Path | None, position: Path, threads: int) -> dict:

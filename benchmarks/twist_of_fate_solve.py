@@ -27,20 +27,23 @@ import tempfile
 import time
 from pathlib import Path
 
+from old_layout import SHIM
+
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
 
 CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
+%%SHIM%%
 from ruleslawyer.budget import Budget
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import load_position
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.models.twist_of_fate.files import load_position
 solver, path, seconds, threads = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 if solver == "numba":
-    from ruleslawyer.solvers.twist_of_fate_numba import solve
+    from ruleslawyer.solvers.twist_of_fate.memory import solve
 else:
-    from ruleslawyer.solvers.twist_of_fate_reference import solve
+    from ruleslawyer.solvers.twist_of_fate.reference.solve import solve
 position = load_position(path)
 began = time.perf_counter()
 stats = {{}}
@@ -64,7 +67,7 @@ def run(
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
-    code = CHILD.format(root=str(ROOT))
+    code = CHILD.format(root=str(ROOT)).replace("%%SHIM%%", SHIM)
     out = subprocess.run(
         [sys.executable, "-c", code, solver, str(position), str(seconds), str(threads)],
         check=True,

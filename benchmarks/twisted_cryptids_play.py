@@ -4,8 +4,9 @@ Run from the repository root: ``python benchmarks/twisted_cryptids_play.py [--ga
 
 advise rows: positions of seeded 2-player games (players, seed, moves as the CLI takes
 them). ``advise s`` is the solver (the play before Dusk's reveals shared by every world);
-``reference s`` replays every world from the move with no sharing (``cryptid_advise.outcome``)
-over the same worlds, and the means must agree. balance rows: ``balance s`` for ``--games``
+``reference s`` replays every world from the move with no sharing
+(``twisted_cryptids.advise.outcome``) over the same worlds, and the means must agree.
+balance rows: ``balance s`` for ``--games``
 seeded games under the random policy, beside a plain loop playing the same seeded games with
 ``play_random`` and nothing else (the cost of the games themselves). The last line is the
 CLI wall time of ``balance --games N`` over every player count in a fresh process.
@@ -24,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruleslawyer.models.twisted_cryptids_game import builtin_game  # noqa: E402
-from ruleslawyer.models.twisted_cryptids_play import legal_moves, play_random  # noqa: E402
-from ruleslawyer.solvers import cryptid_advise as ca  # noqa: E402
-from ruleslawyer.solvers.cryptid_balance import balance  # noqa: E402
-from ruleslawyer.solvers.cryptid_simulate import deal, position  # noqa: E402
+from ruleslawyer.models.twisted_cryptids.game import builtin_game  # noqa: E402
+from ruleslawyer.models.twisted_cryptids.play import legal_moves, play_random  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids import advise as ca  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids.balance import balance  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids.simulate import deal, position  # noqa: E402
 
 
 def reference_means(state, worlds):  # type: ignore[no-untyped-def]

@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruleslawyer.solvers.cryptid_record import load_record  # noqa: E402
-from ruleslawyer.solvers.cryptid_simulate import simulated_record  # noqa: E402
-from ruleslawyer.solvers.cryptid_stacks import (  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids.record import load_record  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids.simulate import simulated_record  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids.stacks import (  # noqa: E402
     analyse,
     arrangements,
     brute_force,
@@ -43,7 +43,7 @@ def timed(func, *args):  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    from ruleslawyer.models.twisted_cryptids_game import builtin_game
+    from ruleslawyer.models.twisted_cryptids.game import builtin_game
 
     game = builtin_game()
     example, _ = load_record(EXAMPLE)

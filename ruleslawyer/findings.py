@@ -70,10 +70,10 @@ class Sentence:
         """The file the quote is read from, and its first and last lines (None: not there)."""
         if self.file is not None:
             return self.file, self.line, self.end_line
-        from ruleslawyer import rulebooks
+        from ruleslawyer import shipped_rulebooks as shipped
 
-        first, last = rulebooks.shipped_span(self)
-        return rulebooks.path(self.rulebook), first, last
+        first, last = shipped.shipped_span(self.rulebook, self.text)
+        return shipped.path(self.rulebook), first, last
 
     def to_json(self) -> dict[str, Any]:
         file, line, _ = self.where()

@@ -16,46 +16,11 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Sentence
-
-RULEBOOK_DIR = "data/rulebooks"
-
-
-@cache
-def text(rulebook: str) -> str:
-    """The full text of a shipped rulebook, by file name."""
-    return resources.files("ruleslawyer").joinpath(RULEBOOK_DIR, rulebook).read_text("utf-8")
-
-
-def path(rulebook: str) -> str:
-    """The rulebook's path relative to the project root, for reports and SARIF."""
-    return f"ruleslawyer/{RULEBOOK_DIR}/{rulebook}"
-
-
-def spans_in(body: str, quote: str) -> list[tuple[int, int]]:
-    """The 1-based first and last lines of every place ``quote`` is in ``body``.
-
-    Whitespace is compared loosely (a quote may wrap across lines); an
-    ellipsis ``...`` in the quote stands for omitted words.
-    """
-    parts = [r"\s+".join(re.escape(word) for word in part.split()) for part in quote.split("...")]
-    pattern = r".*?".join(p for p in parts if p)
-    out = []
-    for match in re.finditer(pattern, body, flags=re.DOTALL):
-        first = body.count("\n", 0, match.start()) + 1
-        out.append((first, first + body.count("\n", match.start(), match.end())))
-    return out
-
-
-def span_in(body: str, quote: str) -> tuple[int, int] | None:
-    """The first place ``quote`` is in ``body`` (see :func:`spans_in`), or None."""
-    found = spans_in(body, quote)
-    return found[0] if found else None
+from ruleslawyer.shipped_rulebooks import span_in, spans_in, text
 
 
 def find(sentence: Sentence) -> int | None:
@@ -70,13 +35,6 @@ def line_of(sentence: Sentence) -> int:
     if line is None:
         raise ValueError(f"quote not found in {sentence.rulebook}: {sentence.text!r}")
     return line
-
-
-def shipped_span(sentence: Sentence) -> tuple[int, int]:
-    found = span_in(text(sentence.rulebook), sentence.text)
-    if found is None:
-        raise ValueError(f"quote not found in {sentence.rulebook}: {sentence.text!r}")
-    return found
 
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")

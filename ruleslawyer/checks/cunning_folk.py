@@ -1,7 +1,7 @@
 """``ruleslawyer check cunning-folk``: one finding per rule point, with witnesses from play.
 
 Witnesses come from the state machine in
-:mod:`ruleslawyer.models.cunning_folk_play`: a breadth-first search from a
+:mod:`ruleslawyer.models.cunning_folk.play`: a breadth-first search from a
 deal of the game file's cards runs the readings of a point side by side and
 returns the shortest move sequence after which they part (a move legal under
 one reading only, or different suspected, ostracised, face-up cards or winner).
@@ -16,7 +16,20 @@ from typing import Any
 from ruleslawyer.budget import Budget
 from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.data import GameData, load_game_data
+from ruleslawyer.models.cunning_folk.play import (
+    ELDER,
+    OSTRACISED,
+    OVER,
+    SUSPECTED,
+    Rules,
+    State,
+    Table,
+    legal_moves,
+    start,
+    step,
+)
+from ruleslawyer.models.cunning_folk.village import (
     CAT,
     CELLS,
     EVIL_ELDER,
@@ -32,19 +45,6 @@ from ruleslawyer.models.cunning_folk import (
     VILLAGER,
     Setup,
     cards_of,
-)
-from ruleslawyer.models.cunning_folk_data import GameData, load_game_data
-from ruleslawyer.models.cunning_folk_play import (
-    ELDER,
-    OSTRACISED,
-    OVER,
-    SUSPECTED,
-    Rules,
-    State,
-    Table,
-    legal_moves,
-    start,
-    step,
 )
 from ruleslawyer.solvers.parting import Search, shortest_cycle, shortest_parting, shortest_path
 

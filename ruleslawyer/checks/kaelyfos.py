@@ -6,7 +6,7 @@ site, 0 or 1 caught) or two empty ones, and up to one free action (an
 explorer builds or destroys a trap on their node before the card; the first
 explorer's turn), for every behaviour card of the board's deck and every
 deal of the nests: only positions a game can reach
-(:mod:`ruleslawyer.models.kaelyfos_setup`). They are visited by increasing size
+(:mod:`ruleslawyer.models.kaelyfos.setup`). They are visited by increasing size
 (pieces, counting a caught bloodsucker, then the card's move value), so the first
 position where a point's readings part is a smallest witness; the search
 stops as soon as every point has one.
@@ -29,19 +29,9 @@ from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_err
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
 from ruleslawyer.graphs.pathing import INF, Distances
-from ruleslawyer.models.kaelyfos import (
-    RULE_POINTS,
-    Action,
-    Outcome,
-    Position,
-    Trap,
-    geometry,
-    option_results,
-    resolve,
-)
-from ruleslawyer.models.kaelyfos_files import position_document
-from ruleslawyer.models.kaelyfos_move import distances_at
-from ruleslawyer.models.kaelyfos_points import (
+from ruleslawyer.models.kaelyfos.files import position_document
+from ruleslawyer.models.kaelyfos.move import distances_at
+from ruleslawyer.models.kaelyfos.points import (
     BUILD_ON_BLOODSUCKERS,
     CAUGHT_MOVE,
     DESTROYED_BLOODSUCKERS,
@@ -56,15 +46,25 @@ from ruleslawyer.models.kaelyfos_points import (
     UNREACHABLE_EXPLORER,
     in_force,
 )
-from ruleslawyer.models.kaelyfos_setup import (
+from ruleslawyer.models.kaelyfos.resolve import (
+    RULE_POINTS,
+    Action,
+    Outcome,
+    Position,
+    Trap,
+    geometry,
+    option_results,
+    resolve,
+)
+from ruleslawyer.models.kaelyfos.setup import (
     bloodsucker_sites,
     deck_cards,
     explorer_sites,
     nest_deals,
     trap_sites,
 )
-from ruleslawyer.models.kaelyfos_state import Readings
-from ruleslawyer.models.kaelyfos_timeline import Timeline, advance
+from ruleslawyer.models.kaelyfos.state import Readings
+from ruleslawyer.models.kaelyfos.timeline import Timeline, advance
 
 EXPLORER_NAMES = ("ada", "ben")
 CHECK_EVERY = 256
@@ -486,7 +486,7 @@ def _run(search: _Search, budget: Budget) -> bool:
 def positions(board: Board) -> Iterator[Position]:
     """Every search position, smallest first: by pieces, then card, then nests, then placement.
 
-    Only positions a game can reach (see :mod:`ruleslawyer.models.kaelyfos_setup`): the
+    Only positions a game can reach (see :mod:`ruleslawyer.models.kaelyfos.setup`): the
     deck's cards (by move value, then file order), every deal of the nests, explorers on
     face-up cards, free bloodsuckers on face-up cards off the Scarab and off traps, traps
     on build sites of face-up cards.
@@ -627,8 +627,8 @@ def replay(
     None when the position does not fit the board (a node it names is gone,
     or the board breaks a structural rule).
     """
-    from ruleslawyer.models.kaelyfos import step
-    from ruleslawyer.models.kaelyfos_files import BUILT_IN, parse_position
+    from ruleslawyer.models.kaelyfos.files import BUILT_IN, parse_position
+    from ruleslawyer.models.kaelyfos.resolve import step
 
     board_ref = BUILT_IN if source.built_in else str(source.path.resolve())
     try:

@@ -38,8 +38,8 @@ def stacks(log: Path, fmt: str, output: Path | None) -> None:
     LOG: `perspective`, `rounds_played`, [[player]] (`name`, `cryptid`, `myth`), [[reveal]],
     [[known]]. Example: examples/twisted-cryptids/six-player-end.toml (`simulate` writes one).
     """
-    from ruleslawyer.solvers.cryptid_record import load_record
-    from ruleslawyer.solvers.cryptid_stacks import analyse
+    from ruleslawyer.solvers.twisted_cryptids.record import load_record
+    from ruleslawyer.solvers.twisted_cryptids.stacks import analyse
 
     record, game = load_record(log)
     result = analyse(record, game, display=str(log))
@@ -95,8 +95,8 @@ def simulate(
     players: int, seed: int, rounds: int | None, moves: int | None, output: Path | None
 ) -> None:
     """Play a random game with the built-in data and write the first player's record (TOML)."""
-    from ruleslawyer.solvers.cryptid_record import record_to_toml
-    from ruleslawyer.solvers.cryptid_simulate import position_record, simulated_record
+    from ruleslawyer.solvers.twisted_cryptids.record import record_to_toml
+    from ruleslawyer.solvers.twisted_cryptids.simulate import position_record, simulated_record
 
     if moves is None:
         emit(record_to_toml(simulated_record(players, seed, rounds=rounds)), output)
@@ -143,9 +143,9 @@ def advise(
     the perspective's hand). Example: examples/twisted-cryptids/advise-day.toml.
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.solvers.cryptid_advise import advise as run
-    from ruleslawyer.solvers.cryptid_position import NOT_AVERAGED, position_state
-    from ruleslawyer.solvers.cryptid_record import load_record
+    from ruleslawyer.solvers.twisted_cryptids.advise import advise as run
+    from ruleslawyer.solvers.twisted_cryptids.position import NOT_AVERAGED, position_state
+    from ruleslawyer.solvers.twisted_cryptids.record import load_record
 
     rec, game = load_record(record)
     state, hidden = position_state(rec, game, str(record))
@@ -219,9 +219,9 @@ def balance(
     """Seat win rates from seeded games with the built-in data, per player count (95% Wilson
     intervals). Seat k plays the k-th Cryptid of the data; every seat plays the random policy."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twisted_cryptids_game import builtin_game
-    from ruleslawyer.solvers.cryptid_balance import POLICY
-    from ruleslawyer.solvers.cryptid_balance import balance as run
+    from ruleslawyer.models.twisted_cryptids.game import builtin_game
+    from ruleslawyer.solvers.twisted_cryptids.balance import POLICY
+    from ruleslawyer.solvers.twisted_cryptids.balance import balance as run
 
     game = builtin_game()
     budget = Budget(max_seconds=max_seconds)

@@ -34,8 +34,8 @@ class Figure(NamedTuple):
 
 
 def _game_module(source: GameSource, package: str) -> Any:
-    """``ruleslawyer.reports.<package>.<module>`` for the game (its checks' name), or None."""
-    name = f"ruleslawyer.reports.{package}.{games.get(source.game).checks.rsplit('.', 1)[-1]}"
+    """``ruleslawyer.reports.<package>.<game>`` for the game (its id in snake case), or None."""
+    name = f"ruleslawyer.reports.{package}.{games.get(source.game).id.replace('-', '_')}"
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:

@@ -6,7 +6,10 @@ import random
 import tomllib
 from typing import Any
 
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.log import Log, parse_log
+from ruleslawyer.models.cunning_folk.play import Rules, Table
+from ruleslawyer.models.cunning_folk.record import Recording, dump_log, play_and_record
+from ruleslawyer.models.cunning_folk.village import (
     POINTS,
     SCOUNDREL_CORE,
     SCOUNDREL_POOL,
@@ -15,9 +18,6 @@ from ruleslawyer.models.cunning_folk import (
     scoundrel_setup,
     standard_setup,
 )
-from ruleslawyer.models.cunning_folk_log import Log, parse_log
-from ruleslawyer.models.cunning_folk_play import Rules, Table
-from ruleslawyer.models.cunning_folk_record import Recording, dump_log, play_and_record
 
 NAMES = ("me", "bea", "cal", "dan")
 

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.cunning_folk import CELLS, ROLES
-from ruleslawyer.solvers.cunning_folk_advise import (
+from ruleslawyer.models.cunning_folk.village import CELLS, ROLES
+from ruleslawyer.solvers.cunning_folk.advise import (
     ALLEGIANCE,
     Claim,
     allegiance_entropy,
@@ -25,8 +25,8 @@ from ruleslawyer.solvers.cunning_folk_advise import (
     information_gain,
     pending_claim,
 )
-from ruleslawyer.solvers.cunning_folk_advise import advise as advise_log
-from ruleslawyer.solvers.cunning_folk_worlds import brute_force, filter_worlds
+from ruleslawyer.solvers.cunning_folk.advise import advise as advise_log
+from ruleslawyer.solvers.cunning_folk.worlds import brute_force, filter_worlds
 from tests.cunning_folk.helpers import log_of, random_recording
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -269,8 +269,8 @@ def test_a_plan_cut_by_the_budget_says_finished_false(monkeypatch: pytest.Monkey
     import tomllib
 
     from ruleslawyer.errors import BudgetExceeded
-    from ruleslawyer.models.cunning_folk_log import parse_log
-    from ruleslawyer.solvers import cunning_folk_advise as module
+    from ruleslawyer.models.cunning_folk.log import parse_log
+    from ruleslawyer.solvers.cunning_folk import advise as module
 
     def cut(*args: object, **kwargs: object) -> None:
         raise BudgetExceeded("plan")

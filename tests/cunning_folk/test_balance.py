@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.cunning_folk import bonus_setup, scoundrel_setup, standard_setup
-from ruleslawyer.models.cunning_folk_play import OVER, State, Table, legal_moves, start, step
-from ruleslawyer.solvers.cunning_folk_balance import (
+from ruleslawyer.models.cunning_folk.play import OVER, State, Table, legal_moves, start, step
+from ruleslawyer.models.cunning_folk.village import bonus_setup, scoundrel_setup, standard_setup
+from ruleslawyer.solvers.cunning_folk.balance import (
     DEDUCE_POLICY,
     OUTCOMES,
     Seat,
@@ -266,9 +266,9 @@ def test_the_scoundrels_policy_follows_the_advise_figures() -> None:
 
 
 def _policy_against_advise(cases: list, seeds: range) -> dict[str, int]:
-    from ruleslawyer.models.cunning_folk import CELLS
-    from ruleslawyer.models.cunning_folk_log import parse_log
-    from ruleslawyer.solvers.cunning_folk_advise import advise, pending_claim
+    from ruleslawyer.models.cunning_folk.log import parse_log
+    from ruleslawyer.models.cunning_folk.village import CELLS
+    from ruleslawyer.solvers.cunning_folk.advise import advise, pending_claim
 
     checked = {"investigate": 0, "challenge": 0, "elder": 0}
     for table, head in cases:

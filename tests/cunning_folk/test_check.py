@@ -16,9 +16,9 @@ from ruleslawyer.checks.cunning_folk import PLANS, summary
 from ruleslawyer.cli.main import cli
 from ruleslawyer.findings import Kind
 from ruleslawyer.gamefiles import builtin_path
-from ruleslawyer.models.cunning_folk import RULE_POINTS, Setup
-from ruleslawyer.models.cunning_folk_data import load_game_data
-from ruleslawyer.models.cunning_folk_play import Rules, Table, legal_moves, start, step
+from ruleslawyer.models.cunning_folk.data import load_game_data
+from ruleslawyer.models.cunning_folk.play import Rules, Table, legal_moves, start, step
+from ruleslawyer.models.cunning_folk.village import RULE_POINTS, Setup
 
 ISSUE_POINTS = {
     "cunning-folk/multiple-challengers": ("each-challenger", "first-challenger"),

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.solvers.cunning_folk_deduce import deduce
+from ruleslawyer.solvers.cunning_folk.deduce import deduce
 from tests.cunning_folk.helpers import log_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from ruleslawyer.models.cunning_folk import CELLS
-from ruleslawyer.models.cunning_folk_log import Is, IsNot, Log
-from ruleslawyer.solvers.cunning_folk_worlds import (
+from ruleslawyer.models.cunning_folk.log import Is, IsNot, Log
+from ruleslawyer.models.cunning_folk.village import CELLS
+from ruleslawyer.solvers.cunning_folk.worlds import (
     ROLE_CODE,
     brute_force,
     counts_of,
@@ -20,7 +20,7 @@ from ruleslawyer.solvers.cunning_folk_worlds import (
     filter_worlds,
     replay,
 )
-from ruleslawyer.solvers.cunning_folk_z3 import encode
+from ruleslawyer.solvers.cunning_folk.z3_model import encode
 from tests.cunning_folk.helpers import log_of, random_recording
 
 # A fast handful by default; many more behind the slow marker.

@@ -10,9 +10,9 @@ import pytest
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import BudgetExceeded
-from ruleslawyer.models.cunning_folk import CELLS, ELDERS, opposes
-from ruleslawyer.solvers.cunning_folk_elder import ROLE_CODE, plan
-from ruleslawyer.solvers.cunning_folk_worlds import brute_force, face_up_after
+from ruleslawyer.models.cunning_folk.village import CELLS, ELDERS, opposes
+from ruleslawyer.solvers.cunning_folk.elder import ROLE_CODE, plan
+from ruleslawyer.solvers.cunning_folk.worlds import brute_force, face_up_after
 from tests.cunning_folk.helpers import log_of, random_recording
 
 

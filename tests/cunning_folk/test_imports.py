@@ -9,8 +9,8 @@ import sys
 def test_cli_group_and_models_import_no_solver_libraries() -> None:
     code = (
         "import sys\n"
-        "import ruleslawyer.cli.main, ruleslawyer.cli.cunning_folk\n"
-        "import ruleslawyer.models.cunning_folk, ruleslawyer.models.cunning_folk_play\n"
+        "import ruleslawyer.cli.main, ruleslawyer.cli.cunning_folk.commands\n"
+        "import ruleslawyer.models.cunning_folk.village, ruleslawyer.models.cunning_folk.play\n"
         "print(sorted(m for m in ('z3', 'numpy', 'numba', 'pydantic') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -7,8 +7,8 @@ import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruleslawyer.models.cunning_folk_log import parse_log
-from ruleslawyer.models.cunning_folk_record import dump_log
+from ruleslawyer.models.cunning_folk.log import parse_log
+from ruleslawyer.models.cunning_folk.record import dump_log
 from tests.cunning_folk.helpers import random_recording
 
 

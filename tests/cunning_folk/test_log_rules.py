@@ -15,9 +15,9 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InconsistentRecord
-from ruleslawyer.models.cunning_folk_record import dump_log
-from ruleslawyer.solvers.cunning_folk_deduce import deduce
-from ruleslawyer.solvers.cunning_folk_worlds import face_up_after, filter_worlds, replay
+from ruleslawyer.models.cunning_folk.record import dump_log
+from ruleslawyer.solvers.cunning_folk.deduce import deduce
+from ruleslawyer.solvers.cunning_folk.worlds import face_up_after, filter_worlds, replay
 from tests.cunning_folk.helpers import log_of, random_recording
 
 

@@ -8,17 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from ruleslawyer.errors import IllegalMove
-from ruleslawyer.models.cunning_folk import (
-    CELLS,
-    RULE_POINTS,
-    SCOUNDREL_CORE,
-    SCOUNDREL_POOL,
-    bonus_setup,
-    cards_of,
-    scoundrel_setup,
-    standard_setup,
-)
-from ruleslawyer.models.cunning_folk_play import (
+from ruleslawyer.models.cunning_folk.play import (
     OSTRACISED,
     OVER,
     Rules,
@@ -28,7 +18,17 @@ from ruleslawyer.models.cunning_folk_play import (
     start,
     step,
 )
-from ruleslawyer.models.cunning_folk_record import events_of
+from ruleslawyer.models.cunning_folk.record import events_of
+from ruleslawyer.models.cunning_folk.village import (
+    CELLS,
+    RULE_POINTS,
+    SCOUNDREL_CORE,
+    SCOUNDREL_POOL,
+    bonus_setup,
+    cards_of,
+    scoundrel_setup,
+    standard_setup,
+)
 
 # The deal used below: cards in role order, A1..C3.
 # A1 good-witch, A2 good-witch, A3 good-elder, B1 evil-witch, B2 evil-witch, B3 evil-elder,

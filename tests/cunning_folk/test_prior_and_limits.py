@@ -14,16 +14,16 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.gamefiles import builtin_path
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.record import dump_log
+from ruleslawyer.models.cunning_folk.village import (
     CELLS,
     ROLES,
     SCOUNDREL_CORE,
     SCOUNDREL_POOL,
     cards_of,
 )
-from ruleslawyer.models.cunning_folk_record import dump_log
-from ruleslawyer.solvers.cunning_folk_deduce import assumptions, deduce
-from ruleslawyer.solvers.cunning_folk_worlds import brute_force, counts_of, filter_worlds
+from ruleslawyer.solvers.cunning_folk.deduce import assumptions, deduce
+from ruleslawyer.solvers.cunning_folk.worlds import brute_force, counts_of, filter_worlds
 from tests.cunning_folk.helpers import log_of
 
 PLAYERS = ["me", "bea", "cal"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 
 from ruleslawyer.graphs.board import Board
-from ruleslawyer.models.kaelyfos import Card, Position, Trap
-from ruleslawyer.models.kaelyfos_files import load_board
+from ruleslawyer.models.kaelyfos.files import load_board
+from ruleslawyer.models.kaelyfos.resolve import Card, Position, Trap
 
 # Nests as the Quick Setup deals them in the example position.
 NESTS = (("A", "vesicle-cluster"), ("B", "bony-protrusion"), ("C", "glowing-fold"))

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.kaelyfos import Card, Position, resolve
-from ruleslawyer.models.kaelyfos_points import in_force
-from ruleslawyer.solvers.kaelyfos_advise import advise, candidates, next_position, rank
-from ruleslawyer.solvers.kaelyfos_advise_reference import reference
-from tests.kaelyfos.kaelyfos_helpers import board, position
-from tests.kaelyfos.test_kaelyfos_properties import positions
+from ruleslawyer.models.kaelyfos.points import in_force
+from ruleslawyer.models.kaelyfos.resolve import Card, Position, resolve
+from ruleslawyer.solvers.kaelyfos.advise import advise, candidates, next_position, rank
+from ruleslawyer.solvers.kaelyfos.reference import reference
+from tests.kaelyfos.helpers import board, position
+from tests.kaelyfos.test_properties import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = ("Frenzy", "Hunt", "Prowl", "Swarm")

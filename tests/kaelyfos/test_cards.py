@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ruleslawyer.graphs.board import Behavior
-from ruleslawyer.solvers.kaelyfos_cards import card_table, markdown
-from tests.kaelyfos.kaelyfos_helpers import board
+from ruleslawyer.solvers.kaelyfos.cards import card_table, markdown
+from tests.kaelyfos.helpers import board
 
 
 def _rows(max_pieces: int, b=None) -> dict[str, object]:

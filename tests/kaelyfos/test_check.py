@@ -178,7 +178,7 @@ def test_proofs_settle_points_a_board_cannot_part(tmp_path) -> None:
     import dataclasses
 
     from ruleslawyer.graphs.board import dump_board
-    from tests.kaelyfos.kaelyfos_helpers import board
+    from tests.kaelyfos.helpers import board
 
     b = board()
     distinct = tuple(
@@ -230,7 +230,7 @@ def test_step_rulings_layer_board_then_position_then_option(tmp_path) -> None:
     import dataclasses
 
     from ruleslawyer.graphs.board import dump_board
-    from tests.kaelyfos.kaelyfos_helpers import board
+    from tests.kaelyfos.helpers import board
 
     ruled = dataclasses.replace(
         board(), rulings=(("kaelyfos/attack-removal", "removed-from-play"),)

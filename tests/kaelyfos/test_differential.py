@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.checks import kaelyfos as checks
-from ruleslawyer.models import kaelyfos as model
-from ruleslawyer.models import kaelyfos_move
-from ruleslawyer.models.kaelyfos_points import RULE_POINTS, in_force
-from tests.kaelyfos.kaelyfos_helpers import board
-from tests.kaelyfos.test_kaelyfos_properties import positions
+from ruleslawyer.models.kaelyfos import move
+from ruleslawyer.models.kaelyfos import resolve as model
+from ruleslawyer.models.kaelyfos.points import RULE_POINTS, in_force
+from tests.kaelyfos.helpers import board
+from tests.kaelyfos.test_properties import positions
 
 READING_POINTS = [p for p in RULE_POINTS if p.readings]
 
@@ -49,12 +49,12 @@ def test_memoised_walks_match_plain_walks(position, flip) -> None:
         if p.id in flip:
             chosen[p.id] = p.reading_names[1]
     fresh = model.resolve(position, chosen)
-    saved = kaelyfos_move.WALK_MEMO
-    kaelyfos_move.WALK_MEMO = -1
+    saved = move.WALK_MEMO
+    move.WALK_MEMO = -1
     try:
         plain = model.resolve(position, chosen)
     finally:
-        kaelyfos_move.WALK_MEMO = saved
+        move.WALK_MEMO = saved
     assert (fresh.result, fresh.decisions, fresh.consulted) == (
         plain.result,
         plain.decisions,
@@ -69,7 +69,7 @@ def _first_witnesses_match(limit: int | None) -> None:
     # parted by positions; points found after ``limit`` positions are left out.)
     from ruleslawyer.budget import Budget
     from ruleslawyer.games import load_source
-    from ruleslawyer.models.kaelyfos_points import TIMELINE_POINTS
+    from ruleslawyer.models.kaelyfos.points import TIMELINE_POINTS
 
     findings = {f.id: f for f in checks.check(load_source("kaelyfos"), {}, Budget())}
     wanted = {

@@ -14,8 +14,8 @@ import time
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.kaelyfos import Trap, step
-from tests.kaelyfos.kaelyfos_helpers import position
+from ruleslawyer.models.kaelyfos.resolve import Trap, step
+from tests.kaelyfos.helpers import position
 
 ONWARD = {"kaelyfos/stop-at-explorer": "onward"}
 
@@ -160,7 +160,7 @@ def _with(p, **changes):
 
 
 def _readings(p, point: str) -> dict[str, object]:
-    from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
+    from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
 
     return {r: step(p, {point: r}).result for r in POINTS_BY_ID[point].reading_names}
 
@@ -170,7 +170,7 @@ def test_build_on_a_node_with_bloodsuckers() -> None:
     # build a trap as a free action"), then a card with no spawn and move 0 attacks.
     # not-caught: it did not move onto the trap, stays free and attacks ada.
     # caught: trapped at once; caught bloodsuckers do not attack (trapped-attack=no).
-    from ruleslawyer.models.kaelyfos import Action
+    from ruleslawyer.models.kaelyfos.resolve import Action
 
     p = position(explorers={"ada": "glowing-fold"}, bloodsuckers={"glowing-fold": 1}, move=0)
     p = _with(p, actions=(Action("build", "ada"),))
@@ -186,7 +186,7 @@ def test_destroying_a_trap_as_a_free_action() -> None:
     # FAQ: "You may destroy a trap on your node (and any bloodsuckers on it)". The caught
     # bloodsucker goes to the supply (as "Return it and the bloodsuckers to the supply")
     # or out of play; the token comes back (2 available) or is spent (1 available).
-    from ruleslawyer.models.kaelyfos import Action
+    from ruleslawyer.models.kaelyfos.resolve import Action
 
     p = position(explorers={"ada": "glowing-fold"}, traps=(Trap("glowing-fold", 1),), move=0)
     p = _with(p, actions=(Action("destroy", "ada"),))
@@ -204,7 +204,7 @@ def test_destroying_a_trap_as_a_free_action() -> None:
 def test_building_with_no_trap_token_left() -> None:
     # Both bloodsucker trap tokens are on the board; ada on the exterior orifice builds.
     # cannot-build: no trap. doppelganger-token: the board's one doppelganger token.
-    from ruleslawyer.models.kaelyfos import Action
+    from ruleslawyer.models.kaelyfos.resolve import Action
 
     p = position(
         explorers={"ada": "exterior-orifice"},
@@ -320,8 +320,8 @@ def test_step_refuses_an_action_no_explorer_can_take(tmp_path) -> None:
 def test_timeline_readings_by_hand() -> None:
     # Triggers on 3 and 6 (Quick Setup). "When the time marker reaches a bloodsucker
     # (triangle) trigger token: reveal and resolve a bloodsucker behavior card."
-    from ruleslawyer.models.kaelyfos_points import in_force
-    from ruleslawyer.models.kaelyfos_timeline import Timeline, advance
+    from ruleslawyer.models.kaelyfos.points import in_force
+    from ruleslawyer.models.kaelyfos.timeline import Timeline, advance
 
     chosen = in_force()
     deck = ("Swarm", "Hunt")

@@ -17,14 +17,14 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.findings import Kind
 from ruleslawyer.games import load_source
 from ruleslawyer.graphs.board import Edge, Node, dump_board, parse_board, problems
-from ruleslawyer.models.kaelyfos_files import (
+from ruleslawyer.models.kaelyfos.files import (
     PositionFile,
     dump_position,
     load_position,
     parse_position,
 )
-from tests.kaelyfos.kaelyfos_helpers import board
-from tests.kaelyfos.test_kaelyfos_properties import positions
+from tests.kaelyfos.helpers import board
+from tests.kaelyfos.test_properties import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ROOT / "ruleslawyer" / "data" / "kaelyfos.toml"

@@ -14,9 +14,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from ruleslawyer.models.kaelyfos import Card, Position, Trap, step
-from ruleslawyer.models.kaelyfos_points import RULE_POINTS
-from tests.kaelyfos.kaelyfos_helpers import NESTS, board
+from ruleslawyer.models.kaelyfos.points import RULE_POINTS
+from ruleslawyer.models.kaelyfos.resolve import Card, Position, Trap, step
+from tests.kaelyfos.helpers import NESTS, board
 
 NODES = board().node_ids
 READINGS = {p.id: p.reading_names for p in RULE_POINTS if p.readings}

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from ruleslawyer.graphs.board import Board
 from ruleslawyer.reports.pictures.kaelyfos import board_picture
 from ruleslawyer.reports.svg import text_width
-from tests.kaelyfos.kaelyfos_helpers import board as builtin_board
-from tests.kaelyfos.test_kaelyfos_random_boards import boards
+from tests.kaelyfos.helpers import board as builtin_board
+from tests.kaelyfos.test_random_boards import boards
 
 NS = "{http://www.w3.org/2000/svg}"
 Box = tuple[float, float, float, float]  # left, top, right, bottom

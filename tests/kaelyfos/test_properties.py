@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.graphs.pathing import INF
-from ruleslawyer.models.kaelyfos import Card, Position, Trap, geometry, resolve, step
-from ruleslawyer.models.kaelyfos_points import RULE_POINTS, in_force
-from tests.kaelyfos.kaelyfos_helpers import NESTS, board
+from ruleslawyer.models.kaelyfos.points import RULE_POINTS, in_force
+from ruleslawyer.models.kaelyfos.resolve import Card, Position, Trap, geometry, resolve, step
+from tests.kaelyfos.helpers import NESTS, board
 
 NODES = board().node_ids
 OFF_SCARAB = [n for n in NODES if n != board().scarab]

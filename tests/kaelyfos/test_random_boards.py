@@ -13,7 +13,7 @@ from ruleslawyer.checks import kaelyfos as checks
 from ruleslawyer.checks.kaelyfos import check
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Behavior, Board, Edge, Node, dump_board, problems
-from ruleslawyer.models.kaelyfos import RULE_POINTS, Card, Position, step
+from ruleslawyer.models.kaelyfos.resolve import RULE_POINTS, Card, Position, step
 
 
 @st.composite

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.graphs.board import BoardSpec
-from ruleslawyer.models.kaelyfos_files import PositionSpec, TimelineSpec
+from ruleslawyer.models.kaelyfos.files import PositionSpec, TimelineSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTION = (ROOT / "README.md").read_text("utf-8").split("## Unsettled: Kaelyfos", 1)[1]

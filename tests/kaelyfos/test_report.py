@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.kaelyfos import RULE_POINTS
+from ruleslawyer.models.kaelyfos.resolve import RULE_POINTS
 from ruleslawyer.rulebooks import find
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,8 +17,8 @@ Nests: A vesicle-cluster, B bony-protrusion, C glowing-fold. Six black markers.
 
 from __future__ import annotations
 
-from ruleslawyer.models.kaelyfos import Trap, step
-from tests.kaelyfos.kaelyfos_helpers import position
+from ruleslawyer.models.kaelyfos.resolve import Trap, step
+from tests.kaelyfos.helpers import position
 
 
 def _free(result) -> dict[str, int]:

@@ -2,7 +2,7 @@
 
 The witnesses are read from the committed ``reports/kaelyfos.md`` (the JSON position
 after "Witness:" and the table of results under it): each is checked against
-:func:`ruleslawyer.models.kaelyfos_setup.illegal` (a card of the deck, a deal of the
+:func:`ruleslawyer.models.kaelyfos.setup.illegal` (a card of the deck, a deal of the
 nests, pieces only where they can stand), then resolved with ``kaelyfos step`` under
 each reading (or, for a gap, each option of its choice) and compared with the record.
 Timeline witnesses (a marker, an advance, the deck split into left and revealed) replay
@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.kaelyfos_files import parse_position, parse_timeline
-from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
-from ruleslawyer.models.kaelyfos_setup import deck_cards, illegal, nest_deals
+from ruleslawyer.models.kaelyfos.files import parse_position, parse_timeline
+from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
+from ruleslawyer.models.kaelyfos.setup import deck_cards, illegal, nest_deals
 from ruleslawyer.tomlwriter import dumps
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,13 +13,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, assume, given, settings
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import Deck, Rules, State, legal_moves, play
-from ruleslawyer.models.twist_of_fate_files import Position, position_from_document
-from ruleslawyer.solvers.twist_of_fate_balance import MODES, Tally, mode
-from ruleslawyer.solvers.twist_of_fate_maxn import analyse
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import MaxnSearch, solve_moves
-from ruleslawyer.solvers.twist_of_fate_mcts import playout, random_move, rewards, search
-from tests.twist_of_fate.test_twist_of_fate_solve import EXAMPLE, positions
+from ruleslawyer.models.twist_of_fate.files import Position, position_from_document
+from ruleslawyer.models.twist_of_fate.play import Deck, Rules, State, legal_moves, play
+from ruleslawyer.solvers.twist_of_fate.balance import MODES, Tally, mode
+from ruleslawyer.solvers.twist_of_fate.maxn import analyse
+from ruleslawyer.solvers.twist_of_fate.mcts import playout, random_move, rewards, search
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import MaxnSearch, solve_moves
+from tests.twist_of_fate.test_solve import EXAMPLE, positions
 
 SMALL = dict(
     max_examples=25,

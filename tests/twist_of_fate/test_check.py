@@ -13,7 +13,7 @@ from ruleslawyer.checking import check_source
 from ruleslawyer.cli.main import cli
 from ruleslawyer.findings import Kind
 from ruleslawyer.games import load_source
-from ruleslawyer.models.twist_of_fate import RULE_POINTS
+from ruleslawyer.models.twist_of_fate.play import RULE_POINTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,9 +57,9 @@ def test_gives_takes_order_parts_on_a_deck_that_gives_and_takes_one_value(tmp_pa
     path = tmp_path / "deck.toml"
     new = "  { gives = { luck = 2, shilling = 1 }, takes = { luck = 1 } },"
     path.write_text(text.replace(old, new))
-    from ruleslawyer.checks.twist_of_fate_scoring import gives_takes_order
-    from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.models.twist_of_fate_files import load_deck
+    from ruleslawyer.checks.twist_of_fate.scoring import gives_takes_order
+    from ruleslawyer.models.twist_of_fate.files import load_deck
+    from ruleslawyer.models.twist_of_fate.play import Rules
 
     order = gives_takes_order(load_deck(str(path)), Rules(), {}, 60.0)
     assert order.kind == Kind.AMBIGUITY and order.witness is not None
@@ -103,9 +103,9 @@ def test_bad_deck_type_exits_2(tmp_path: Path) -> None:
 def test_self_play_count_claims_nothing_when_rounds_deal_fewer_cards() -> None:
     # self-played-pickup=opponents-only: a round can deal fewer than six cards a seat, so
     # the argument behind the 'info' does not hold; the finding must not claim it.
-    from ruleslawyer.checks.twist_of_fate import _self_play_count
-    from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.models.twist_of_fate_files import load_deck
+    from ruleslawyer.checks.twist_of_fate.check import _self_play_count
+    from ruleslawyer.models.twist_of_fate.files import load_deck
+    from ruleslawyer.models.twist_of_fate.play import Rules
 
     rulings = {"twist-of-fate/self-played-pickup": "opponents-only"}
     found = _self_play_count(load_deck("twist-of-fate"), Rules.from_rulings(rulings), rulings, 5)

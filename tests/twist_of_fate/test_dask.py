@@ -14,28 +14,27 @@ from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InputError
-from ruleslawyer.models.twist_of_fate import Rules, Seat, State
-from ruleslawyer.models.twist_of_fate_files import Position, load_position
-from ruleslawyer.solvers import twist_of_fate_dask, twist_of_fate_numba, twist_of_fate_tiers
-from ruleslawyer.solvers import twist_of_fate_kernel as k
-from ruleslawyer.solvers.twist_of_fate_common import SolveResult
-from ruleslawyer.solvers.twist_of_fate_dask import Engine, InProcess
-from tests.twist_of_fate.test_twist_of_fate_solve import DECK, NAMES, positions
+from ruleslawyer.models.twist_of_fate.files import Position, load_position
+from ruleslawyer.models.twist_of_fate.play import Rules, Seat, State
+from ruleslawyer.solvers.twist_of_fate import dask as dask_engine
+from ruleslawyer.solvers.twist_of_fate import encoding, memory, tiers
+from ruleslawyer.solvers.twist_of_fate import kernel as k
+from ruleslawyer.solvers.twist_of_fate.common import SolveResult
+from ruleslawyer.solvers.twist_of_fate.dask import Engine, InProcess
+from tests.twist_of_fate.test_solve import DECK, NAMES, positions
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
 
 
 @st.composite
-def packable_states(draw: st.DrawFn) -> tuple[twist_of_fate_tiers.Layout, int, int]:
+def packable_states(draw: st.DrawFn) -> tuple[tiers.Layout, int, int]:
     """A position's layout, and the kernel's two words of any state the layout has room
     for, built field by field from the kernel's documented bit positions (not by pack)."""
     position, rules = draw(positions())
-    lay = twist_of_fate_tiers.layout(position, rules)
+    lay = tiers.layout(position, rules)
     state = position.state
-    vectors, _ = twist_of_fate_numba.multisets(
-        len(DECK.characters), max(len(s.hand) for s in state.seats)
-    )
+    vectors, _ = encoding.multisets(len(DECK.characters), max(len(s.hand) for s in state.seats))
     rows = iter(lay.fields.tolist())
 
     def within(row: list[int], top: int) -> int:
@@ -63,23 +62,23 @@ def packable_states(draw: st.DrawFn) -> tuple[twist_of_fate_tiers.Layout, int, i
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(packable_states())
-def test_packing_round_trip_is_lossless(case: tuple[twist_of_fate_tiers.Layout, int, int]) -> None:
+def test_packing_round_trip_is_lossless(case: tuple[tiers.Layout, int, int]) -> None:
     lay, k1, k2 = case
-    word = int(twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local))
-    assert 0 <= word < 1 << twist_of_fate_tiers.STATE_BITS
+    word = int(tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local))
+    assert 0 <= word < 1 << tiers.STATE_BITS
     assert word < 1 << lay.bits
-    back = twist_of_fate_tiers.unpack(word, lay.fields, lay.head, lay.to_global)
+    back = tiers.unpack(word, lay.fields, lay.head, lay.to_global)
     assert (int(back[0]), int(back[1])) == (k1, k2)
 
 
 def test_pack_refuses_a_field_out_of_its_range() -> None:
     position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
-    lay = twist_of_fate_tiers.layout(position, Rules())
-    k1, k2 = twist_of_fate_numba.encode(position, Rules()).root
-    assert twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local) >= 0
+    lay = tiers.layout(position, Rules())
+    k1, k2 = encoding.encode(position, Rules()).root
+    assert tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local) >= 0
     # Ann's count toward the limit is 3 at the root (lowest of its field): 2 is below it
     low = (k1 & ~(7 << k.COUNT_SHIFT)) | (2 << k.COUNT_SHIFT)
-    assert twist_of_fate_tiers.pack(low, k2, lay.fields, lay.head, lay.to_local) == -1
+    assert tiers.pack(low, k2, lay.fields, lay.head, lay.to_local) == -1
 
 
 def _too_big() -> Position:
@@ -92,22 +91,22 @@ def _too_big() -> Position:
 
 def test_position_that_does_not_fit_one_word_is_an_input_error() -> None:
     with pytest.raises(InputError, match="fit 62 bits"):
-        twist_of_fate_tiers.layout(_too_big(), Rules())
+        tiers.layout(_too_big(), Rules())
 
 
 def _tiered(position: Position, rules: Rules, partition_states: int) -> dict:
     with tempfile.TemporaryDirectory() as work:
-        engine = Engine(position, rules, InProcess(), Path(work), partition_states=partition_states)
-        return engine.solve().answer()
+        tiered = Engine(position, rules, InProcess(), Path(work), partition_states=partition_states)
+        return tiered.solve().answer()
 
 
 def _agree(case: tuple[Position, Rules], partition_states: int) -> None:
     # 40 states a partition splits every tier of a few hundred states into several
     # partitions: the dedup and the join must then cross partitions.
     position, rules = case
-    memory = twist_of_fate_numba.solve(position, rules, threads=1)
-    assert memory.finished
-    assert _tiered(position, rules, partition_states) == memory.answer()
+    exact = memory.solve(position, rules, threads=1)
+    assert exact.finished
+    assert _tiered(position, rules, partition_states) == exact.answer()
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -129,25 +128,25 @@ def test_tiered_engine_agrees_with_memory_solver_more(
     # splits into about ``parts`` of them (a fixed size of 40 or 400 states made tens
     # of thousands of runs a tier in the largest cases: minutes an example)
     position, rules = case
-    memory = twist_of_fate_numba.solve(position, rules, threads=1)
-    assert memory.finished
-    tiers = sum(len(seat.hand) for seat in position.state.seats) + 1
-    partition_states = max(20, memory.states // tiers // parts)
-    assert _tiered(position, rules, partition_states) == memory.answer()
+    exact = memory.solve(position, rules, threads=1)
+    assert exact.finished
+    n_tiers = sum(len(seat.hand) for seat in position.state.seats) + 1
+    partition_states = max(20, exact.states // n_tiers // parts)
+    assert _tiered(position, rules, partition_states) == exact.answer()
 
 
 def test_shipped_3p_6_same_answer_both_engines() -> None:
     position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
-    memory = twist_of_fate_numba.solve(position, Rules())
-    assert _tiered(position, Rules(), 20_000) == memory.answer()
+    exact = memory.solve(position, Rules())
+    assert _tiered(position, Rules(), 20_000) == exact.answer()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["3p-9", "2p-10"])
 def test_shipped_positions_same_answer_both_engines(name: str) -> None:
     position = load_position(POSITIONS / f"twist-of-fate-{name}.toml")
-    memory = twist_of_fate_numba.solve(position, Rules())
-    assert _tiered(position, Rules(), 1 << 21) == memory.answer()
+    exact = memory.solve(position, Rules())
+    assert _tiered(position, Rules(), 1 << 21) == exact.answer()
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
@@ -202,8 +201,8 @@ def test_budget_stops_between_tiers_and_resume_finishes(tmp_path: Path) -> None:
     assert code == 0, err
     resumed = json.loads(out)
     assert resumed["resumed_from_tier"] == done_tiers
-    memory = twist_of_fate_numba.solve(load_position(position), Rules())
-    assert {key: resumed[key] for key in memory.answer()} == memory.answer()
+    exact = memory.solve(load_position(position), Rules())
+    assert {key: resumed[key] for key in exact.answer()} == exact.answer()
 
 
 def test_resume_of_another_position_is_refused(tmp_path: Path) -> None:
@@ -225,7 +224,7 @@ def test_dask_options_need_the_dask_engine(tmp_path: Path) -> None:
 
 
 def test_cli_position_too_big_for_one_word_exits_2(tmp_path: Path) -> None:
-    from ruleslawyer.models.twist_of_fate_files import dumps, position_document
+    from ruleslawyer.models.twist_of_fate.files import dumps, position_document
 
     path = tmp_path / "big.toml"
     path.write_text(dumps(position_document(_too_big())))
@@ -251,17 +250,17 @@ def test_readme_dask_example_runs_as_printed() -> None:
 
 @settings(deadline=None)  # the first call compiles the kernel's function
 @given(packable_states())
-def test_pack_by_table_is_pack(case: tuple[twist_of_fate_tiers.Layout, int, int]) -> None:
+def test_pack_by_table_is_pack(case: tuple[tiers.Layout, int, int]) -> None:
     # the kernel packs children with the table of field parts; it must be pack itself
     lay, k1, k2 = case
     fast = k.pack_by(k1, k2, lay.parts, lay.head)
-    assert fast == twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local)
+    assert fast == tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local)
 
 
 def test_pack_by_table_refuses_a_field_out_of_its_range() -> None:
     position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
-    lay = twist_of_fate_tiers.layout(position, Rules())
-    k1, k2 = twist_of_fate_numba.encode(position, Rules()).root
+    lay = tiers.layout(position, Rules())
+    k1, k2 = encoding.encode(position, Rules()).root
     assert k.pack_by(k1, k2, lay.parts, lay.head) >= 0
     shilling_7 = k1 | (7 << 3)  # seat 0's Shilling 7: not a value the rules reach
     assert k.pack_by(shilling_7, k2, lay.parts, lay.head) == -1
@@ -277,7 +276,7 @@ def join_cases(draw: st.DrawFn) -> tuple[int, list[int], list[int], int]:
         st.integers(0, (1 << bits) - 1), st.integers(base, min(base + 600, (1 << bits) - 1))
     )
     flagged = st.tuples(word, st.booleans()).map(
-        lambda wf: wf[0] | (int(twist_of_fate_tiers.LEAF_FLAG) if wf[1] else 0)
+        lambda wf: wf[0] | (int(tiers.LEAF_FLAG) if wf[1] else 0)
     )
     known = sorted(draw(st.sets(flagged, max_size=300)))
     picks = draw(st.lists(st.integers(0, 299), max_size=400))
@@ -294,12 +293,12 @@ def test_join_finds_each_value_like_a_dict(case: tuple[int, list[int], list[int]
     table = dict(zip(known_list, values.tolist(), strict=True))
     want = np.array([known[p % known.shape[0]] for p in picks] if known.size else [], np.int64)
     out = np.full(want.shape[0], -1, dtype=np.int64)
-    assert twist_of_fate_tiers.join(known, values, want, out, bits) == -1
+    assert tiers.join(known, values, want, out, bits) == -1
     assert out.tolist() == [table[int(w)] for w in want]
     if stray not in table:
         with_stray = np.insert(want, want.shape[0] // 2, np.int64(stray))
         out2 = np.empty(with_stray.shape[0], dtype=np.int64)
-        assert twist_of_fate_tiers.join(known, values, with_stray, out2, bits) >= 0
+        assert tiers.join(known, values, with_stray, out2, bits) >= 0
 
 
 @settings(max_examples=50, deadline=None)
@@ -308,16 +307,16 @@ def test_queries_group_words_by_partition_each_group_sorted(words: list[int], pa
     """Every word lands once, in its partition's group; each group's keys ascend with
     its words (the order :func:`join` walks ``known`` in); ungroup undoes the grouping."""
     array = np.array(words, dtype=np.int64)
-    q = twist_of_fate_tiers.queries(array, parts, 40)
-    owner = twist_of_fate_tiers.partition_of(array, parts)
+    q = tiers.queries(array, parts, 40)
+    owner = tiers.partition_of(array, parts)
     mask = (1 << q.index_bits) - 1
     for j in range(parts):
         group = q.grouped[q.bounds[j] : q.bounds[j + 1]]
         keys = q.keys[q.bounds[j] : q.bounds[j + 1]]
         assert sorted((keys & mask).tolist()) == list(range(group.shape[0]))
         assert group[keys & mask].tolist() == sorted(group.tolist())
-        assert all(twist_of_fate_tiers.partition_of(group, parts) == j)
-    assert np.array_equal(twist_of_fate_tiers.ungroup(q, q.grouped), array)
+        assert all(tiers.partition_of(group, parts) == j)
+    assert np.array_equal(tiers.ungroup(q, q.grouped), array)
     assert np.array_equal(q.owner, owner)
 
 
@@ -328,18 +327,18 @@ def test_value_pass_in_batches_of_one_chunk_same_answer_and_lookup_finds_each_va
     answer; a lookup of a whole tier's states, shuffled, finds each one's value in the
     files."""
     position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
-    memory = twist_of_fate_numba.solve(position, Rules())
-    monkeypatch.setattr(twist_of_fate_dask, "CHUNK", 4096)  # about 40 parents a chunk
-    monkeypatch.setattr(twist_of_fate_dask, "JOIN_BATCH", 1)
+    exact = memory.solve(position, Rules())
+    monkeypatch.setattr(dask_engine, "CHUNK", 4096)  # about 40 parents a chunk
+    monkeypatch.setattr(dask_engine, "JOIN_BATCH", 1)
     engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=20_000)
-    assert engine.solve().answer() == memory.answer()
+    assert engine.solve().answer() == exact.answer()
     assert not list(tmp_path.glob("*.in"))  # no shuffle files left after a finished run
     tier = max(t["tier"] for t in engine.run.tiers if t["partitions"] > 2)
     parts = engine.run.tiers[tier]["partitions"]
-    files = twist_of_fate_dask._words_file, twist_of_fate_dask._values_file
+    files = dask_engine._words_file, dask_engine._values_file
     words, values = (
         np.concatenate([np.load(f(tmp_path, tier, j)) for j in range(parts)]) for f in files
     )
     shuffle = np.random.default_rng(7).permutation(words.shape[0])
-    got = twist_of_fate_dask.lookup(tmp_path, tier, parts, words[shuffle], engine.prob.lay.bits)
+    got = dask_engine.lookup(tmp_path, tier, parts, words[shuffle], engine.prob.lay.bits)
     assert np.array_equal(got, values[shuffle].astype(np.int64))

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import load_position
-from ruleslawyer.solvers import twist_of_fate_numba
+from ruleslawyer.models.twist_of_fate.files import load_position
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.solvers.twist_of_fate import memory
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITION = ROOT / "ruleslawyer" / "data" / "positions" / "twist-of-fate-3p-6.toml"
@@ -99,7 +99,7 @@ def _tiers_done(work: Path) -> int:
 
 
 def _expected() -> dict:
-    return twist_of_fate_numba.solve(load_position(POSITION), Rules()).answer()
+    return memory.solve(load_position(POSITION), Rules()).answer()
 
 
 def _answer(report: dict) -> dict:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import load_position
-from ruleslawyer.solvers import twist_of_fate_reference as reference
-from ruleslawyer.solvers.twist_of_fate_numba import end_states, solve
+from ruleslawyer.models.twist_of_fate.files import load_position
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.solvers.twist_of_fate.memory import end_states, solve
+from ruleslawyer.solvers.twist_of_fate.reference import solve as reference
 
 ROOT = Path(__file__).resolve().parents[2]
 

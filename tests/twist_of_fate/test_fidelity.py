@@ -10,7 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import (
+    deck_from_document,
+    dumps,
+    load_deck,
+    position_from_document,
+)
+from ruleslawyer.models.twist_of_fate.play import (
     FACE_DOWN,
     FACE_UP,
     LUCK,
@@ -25,13 +31,8 @@ from ruleslawyer.models.twist_of_fate import (
     legal_moves,
     step,
 )
-from ruleslawyer.models.twist_of_fate_files import (
-    deck_from_document,
-    dumps,
-    load_deck,
-    position_from_document,
-)
-from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_reference
+from ruleslawyer.solvers.twist_of_fate import memory
+from ruleslawyer.solvers.twist_of_fate.reference import solve as reference
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck("twist-of-fate")
@@ -75,7 +76,7 @@ def test_reaching_the_last_card_on_the_monks_wins_on_the_spot() -> None:
     assert taken_back.winner is None and taken_back.seats[0].sanctuary == 7
 
 
-@pytest.mark.parametrize("solve", [twist_of_fate_reference.solve, twist_of_fate_numba.solve])
+@pytest.mark.parametrize("solve", [reference.solve, memory.solve])
 def test_solve_reports_the_win(solve) -> None:  # type: ignore[no-untyped-def]
     result = solve(_position(MONKS_WIN_DOC), RULES)
     assert result.finished and result.guaranteed_win is True
@@ -101,7 +102,7 @@ def test_active_first_names_what_happens_to_the_monks() -> None:
     after = step(position.state, Move("Nancy", 2, FACE_UP, side=0), DECK, rules)
     assert after.winner == 0 and after.seats[0].sanctuary == 8
     assert (after.seats[2].luck, after.seats[2].sanctuary) == (4, 0)
-    from ruleslawyer.models.twist_of_fate_points import SIMULTANEOUS_FINISH
+    from ruleslawyer.models.twist_of_fate.points import SIMULTANEOUS_FINISH
 
     text = {r.name: r.summary for r in SIMULTANEOUS_FINISH.readings}["active-first"]
     assert "Monks" in text and "neither scores nor resets" in text
@@ -295,7 +296,7 @@ READINGS = {
 @pytest.mark.parametrize("field", sorted(READINGS))
 @pytest.mark.parametrize("which", ["monks-win", "monks-double", "tie", "monks-tie"])
 def test_both_solvers_agree_on_the_hand_worked_positions(field: str, which: str) -> None:
-    from ruleslawyer.models.twist_of_fate_files import Position
+    from ruleslawyer.models.twist_of_fate.files import Position
 
     if which == "monks-win":
         position = _position(MONKS_WIN_DOC)
@@ -306,12 +307,12 @@ def test_both_solvers_agree_on_the_hand_worked_positions(field: str, which: str)
         position = Position(state, ("ann", "bob", "cat")[: state.players], DECK, {})
     for reading in READINGS[field]:
         rules = replace(RULES, **{field: reading})
-        ref = twist_of_fate_reference.solve(position, rules)
-        assert twist_of_fate_numba.solve(position, rules).answer() == ref.answer()
+        ref = reference.solve(position, rules)
+        assert memory.solve(position, rules).answer() == ref.answer()
 
 
 def test_best_move_shows_a_side_that_gives_and_takes_as_printed() -> None:
-    from ruleslawyer.solvers.twist_of_fate_common import _show, move_json
+    from ruleslawyer.solvers.twist_of_fate.common import _show, move_json
 
     deck = deck_from_document(OVERLAP, "overlap.toml")
     out = move_json(Move("A", 1, FACE_UP, side=0), 0, ("ann", "bob", "cat"), deck)
@@ -326,8 +327,8 @@ def test_best_move_shows_a_side_that_gives_and_takes_as_printed() -> None:
 
 def test_every_reading_reaches_the_model() -> None:
     # a ruling on any point with readings sets the Rules switch the model reads
-    from ruleslawyer.checks.twist_of_fate_search import field
-    from ruleslawyer.models.twist_of_fate import RULE_POINTS
+    from ruleslawyer.checks.twist_of_fate.search import field
+    from ruleslawyer.models.twist_of_fate.play import RULE_POINTS
 
     for point in RULE_POINTS:
         for reading in point.reading_names:

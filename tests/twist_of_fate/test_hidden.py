@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InputError
-from ruleslawyer.models.twist_of_fate import Rules, Seat, State, seat_names
-from ruleslawyer.models.twist_of_fate_files import HiddenDoc, Position, dumps
-from ruleslawyer.solvers import twist_of_fate_hidden_reference as reference
-from ruleslawyer.solvers.twist_of_fate_hidden import evaluate_hidden, worlds
-from ruleslawyer.solvers.twist_of_fate_maxn import vector_json
-from tests.twist_of_fate.test_twist_of_fate_horizon import DECK, MUST
-from tests.twist_of_fate.test_twist_of_fate_solve import positions
+from ruleslawyer.models.twist_of_fate.files import HiddenDoc, Position, dumps
+from ruleslawyer.models.twist_of_fate.play import Rules, Seat, State, seat_names
+from ruleslawyer.solvers.twist_of_fate.hidden import evaluate_hidden, worlds
+from ruleslawyer.solvers.twist_of_fate.maxn import vector_json
+from ruleslawyer.solvers.twist_of_fate.reference import hidden as reference
+from tests.twist_of_fate.test_horizon import DECK, MUST
+from tests.twist_of_fate.test_solve import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 

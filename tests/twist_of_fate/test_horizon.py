@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from ruleslawyer.cli.common import EXIT_UNFINISHED
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import Character, Deck, Rules, Seat, Side, State, play
-from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers import twist_of_fate_horizon_reference as reference
-from ruleslawyer.solvers.twist_of_fate_horizon import analyse_rounds
-from ruleslawyer.solvers.twist_of_fate_maxn import analysis_json, vector_json
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import Character, Deck, Rules, Seat, Side, State, play
+from ruleslawyer.solvers.twist_of_fate.horizon import analyse_rounds
+from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json, vector_json
+from ruleslawyer.solvers.twist_of_fate.reference import horizon as reference
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWNLOW = Character("Mr. Brownlow", (Side((0, 2), (2, 0)), Side((1, 1), (0, 0))), "printed")
@@ -240,7 +240,7 @@ def test_cli_horizon_budget_says_unfinished() -> None:
 def test_round_fields_round_trip_and_bad_input(tmp_path: Path) -> None:
     import tomllib
 
-    from ruleslawyer.models.twist_of_fate_files import (
+    from ruleslawyer.models.twist_of_fate.files import (
         dumps,
         load_position,
         position_document,

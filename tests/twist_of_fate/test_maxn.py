@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import Position, load_position, position_from_document
-from ruleslawyer.solvers import twist_of_fate_numba
-from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json, paranoid_solve
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import TIE_BREAK
-from tests.twist_of_fate.test_twist_of_fate_solve import EXAMPLE, FULL, positions
+from ruleslawyer.models.twist_of_fate.files import Position, load_position, position_from_document
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.solvers.twist_of_fate import memory
+from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, paranoid_solve
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import TIE_BREAK
+from tests.twist_of_fate.test_solve import EXAMPLE, FULL, positions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +84,7 @@ def test_compiled_agrees_with_reference(case: tuple[Position, Rules]) -> None:
         assert fast.scored == ref.scored
         assert fast.line == ref.line
     # the paranoid line's value for the player to move is the paranoid solver's guarantee
-    old = twist_of_fate_numba.solve(position, rules)
+    old = memory.solve(position, rules)
     out = analysis_json(position, fast)
     if out["moves"]:
         me = out["value"][out["player"]]
@@ -101,13 +101,13 @@ def test_paranoid_solve_is_both_answers_at_once(case: tuple[Position, Rules]) ->
     analysis, result = paranoid_solve(position, rules, threads=2)
     ref = analyse(position, rules, "paranoid", solver="reference")
     assert analysis.finished and analysis.scored == ref.scored and analysis.line == ref.line
-    assert result.answer() == twist_of_fate_numba.solve(position, rules).answer()
+    assert result.answer() == memory.solve(position, rules).answer()
 
 
 def test_paranoid_solve_on_shipped_position() -> None:
     position = load_position(str(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-6.toml"))
     analysis, result = paranoid_solve(position, Rules())
-    assert result.answer() == twist_of_fate_numba.solve(position, Rules()).answer()
+    assert result.answer() == memory.solve(position, Rules()).answer()
     assert analysis.finished and analysis.line and analysis.states == result.states
     # two searches sharing the tables: the same answers, states counted once
     both, shared = paranoid_solve(position, Rules(), threads=2)
@@ -142,7 +142,7 @@ def test_budget_ends_with_finished_false() -> None:
 
 def test_cli_json_and_text(tmp_path: Path) -> None:
     path = tmp_path / "tie.toml"
-    from ruleslawyer.models.twist_of_fate_files import dumps, position_document
+    from ruleslawyer.models.twist_of_fate.files import dumps, position_document
 
     path.write_text(dumps(position_document(_tie_position())))
     runner = CliRunner()
@@ -169,9 +169,9 @@ def test_compiled_searches_count_no_references() -> None:
     # so every compiled function of theirs is built without it.
     from numba.core.registry import CPUDispatcher
 
-    from ruleslawyer.solvers import twist_of_fate_kernel, twist_of_fate_maxn_kernel
+    from ruleslawyer.solvers.twist_of_fate import kernel, maxn_kernel
 
-    for module in (twist_of_fate_kernel, twist_of_fate_maxn_kernel):
+    for module in (kernel, maxn_kernel):
         compiled = [
             f for f in vars(module).values()
             if isinstance(f, CPUDispatcher) and f.__module__ == module.__name__

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from ruleslawyer.errors import IllegalMove
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import load_deck
+from ruleslawyer.models.twist_of_fate.play import (
     FACE_DOWN,
     FACE_UP,
     LUCK,
@@ -24,7 +25,6 @@ from ruleslawyer.models.twist_of_fate import (
     start_two_player,
     step,
 )
-from ruleslawyer.models.twist_of_fate_files import load_deck
 from ruleslawyer.rulebooks import find
 
 DECK = load_deck("twist-of-fate")

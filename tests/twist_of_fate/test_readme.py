@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import RULE_POINTS
+from ruleslawyer.models.twist_of_fate.play import RULE_POINTS
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTION = (
@@ -19,7 +19,7 @@ SECTION = (
 
 def test_console_examples_run_as_printed() -> None:
     blocks = re.findall(r"```console\n\$ ruleslawyer (.+?)\n(.*?)```", SECTION, re.DOTALL)
-    # the --engine dask example starts a cluster: test_twist_of_fate_dask_cluster.py runs it
+    # the --engine dask example starts a cluster: test_dask_cluster.py runs it
     blocks = [b for b in blocks if "--engine dask" not in b[0]]
     assert len(blocks) == 4
     for command, printed in blocks:

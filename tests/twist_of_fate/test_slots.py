@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import Position, load_position
-from ruleslawyer.solvers import twist_of_fate_kernel as k
-from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_tiers
-from tests.twist_of_fate.test_twist_of_fate_solve import positions
+from ruleslawyer.models.twist_of_fate.files import Position, load_position
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.solvers.twist_of_fate import kernel as k
+from ruleslawyer.solvers.twist_of_fate import memory, tiers
+from tests.twist_of_fate.test_solve import positions
 
 POSITIONS = Path(__file__).resolve().parents[2] / "ruleslawyer" / "data" / "positions"
 
@@ -24,7 +24,7 @@ def test_shipped_positions_get_one_word_slots() -> None:
     # Sanctuary runs over 3 bits, so a value needs 2 * 3 + 2 = 8 bits: 49 + 1 + 8 <= 64
     for name, bits in (("3p-6", 40), ("3p-9", 43), ("3p-12", 49), ("2p-10", 47)):
         position = load_position(POSITIONS / f"twist-of-fate-{name}.toml")
-        prob = twist_of_fate_tiers.problem(position, Rules())
+        prob = tiers.problem(position, Rules())
         assert prob.lay.bits == bits
         assert prob.slot_width == 1, name
         params = prob.enc.params
@@ -35,7 +35,7 @@ def test_shipped_positions_get_one_word_slots() -> None:
 
 def test_a_value_survives_the_narrowing_of_a_one_word_slot() -> None:
     position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
-    prob = twist_of_fate_tiers.problem(position, Rules())
+    prob = tiers.problem(position, Rules())
     params = prob.enc.params
     low, zw = int(params[k.P_ZLOW]), int(params[k.P_ZW])
     for g in range(low, low + (1 << zw)):
@@ -49,8 +49,8 @@ def test_a_value_survives_the_narrowing_of_a_one_word_slot() -> None:
 
 
 def _both(position: Position, rules: Rules, threads: int = 1) -> tuple[Any, Any]:
-    one = twist_of_fate_numba.solve(position, rules, threads=threads, slot_width=1)
-    two = twist_of_fate_numba.solve(position, rules, threads=threads, slot_width=2)
+    one = memory.solve(position, rules, threads=threads, slot_width=1)
+    two = memory.solve(position, rules, threads=threads, slot_width=2)
     return one, two
 
 
@@ -71,20 +71,20 @@ def test_one_and_two_word_slots_agree_on_the_shipped_3p6() -> None:
 )
 def test_one_and_two_word_slots_agree(case: tuple[Position, Rules]) -> None:
     position, rules = case
-    prob = twist_of_fate_tiers.problem(position, rules)
+    prob = tiers.problem(position, rules)
     one, two = _both(position, rules)
     assert one.answer() == two.answer()
-    default = twist_of_fate_numba.solve(position, rules, threads=1)
+    default = memory.solve(position, rules, threads=1)
     assert default.answer() == (one if prob.slot_width == 1 else two).answer()
 
 
 @st.composite
-def opened_nodes(draw: st.DrawFn) -> tuple[twist_of_fate_tiers.Problem, int, int]:
+def opened_nodes(draw: st.DrawFn) -> tuple[tiers.Problem, int, int]:
     """A position's problem and the kernel's words of a state reached from its root by
     a few drawn plays, with each seat's Sanctuary then moved by up to two either way
     (so that some children's Sanctuaries leave their packed range)."""
     position, rules = draw(positions())
-    prob = twist_of_fate_tiers.problem(position, rules)
+    prob = tiers.problem(position, rules)
     k1, k2 = prob.enc.root
     for _ in range(draw(st.integers(0, 6))):
         kids = _children(prob, k1, k2)
@@ -99,9 +99,9 @@ def opened_nodes(draw: st.DrawFn) -> tuple[twist_of_fate_tiers.Problem, int, int
     return prob, k1, k2
 
 
-def _children(prob: twist_of_fate_tiers.Problem, k1: int, k2: int) -> list[tuple[int, int, int]]:
+def _children(prob: tiers.Problem, k1: int, k2: int) -> list[tuple[int, int, int]]:
     """The kernel's children of a node (``_open``): their words and packed state."""
-    frame, kid, dummy = twist_of_fate_tiers._scratch(prob)
+    frame, kid, dummy = tiers._scratch(prob)
     frame[0, k.F_K1], frame[0, k.F_K2] = k1, k2
     enc, lay = prob.enc, prob.lay
     k._open(frame, kid, 0, *enc[1:], dummy, dummy, lay.parts, lay.head)
@@ -114,34 +114,34 @@ def _children(prob: twist_of_fate_tiers.Problem, k1: int, k2: int) -> list[tuple
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(opened_nodes())
 def test_children_packed_from_the_parents_word_are_packed(
-    case: tuple[twist_of_fate_tiers.Problem, int, int],
+    case: tuple[tiers.Problem, int, int],
 ) -> None:
     # _open packs most children by replacing the changed fields' parts of the node's
     # word: each must be the field-by-field pack of the child's own words (with the
     # marker bit), or NOT_PACKED exactly when a field is out of its range
     prob, k1, k2 = case
     lay = prob.lay
-    parent = int(twist_of_fate_tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local))
+    parent = int(tiers.pack(k1, k2, lay.fields, lay.head, lay.to_local))
     assume(parent != k.NOT_PACKED)  # the kernel opens only nodes that packed
     mark = int(prob.enc.params[k.P_MARK])
     for c1, c2, kw in _children(prob, k1, k2):
-        full = int(twist_of_fate_tiers.pack(c1, c2, lay.fields, lay.head, lay.to_local))
+        full = int(tiers.pack(c1, c2, lay.fields, lay.head, lay.to_local))
         assert kw == (k.NOT_PACKED if full == k.NOT_PACKED else full | mark)
 
 
 def test_a_main_table_of_one_word_slots_fills_to_seven_eighths() -> None:
     # one-word slots: the main table doubles only past 7/8 load (eight slots to a cache
     # line); two-word slots double at half load and fill to 0.8 when they cannot
-    cap = twist_of_fate_numba.FIRST_CAPACITY
+    cap = memory.FIRST_CAPACITY
     roomy = 1 << 30
-    one = twist_of_fate_numba.Tables(cap, roomy, width=1)
-    two = twist_of_fate_numba.Tables(cap, roomy, width=2)
+    one = memory.Tables(cap, roomy, width=1)
+    two = memory.Tables(cap, roomy, width=2)
     assert one.limits() == (cap * 7 // 8, cap // 2, cap // 2)
     assert two.limits() == (cap // 2, cap // 2, cap // 2)
     # room for no doubling at all (the three tables take 4 * cap words): fill up
     tight = 4 * cap * 8
-    one = twist_of_fate_numba.Tables(cap, tight, width=1)
-    two = twist_of_fate_numba.Tables(cap, tight + cap * 8, width=2)
+    one = memory.Tables(cap, tight, width=1)
+    two = memory.Tables(cap, tight + cap * 8, width=2)
     assert not one.can_grow("main") and not two.can_grow("main")
     assert one.limits()[0] == cap * 7 // 8
     assert two.limits()[0] == int(cap * 0.8)
@@ -153,6 +153,6 @@ def test_3p9_main_table_holds_its_states_in_two_to_the_24_slots() -> None:
     # 7/8 of them, so a table doubling at 7/8 load stops at 2^24 slots (128 MiB)
     position = load_position(POSITIONS / "twist-of-fate-3p-9.toml")
     stats: dict[str, Any] = {}
-    result = twist_of_fate_numba.solve(position, Rules(), threads=2, stats=stats)
+    result = memory.solve(position, Rules(), threads=2, stats=stats)
     assert result.finished and stats["main"] == 14_325_334
     assert stats["main_slots"] == 1 << 24

@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twist_of_fate import Rules, Seat, Side, State
-from ruleslawyer.models.twist_of_fate_files import (
+from ruleslawyer.models.twist_of_fate.files import (
     Position,
     dumps,
     load_deck,
@@ -23,8 +22,10 @@ from ruleslawyer.models.twist_of_fate_files import (
     position_document,
     position_from_document,
 )
-from ruleslawyer.solvers import twist_of_fate_numba, twist_of_fate_reference
-from ruleslawyer.solvers.twist_of_fate_common import FIELDS
+from ruleslawyer.models.twist_of_fate.play import Rules, Seat, Side, State
+from ruleslawyer.solvers.twist_of_fate import memory
+from ruleslawyer.solvers.twist_of_fate.common import FIELDS
+from ruleslawyer.solvers.twist_of_fate.reference import solve as reference
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck("twist-of-fate")
@@ -49,7 +50,7 @@ def test_rulebook_example_solved_by_hand() -> None:
     # end_states = 6 and states = 6 + the root = 7. Best guaranteed: 1, first reached by
     # the rulebook's own play.
     position = position_from_document(EXAMPLE, "example")
-    for solve in (twist_of_fate_reference.solve, twist_of_fate_numba.solve):
+    for solve in (reference.solve, memory.solve):
         result = solve(position, Rules())
         assert result.finished
         assert result.guaranteed_sanctuary == 1 == result.reachable_max_sanctuary
@@ -81,16 +82,16 @@ def test_two_card_win_known_answer() -> None:
         ],
     }
     position = position_from_document(doc, "two-card")
-    ref = twist_of_fate_reference.solve(position, Rules())
+    ref = reference.solve(position, Rules())
     assert ref.guaranteed_win and ref.possible_win and ref.guaranteed_sanctuary == 8
     assert ref.best_move["card"] == "Nancy" and ref.best_move["side"] == 0
     assert ref.reachable_max_sanctuary == 8
-    assert twist_of_fate_numba.solve(position, Rules()).answer() == ref.answer()
+    assert memory.solve(position, Rules()).answer() == ref.answer()
 
 
 def test_unfinished_search_withholds_values() -> None:
     position = load_position(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-6.toml")
-    for solve in (twist_of_fate_reference.solve, twist_of_fate_numba.solve):
+    for solve in (reference.solve, memory.solve):
         result = solve(position, Rules(), Budget(max_states=2000))
         assert not result.finished
         assert result.guaranteed_sanctuary is None and result.end_states is None
@@ -106,11 +107,11 @@ def test_threads_share_the_tables_without_changing_the_answer(
     # value must be what one search finds; a state inserted twice would show here.
     # Small first tables make them grow many times, copied by all the threads at once.
     position = load_position(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-6.toml")
-    alone = twist_of_fate_numba.solve(position, Rules(), threads=1).answer()
+    alone = memory.solve(position, Rules(), threads=1).answer()
     assert alone["states"] == 163_968 and alone["end_states"] == 42_147
-    monkeypatch.setattr(twist_of_fate_numba, "FIRST_CAPACITY", first_capacity)
+    monkeypatch.setattr(memory, "FIRST_CAPACITY", first_capacity)
     for _ in range(3):
-        assert twist_of_fate_numba.solve(position, Rules(), threads=threads).answer() == alone
+        assert memory.solve(position, Rules(), threads=threads).answer() == alone
 
 
 def test_cli_memory_cap_stops_with_finished_false() -> None:
@@ -194,8 +195,8 @@ def positions(draw: st.DrawFn, most: int = 6) -> tuple[Position, Rules]:
 @given(positions())
 def test_numba_agrees_with_reference(case: tuple[Position, Rules]) -> None:
     position, rules = case
-    ref = twist_of_fate_reference.solve(position, rules)
-    fast = twist_of_fate_numba.solve(position, rules)
+    ref = reference.solve(position, rules)
+    fast = memory.solve(position, rules)
     assert ref.finished and fast.finished
     assert fast.answer() == ref.answer()
 
@@ -303,5 +304,5 @@ def test_replace_keeps_state_frozen() -> None:
 @given(positions(most=5))
 def test_numba_agrees_with_reference_exhaustively(case: tuple[Position, Rules]) -> None:
     position, rules = case
-    ref = twist_of_fate_reference.solve(position, rules)
-    assert twist_of_fate_numba.solve(position, rules).answer() == ref.answer()
+    ref = reference.solve(position, rules)
+    assert memory.solve(position, rules).answer() == ref.answer()

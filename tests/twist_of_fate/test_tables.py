@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruleslawyer.models.twist_of_fate import Rules
-from ruleslawyer.models.twist_of_fate_files import load_position
-from ruleslawyer.solvers import twist_of_fate_kernel as k
-from ruleslawyer.solvers import twist_of_fate_numba
-from ruleslawyer.solvers.twist_of_fate_numba import StateTable, Tables
+from ruleslawyer.models.twist_of_fate.files import load_position
+from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.solvers.twist_of_fate import kernel as k
+from ruleslawyer.solvers.twist_of_fate import memory
+from ruleslawyer.solvers.twist_of_fate.memory import StateTable, Tables
 
 FIRST = 1 << 10
 POSITIONS = Path(__file__).resolve().parents[2] / "ruleslawyer" / "data" / "positions"
@@ -145,7 +145,7 @@ def test_a_table_reserves_its_largest_size_but_uses_only_its_first_rows() -> Non
 
 
 def test_tables_double_at_half_load_and_fill_further_only_when_they_cannot() -> None:
-    # two-word slots (one-word main tables fill to 7/8: see test_twist_of_fate_slots)
+    # two-word slots (one-word main tables fill to 7/8: see test_slots)
     roomy = Tables(FIRST, 1 << 30, width=2)
     assert roomy.limits() == (FIRST // 2, FIRST // 2, FIRST // 2)
     tight = Tables(FIRST, roomy.nbytes, width=2)  # no room to double anything
@@ -156,13 +156,11 @@ def test_tables_double_at_half_load_and_fill_further_only_when_they_cannot() -> 
 def test_a_search_out_of_memory_fills_its_tables_before_it_stops(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(twist_of_fate_numba, "FIRST_CAPACITY", 1 << 17)
+    monkeypatch.setattr(memory, "FIRST_CAPACITY", 1 << 17)
     position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
     stats: dict[str, Any] = {}
     first = Tables(1 << 17, 1 << 40).nbytes
-    result = twist_of_fate_numba.solve(
-        position, Rules(), max_table_bytes=first, threads=1, stats=stats
-    )
+    result = memory.solve(position, Rules(), max_table_bytes=first, threads=1, stats=stats)
     # 121,821 internal states: more than the table (one-word slots) takes at 7/8 load
     assert not result.finished and stats["stopped"] == "memory"
     assert stats["main"] == (1 << 17) * 7 // 8
@@ -172,7 +170,7 @@ def test_a_system_that_refuses_a_large_reservation_gets_a_smaller_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # strict overcommit refuses mappings beyond the commit limit, touched or not
-    real = twist_of_fate_numba._memory
+    real = memory._memory
     limit = 8 * (4 * FIRST + k.PAD)
 
     def strict(size: int) -> Any:
@@ -180,7 +178,7 @@ def test_a_system_that_refuses_a_large_reservation_gets_a_smaller_one(
             raise OSError(12, "Cannot allocate memory")
         return real(size)
 
-    monkeypatch.setattr(twist_of_fate_numba, "_memory", strict)
+    monkeypatch.setattr(memory, "_memory", strict)
     table = StateTable(FIRST, 1 << 30)
     assert table.rows * 8 <= limit
     tables = Tables(FIRST, 1 << 30)

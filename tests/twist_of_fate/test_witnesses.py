@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from ruleslawyer.checks.twist_of_fate_search import describe, describe_round
-from ruleslawyer.models import twist_of_fate_points as points
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.checks.twist_of_fate.search import describe, describe_round
+from ruleslawyer.models.twist_of_fate import points
+from ruleslawyer.models.twist_of_fate.files import load_deck, state_document
+from ruleslawyer.models.twist_of_fate.play import (
     MONKS,
     Move,
     Rules,
@@ -32,7 +33,6 @@ from ruleslawyer.models.twist_of_fate import (
     start,
     start_two_player,
 )
-from ruleslawyer.models.twist_of_fate_files import load_deck, state_document
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck("twist-of-fate")

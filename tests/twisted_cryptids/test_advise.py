@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twisted_cryptids_game import builtin_game
-from ruleslawyer.models.twisted_cryptids_play import legal_moves, scored_humans, step
-from ruleslawyer.solvers.cryptid_advise import advise, brute_force, world_count
-from ruleslawyer.solvers.cryptid_simulate import position
+from ruleslawyer.models.twisted_cryptids.game import builtin_game
+from ruleslawyer.models.twisted_cryptids.play import legal_moves, scored_humans, step
+from ruleslawyer.solvers.twisted_cryptids.advise import advise, brute_force, world_count
+from ruleslawyer.solvers.twisted_cryptids.simulate import position
 
 GAME = builtin_game()
 # 2-player positions late in seeded games with few hidden cards (found by a scan of seeds):

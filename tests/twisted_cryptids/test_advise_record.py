@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twisted_cryptids_game import builtin_game
-from ruleslawyer.models.twisted_cryptids_play import State, legal_moves, step
-from ruleslawyer.solvers.cryptid_advise import advise, world_count
-from ruleslawyer.solvers.cryptid_position import brute_force, position_state
-from ruleslawyer.solvers.cryptid_record import (
+from ruleslawyer.models.twisted_cryptids.game import builtin_game
+from ruleslawyer.models.twisted_cryptids.play import State, legal_moves, step
+from ruleslawyer.solvers.twisted_cryptids.advise import advise, world_count
+from ruleslawyer.solvers.twisted_cryptids.position import brute_force, position_state
+from ruleslawyer.solvers.twisted_cryptids.record import (
     POSITION_PHASES,
     KnownEntry,
     Record,
@@ -29,7 +29,7 @@ from ruleslawyer.solvers.cryptid_record import (
     record_from_state,
     record_to_toml,
 )
-from ruleslawyer.solvers.cryptid_simulate import deal, position
+from ruleslawyer.solvers.twisted_cryptids.simulate import deal, position
 
 GAME = builtin_game()
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "twisted-cryptids" / "advise-day.toml"

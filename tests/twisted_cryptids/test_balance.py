@@ -9,11 +9,11 @@ from click.testing import CliRunner
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twisted_cryptids_game import builtin_game
-from ruleslawyer.models.twisted_cryptids_play import winners
+from ruleslawyer.models.twisted_cryptids.game import builtin_game
+from ruleslawyer.models.twisted_cryptids.play import winners
 from ruleslawyer.solvers.balance_stats import wilson
-from ruleslawyer.solvers.cryptid_balance import balance
-from ruleslawyer.solvers.cryptid_simulate import random_game
+from ruleslawyer.solvers.twisted_cryptids.balance import balance
+from ruleslawyer.solvers.twisted_cryptids.simulate import random_game
 
 GAME = builtin_game()
 

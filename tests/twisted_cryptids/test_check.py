@@ -14,9 +14,9 @@ from ruleslawyer.errors import IllegalMove
 from ruleslawyer.findings import Kind
 from ruleslawyer.gamefiles import builtin_path
 from ruleslawyer.games import load_source
-from ruleslawyer.models.twisted_cryptids import RULE_POINTS
-from ruleslawyer.models.twisted_cryptids_play import Pass, legal_moves, step
-from ruleslawyer.solvers.cryptid_placement import (
+from ruleslawyer.models.twisted_cryptids.play import Pass, legal_moves, step
+from ruleslawyer.models.twisted_cryptids.points import RULE_POINTS
+from ruleslawyer.solvers.twisted_cryptids.placement import (
     relocation_after_setup,
     relocation_anywhere,
     setup_stall,
@@ -144,8 +144,8 @@ def test_unknown_key_exits_2(tmp_path):
 
 
 def test_model_replays_a_game_to_the_end():
-    from ruleslawyer.models.twisted_cryptids_game import builtin_game
-    from ruleslawyer.solvers.cryptid_simulate import random_game
+    from ruleslawyer.models.twisted_cryptids.game import builtin_game
+    from ruleslawyer.solvers.twisted_cryptids.simulate import random_game
 
     state = random_game(builtin_game(), 4, 3)
     assert state.phase == "over" and legal_moves(state) == ()

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.gamefiles import builtin_path
-from ruleslawyer.solvers.cryptid_record import record_to_toml
-from tests.twisted_cryptids.test_twisted_cryptids_stacks import small_record
+from ruleslawyer.solvers.twisted_cryptids.record import record_to_toml
+from tests.twisted_cryptids.test_stacks import small_record
 
 CARDS = builtin_path("twisted-cryptids.toml").read_text()
 MOVE = '{ op = "move", human = "hunters", count = 2 }'
@@ -73,7 +73,7 @@ def test_a_card_at_the_limit_loads(tmp_path):
     two = f"effect = [{MOVE}, {MOVE}]"
     path = cards(tmp_path, f"effect = [{MOVE}]", two)
     from ruleslawyer.games import load_source
-    from ruleslawyer.models.twisted_cryptids_game import load_game
+    from ruleslawyer.models.twisted_cryptids.game import load_game
 
     assert len(load_game(load_source(str(path))).actions) == 82
     over = cards(

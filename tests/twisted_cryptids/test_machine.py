@@ -9,15 +9,15 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from ruleslawyer.models.twisted_cryptids_game import builtin_game
-from ruleslawyer.models.twisted_cryptids_play import (
+from ruleslawyer.models.twisted_cryptids.game import builtin_game
+from ruleslawyer.models.twisted_cryptids.play import (
     BOXED,
     final_scores,
     legal_moves,
     player_cap,
     step,
 )
-from ruleslawyer.solvers.cryptid_simulate import deal
+from ruleslawyer.solvers.twisted_cryptids.simulate import deal
 
 GAME = builtin_game()
 TOTAL = GAME.total_humans()

@@ -15,8 +15,8 @@ from dataclasses import replace
 import pytest
 
 from ruleslawyer.errors import IllegalMove
-from ruleslawyer.models.twisted_cryptids_game import Effect, builtin_game
-from ruleslawyer.models.twisted_cryptids_play import (
+from ruleslawyer.models.twisted_cryptids.game import Effect, builtin_game
+from ruleslawyer.models.twisted_cryptids.play import (
     BOXED,
     ON_STACK,
     Choose,
@@ -281,7 +281,7 @@ def night_start(rulings=()):
 
 
 def test_night_order_readings_by_hand():
-    from ruleslawyer.models.twisted_cryptids_play import Move, Stay, night_enter
+    from ruleslawyer.models.twisted_cryptids.play import Move, Stay, night_enter
 
     # "In player order, take the following steps": each-player: a (no optional move: her
     # spot is on a Stack) places first, on trailhead or swamp (not campground, the
@@ -306,7 +306,7 @@ def test_night_order_readings_by_hand():
 
 
 def test_boxed_spot_move_readings_by_hand():
-    from ruleslawyer.models.twisted_cryptids_play import Move, night_enter
+    from ruleslawyer.models.twisted_cryptids.play import Move, night_enter
 
     # b revealed the last Sighting of Stack 1 at this Dusk (round 3): his spot 1 is in the
     # box, none is on a Stack. "If you do not have a Hiding Spot token on one of your Stacks,
@@ -361,7 +361,7 @@ def cards_with(old: str, new: str):
     import tomllib
 
     from ruleslawyer.gamefiles import builtin_path
-    from ruleslawyer.models.twisted_cryptids_game import parse_game
+    from ruleslawyer.models.twisted_cryptids.game import parse_game
 
     text = builtin_path("twisted-cryptids.toml").read_text()
     assert old in text
@@ -436,8 +436,8 @@ def test_each_player_chooses_one_of_two_hidden_traits():
 
 
 def test_is_legal_agrees_with_the_list_of_legal_moves():
-    from ruleslawyer.models.twisted_cryptids_play import Play, Power, is_legal
-    from ruleslawyer.solvers.cryptid_simulate import random_game
+    from ruleslawyer.models.twisted_cryptids.play import Play, Power, is_legal
+    from ruleslawyer.solvers.twisted_cryptids.simulate import random_game
 
     state = random_game(GAME, 3, 5, rounds=1)  # the start of round 2
     while state.phase != "day":
@@ -457,7 +457,7 @@ def test_target_choices_match_their_count_and_conserve_humans():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from ruleslawyer.models.twisted_cryptids_game import target_count
+    from ruleslawyer.models.twisted_cryptids.game import target_count
 
     effect = st.builds(
         Effect,

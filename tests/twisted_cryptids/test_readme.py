@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.models.twisted_cryptids import RULE_POINTS
+from ruleslawyer.models.twisted_cryptids.points import RULE_POINTS
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
 SECTION = README.split("\n## Twisted Cryptids\n", 1)[1].split("\n## ", 1)[0]

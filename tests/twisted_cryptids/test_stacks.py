@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InconsistentRecord
 from ruleslawyer.gamefiles import read_toml
-from ruleslawyer.models.twisted_cryptids_game import builtin_game
-from ruleslawyer.solvers.cryptid_record import (
+from ruleslawyer.models.twisted_cryptids.game import builtin_game
+from ruleslawyer.solvers.twisted_cryptids.record import (
     KnownEntry,
     PlayerEntry,
     Record,
@@ -24,8 +24,8 @@ from ruleslawyer.solvers.cryptid_record import (
     parse_record,
     record_to_toml,
 )
-from ruleslawyer.solvers.cryptid_simulate import simulated_record
-from ruleslawyer.solvers.cryptid_stacks import (
+from ruleslawyer.solvers.twisted_cryptids.simulate import simulated_record
+from ruleslawyer.solvers.twisted_cryptids.stacks import (
     analyse,
     arrangements,
     brute_force,

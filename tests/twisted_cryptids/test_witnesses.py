@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from ruleslawyer.models.twisted_cryptids_game import builtin_game
-from ruleslawyer.models.twisted_cryptids_play import (
+from ruleslawyer.models.twisted_cryptids.game import builtin_game
+from ruleslawyer.models.twisted_cryptids.play import (
     Move,
     Pass,
     Place,
@@ -34,7 +34,7 @@ from ruleslawyer.models.twisted_cryptids_play import (
     tie_break_humans,
     winners,
 )
-from ruleslawyer.solvers.cryptid_simulate import deal, replay
+from ruleslawyer.solvers.twisted_cryptids.simulate import deal, replay
 
 REPORT = Path(__file__).resolve().parents[2] / "reports" / "twisted-cryptids.md"
 GAME = builtin_game()

@@ -22,7 +22,7 @@ SECONDS_EACH = 120.0
 
 def position_with_deck(name: str, source: GameSource, rules: Any) -> Any | None:
     """A shipped position with ``source``'s deck; None if it names a card the deck lacks."""
-    from ruleslawyer.models.twist_of_fate_files import GAME_ID, position_from_document
+    from ruleslawyer.models.twist_of_fate.files import GAME_ID, position_from_document
 
     display = f"ruleslawyer/data/positions/{name}.toml"
     _, doc = read_toml(builtin_path(f"positions/{name}.toml"), display=display)
@@ -37,8 +37,8 @@ def solve_with_deck(
     name: str, source: GameSource, rulings: Mapping[str, str], budget: Budget
 ) -> dict[str, Any] | None:
     """The solver's answer (every field but timing and state counts) on a shipped position."""
-    from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.solvers.twist_of_fate_numba import solve
+    from ruleslawyer.models.twist_of_fate.play import Rules
+    from ruleslawyer.solvers.twist_of_fate.memory import solve
 
     rules = Rules.from_rulings(rulings)
     position = position_with_deck(name, source, rules)

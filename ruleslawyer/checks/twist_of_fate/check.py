@@ -19,9 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.checks import twist_of_fate_rounds as rounds
-from ruleslawyer.checks import twist_of_fate_scoring as scoring
-from ruleslawyer.checks.twist_of_fate_search import (
+from ruleslawyer.checks.twist_of_fate import rounds, scoring
+from ruleslawyer.checks.twist_of_fate.search import (
     GAME,
     MAX_QUIET_ROUNDS,
     NAMES_2,
@@ -39,13 +38,18 @@ from ruleslawyer.checks.twist_of_fate_search import (
     two_player,
     under,
 )
-from ruleslawyer.checks.twist_of_fate_search import (
+from ruleslawyer.checks.twist_of_fate.search import (
     parted as search_parted,
 )
 from ruleslawyer.findings import Finding, Location, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource, validate
-from ruleslawyer.models import twist_of_fate_points as points
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate import points
+from ruleslawyer.models.twist_of_fate.files import (
+    DeckDoc,
+    deck_from_document,
+    side_from_document,
+)
+from ruleslawyer.models.twist_of_fate.play import (
     LAST,
     LIMIT,
     Deck,
@@ -59,11 +63,6 @@ from ruleslawyer.models.twist_of_fate import (
     play,
     score,
     start,
-)
-from ruleslawyer.models.twist_of_fate_files import (
-    DeckDoc,
-    deck_from_document,
-    side_from_document,
 )
 
 
@@ -478,6 +477,6 @@ def _last_tie_break(
 
 def analysis(source: GameSource, rulings: Mapping[str, str]) -> dict[str, Any]:
     """The benchmark positions solved under this deck (for ``ruleslawyer diff``)."""
-    from ruleslawyer.checks.twist_of_fate_analysis import analysis as solved
+    from ruleslawyer.checks.twist_of_fate.analysis import analysis as solved
 
     return solved(source, rulings)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ruleslawyer.checks.twist_of_fate_search import (
+from ruleslawyer.checks.twist_of_fate.search import (
     NAMES_3,
     field,
     finding,
@@ -20,8 +20,8 @@ from ruleslawyer.checks.twist_of_fate_search import (
     three_player,
 )
 from ruleslawyer.findings import Finding, RulePoint
-from ruleslawyer.models import twist_of_fate_points as points
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate import points
+from ruleslawyer.models.twist_of_fate.play import (
     Deck,
     Move,
     Rules,

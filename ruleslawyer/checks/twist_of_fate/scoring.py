@@ -2,7 +2,7 @@
 
 finish-before-penalty, monks-penalty-size, tie-remaining, gives-takes-order and
 face-down-at-zero: each searched from the real start of a game (see
-:mod:`ruleslawyer.checks.twist_of_fate_search`), or settled by an argument on the deck
+:mod:`ruleslawyer.checks.twist_of_fate.search`), or settled by an argument on the deck
 and the readings in force where the readings cannot part.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ruleslawyer.checks.twist_of_fate_search import (
+from ruleslawyer.checks.twist_of_fate.search import (
     NAMES_2,
     NAMES_3,
     finding,
@@ -27,8 +27,8 @@ from ruleslawyer.checks.twist_of_fate_search import (
     two_player,
 )
 from ruleslawyer.findings import Finding, point_finding
-from ruleslawyer.models import twist_of_fate_points as points
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate import points
+from ruleslawyer.models.twist_of_fate.play import (
     FACE_DOWN,
     FACE_UP,
     LAST,

@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ruleslawyer.findings import Finding, RulePoint, Witness, point_finding
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import state_document
+from ruleslawyer.models.twist_of_fate.play import (
     FACE_DOWN,
     MONKS,
     Deck,
@@ -29,7 +30,6 @@ from ruleslawyer.models.twist_of_fate import (
     start,
     start_two_player,
 )
-from ruleslawyer.models.twist_of_fate_files import state_document
 
 GAME = "twist-of-fate"
 SEED = 20161

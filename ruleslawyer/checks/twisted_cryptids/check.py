@@ -2,7 +2,7 @@
 
 Placement questions (setup stall, Night relocation deadlock, caps, the
 optional move, a Dusk without Hiding Spots) are answered by Z3 for every
-player count 2-6 (:mod:`ruleslawyer.solvers.cryptid_placement`); a reachable
+player count 2-6 (:mod:`ruleslawyer.solvers.twisted_cryptids.placement`); a reachable
 deadlock is replayed through the model from a legal setup, so its witness is a
 real game. Points about play (Myth below 0, the Encounter scope, the
 tie-break) are searched in seeded random games of the model.
@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.checks import twisted_cryptids_searches as searches
-from ruleslawyer.checks.twisted_cryptids_searches import with_ruling
+from ruleslawyer.checks.twisted_cryptids import searches
+from ruleslawyer.checks.twisted_cryptids.searches import with_ruling
 from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
 from ruleslawyer.gamefiles import GameSource
-from ruleslawyer.models import twisted_cryptids as rp
-from ruleslawyer.models.twisted_cryptids_game import Game, load_game, structural_problems
-from ruleslawyer.models.twisted_cryptids_play import (
+from ruleslawyer.models.twisted_cryptids import points as rp
+from ruleslawyer.models.twisted_cryptids.game import Game, load_game, structural_problems
+from ruleslawyer.models.twisted_cryptids.play import (
     Choose,
     GameMove,
     KeepTrait,
@@ -106,7 +106,7 @@ def _relocation(
     """The deadlock under each reading of ``night-placement-limits`` in play (the ruled one,
     or both when the point is open): only a cap on the Night placement can block every Site."""
     from ruleslawyer.errors import BudgetExceeded
-    from ruleslawyer.solvers.cryptid_placement import relocation_anywhere
+    from ruleslawyer.solvers.twisted_cryptids.placement import relocation_anywhere
     from ruleslawyer.solvers.z3util import deadline
 
     limits = rp.NIGHT_PLACEMENT_LIMITS
@@ -234,7 +234,7 @@ def _round_one(
     """Deal seed 0, keep the first Hidden Trait dealt, place the spots (round-robin, each
     player's k-th Site in placement round k; the first legal ones when ``spots`` is None),
     resolve Dawn, pass the Day."""
-    from ruleslawyer.solvers.cryptid_simulate import deal
+    from ruleslawyer.solvers.twisted_cryptids.simulate import deal
 
     state = deal(game, n, 0, rulings)
     moves: list[str] = []
@@ -260,7 +260,7 @@ def _round_one(
 
 def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness | None:
     """A round-1 relocation deadlock replayed through the model, or None."""
-    from ruleslawyer.solvers.cryptid_placement import relocation_after_setup
+    from ruleslawyer.solvers.twisted_cryptids.placement import relocation_after_setup
 
     cap = player_cap(n, rulings.get(rp.SMALL_GAME_CAP.id, "no-cap"))
     before, _ = _round_one(game, n, rulings, None)
@@ -305,7 +305,7 @@ def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness
 
 
 def _small_game_cap(rulings: Mapping[str, str]) -> Finding:
-    from ruleslawyer.solvers.cryptid_placement import caps_part
+    from ruleslawyer.solvers.twisted_cryptids.placement import caps_part
 
     parted = {n: caps_part(n, 3, None) for n in (2, 3)}
     hit = next((b for b in parted.values() if b is not None), None)
@@ -325,7 +325,7 @@ def _small_game_cap(rulings: Mapping[str, str]) -> Finding:
 
 
 def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable: bool) -> Finding:
-    from ruleslawyer.solvers.cryptid_placement import move_limits_bind
+    from ruleslawyer.solvers.twisted_cryptids.placement import move_limits_bind
 
     if not playable:
         return _skipped(rp.OPTIONAL_MOVE_CONSTRAINTS, rulings, SKIP)
@@ -412,7 +412,10 @@ def _replay_round_one(
 def _no_spot_encounter(
     game: Game, rulings: Mapping[str, str], small: str, budget: Budget
 ) -> Finding:
-    from ruleslawyer.solvers.cryptid_placement import empty_board_at_dusk, relocation_anywhere
+    from ruleslawyer.solvers.twisted_cryptids.placement import (
+        empty_board_at_dusk,
+        relocation_anywhere,
+    )
 
     def question(n: int) -> Any:
         can_stick = relocation_anywhere(n, player_cap(n, small)) is not None
@@ -477,7 +480,7 @@ def _budget_message(skipped: list[int]) -> str:
 
 
 def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Finding:
-    from ruleslawyer.solvers.cryptid_placement import setup_stall
+    from ruleslawyer.solvers.twisted_cryptids.placement import setup_stall
 
     stalls, skipped = _per_count(budget, lambda n: setup_stall(n, player_cap(n, small)), rulings)
     hit = next(((n, b) for n, b in stalls.items() if b is not None), None)
@@ -513,7 +516,7 @@ def _setup_stall(rulings: Mapping[str, str], small: str, budget: Budget) -> Find
 def _player_count(game: Game, rulings: Mapping[str, str], playable: bool) -> Finding:
     """Deal a 3-player game under each reading: legal, or not a player count."""
     from ruleslawyer.errors import IllegalMove
-    from ruleslawyer.solvers.cryptid_simulate import deal
+    from ruleslawyer.solvers.twisted_cryptids.simulate import deal
 
     point = rp.PLAYER_COUNT
     if not playable or len(game.cryptids) < 3:

@@ -13,9 +13,9 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.findings import Finding, RulePoint, Witness, point_finding
-from ruleslawyer.models import twisted_cryptids as rp
-from ruleslawyer.models.twisted_cryptids_game import HUMANS, Game
-from ruleslawyer.models.twisted_cryptids_play import (
+from ruleslawyer.models.twisted_cryptids import points as rp
+from ruleslawyer.models.twisted_cryptids.game import HUMANS, Game
+from ruleslawyer.models.twisted_cryptids.play import (
     NIGHT_STEPS,
     GameMove,
     Move,
@@ -61,7 +61,7 @@ def searched(
     play_under: Mapping[str, str] | None = None,
 ) -> Finding:
     """Play seeded games (under ``play_under`` rulings, default ``rulings``) until ``test`` hits."""
-    from ruleslawyer.solvers.cryptid_simulate import first_hit
+    from ruleslawyer.solvers.twisted_cryptids.simulate import first_hit
 
     under = dict(play_under if play_under is not None else rulings)
     allowed = player_counts(under.get(rp.PLAYER_COUNT.id, rp.PLAYER_COUNT.default or ""))

@@ -17,7 +17,7 @@ from ruleslawyer.cli.common import (
     output_option,
     ruling_option,
 )
-from ruleslawyer.cli.cunning_folk import _seconds
+from ruleslawyer.cli.cunning_folk.options import check_seconds
 
 POLICY_NAMES = ("random", "deduce")
 
@@ -72,7 +72,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     "--max-seconds",
     type=click.FloatRange(min=0, min_open=True, max=86400),
     default=None,
-    callback=lambda ctx, param, value: value if value is None else _seconds(ctx, param, value),
+    callback=lambda ctx, param, value: value if value is None else check_seconds(ctx, param, value),
     help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
 )
 @ruling_option
@@ -96,15 +96,15 @@ def balance(
     (sampled: 95% Wilson intervals). Seat 1 plays first. Exit 3 when --max-seconds ends it."""
     from ruleslawyer.budget import Budget
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
-    from ruleslawyer.models.cunning_folk import (
+    from ruleslawyer.models.cunning_folk.play import Rules, Table
+    from ruleslawyer.models.cunning_folk.village import (
         RULE_POINTS,
         bonus_setup,
         scoundrel_setup,
         standard_setup,
     )
-    from ruleslawyer.models.cunning_folk_play import Rules, Table
-    from ruleslawyer.solvers.cunning_folk_balance import OUTCOME_TEXT, POLICIES
-    from ruleslawyer.solvers.cunning_folk_balance import balance as run
+    from ruleslawyer.solvers.cunning_folk.balance import OUTCOME_TEXT, POLICIES
+    from ruleslawyer.solvers.cunning_folk.balance import balance as run
 
     if len(policies) not in (1, players):
         raise click.BadParameter(

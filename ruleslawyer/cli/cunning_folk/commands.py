@@ -18,6 +18,8 @@ from ruleslawyer.cli.common import (
     progress,
     ruling_option,
 )
+from ruleslawyer.cli.cunning_folk.balance import balance
+from ruleslawyer.cli.cunning_folk.options import check_seconds
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,12 +38,6 @@ def _odds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, 
     raise click.BadParameter(
         f"found {value!r}, expected SWAPPED:KEPT, two whole numbers not both 0"
     )
-
-
-def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    if value != value:  # NaN passes every range check
-        raise click.BadParameter("found nan, expected a number of seconds from 0 to 86400")
-    return value
 
 
 def _log_command(func: F) -> F:
@@ -67,7 +63,7 @@ def _log_command(func: F) -> F:
                 type=click.FloatRange(min=0, min_open=True, max=86400),
                 default=60.0,
                 show_default=True,
-                callback=_seconds,
+                callback=check_seconds,
                 help="Stop after this many seconds and report finished: false.",
             ),
         )
@@ -80,7 +76,7 @@ def _read_log(log_file: Path, rulings: tuple[str, ...]) -> tuple[dict[str, Any],
     """The log file's document and the log parsed under its rulings and ``--ruling``."""
     from ruleslawyer.findings import parse_ruling_options
     from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.models.cunning_folk_log import parse_log
+    from ruleslawyer.models.cunning_folk.log import parse_log
 
     _, document = read_toml(log_file, display=str(log_file))
     return document, parse_log(document, str(log_file), parse_ruling_options(rulings))
@@ -106,8 +102,8 @@ def deduce(
     LOG.toml: `setup`, `players`, `perspective`, then one [[event]] per thing that player saw
     (peek, claim, swap, reveal, ...). Examples: examples/cunning-folk/*.toml.
     """
-    from ruleslawyer.solvers.cunning_folk_deduce import deduce as run
-    from ruleslawyer.solvers.cunning_folk_deduce import render_text
+    from ruleslawyer.solvers.cunning_folk.deduce import deduce as run
+    from ruleslawyer.solvers.cunning_folk.deduce import render_text
 
     _, log = _read_log(log_file, rulings)
     progress(f"counting the worlds that fit {log_file} ...")
@@ -138,8 +134,8 @@ def advise(
     LOG.toml: a log as for `deduce`, with a `perspective` player (the one advised).
     Examples: examples/cunning-folk/*.toml.
     """
-    from ruleslawyer.solvers.cunning_folk_advise import advise as run
-    from ruleslawyer.solvers.cunning_folk_advise import pending_claim, render_text
+    from ruleslawyer.solvers.cunning_folk.advise import advise as run
+    from ruleslawyer.solvers.cunning_folk.advise import pending_claim, render_text
 
     document, log = _read_log(log_file, rulings)
     progress(f"advising from {log_file} ...")
@@ -149,7 +145,5 @@ def advise(
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 
-
-from ruleslawyer.cli.cunning_folk_balance import balance  # noqa: E402 (needs _seconds above)
 
 group.add_command(balance)

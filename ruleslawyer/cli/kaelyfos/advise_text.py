@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
-from ruleslawyer.solvers.kaelyfos_advise import Advice, Option
+from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
+from ruleslawyer.solvers.kaelyfos.advise import Advice, Option
 
 
 def _option(rank: int, option: Option) -> str:

@@ -50,9 +50,9 @@ def step(
     other readings and options left when the budget runs out are cut: finished: false, exit 3.
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.cli.kaelyfos_text import render
-    from ruleslawyer.models.kaelyfos import step as resolve_card
-    from ruleslawyer.models.kaelyfos_files import load_position
+    from ruleslawyer.cli.kaelyfos.text import render
+    from ruleslawyer.models.kaelyfos.files import load_position
+    from ruleslawyer.models.kaelyfos.resolve import step as resolve_card
 
     loaded = load_position(position_file)
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, position_file)
@@ -79,9 +79,9 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
     Prints the cards revealed under the readings in force (each as the cards it could
     be) and every open timeline rule point whose other reading would change them.
     """
-    from ruleslawyer.cli.kaelyfos_text import render_reveal
-    from ruleslawyer.models.kaelyfos_files import load_timeline
-    from ruleslawyer.models.kaelyfos_timeline import reveal_with_divergences
+    from ruleslawyer.cli.kaelyfos.text import render_reveal
+    from ruleslawyer.models.kaelyfos.files import load_timeline
+    from ruleslawyer.models.kaelyfos.timeline import reveal_with_divergences
 
     loaded = load_timeline(timeline_file)
     chosen = _rulings(loaded.board.rulings, loaded.rulings, rulings, timeline_file)
@@ -130,9 +130,9 @@ def advise(
     Example: examples/kaelyfos/advise.toml.
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.cli.kaelyfos_advise_text import render_advice
-    from ruleslawyer.models.kaelyfos_advice_file import load_advice
-    from ruleslawyer.solvers.kaelyfos_advise import advise as rank_actions
+    from ruleslawyer.cli.kaelyfos.advise_text import render_advice
+    from ruleslawyer.models.kaelyfos.advice_file import load_advice
+    from ruleslawyer.solvers.kaelyfos.advise import advise as rank_actions
 
     loaded = load_advice(advice_file)
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, advice_file)
@@ -155,7 +155,7 @@ def _rulings(
 ) -> dict[str, str]:
     """The board file's [rulings], then the input file's, then --ruling: the later wins."""
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
-    from ruleslawyer.models.kaelyfos import RULE_POINTS
+    from ruleslawyer.models.kaelyfos.resolve import RULE_POINTS
 
     file_rulings = {**dict(board), **dict(in_file)}
     return resolve_rulings(

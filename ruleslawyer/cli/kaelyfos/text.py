@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ruleslawyer.models.kaelyfos import Result, Step
-from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
+from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
+from ruleslawyer.models.kaelyfos.resolve import Result, Step
 
 
 def describe(result: Result) -> str:

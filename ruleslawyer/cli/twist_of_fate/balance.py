@@ -121,10 +121,10 @@ def balance(
     from ruleslawyer.checking import PROVENANCE_WARNINGS
     from ruleslawyer.errors import InputError
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
-    from ruleslawyer.models.twist_of_fate import RULE_POINTS, Rules
-    from ruleslawyer.models.twist_of_fate_files import load_deck
-    from ruleslawyer.solvers.twist_of_fate_balance import Agent
-    from ruleslawyer.solvers.twist_of_fate_balance import balance as run
+    from ruleslawyer.models.twist_of_fate.files import load_deck
+    from ruleslawyer.models.twist_of_fate.play import RULE_POINTS, Rules
+    from ruleslawyer.solvers.twist_of_fate.balance import Agent
+    from ruleslawyer.solvers.twist_of_fate.balance import balance as run
 
     cards = load_deck(deck)
     if 2 in counts and len(cards.characters) != 6:

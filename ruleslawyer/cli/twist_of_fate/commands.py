@@ -11,9 +11,9 @@ import click
 
 if TYPE_CHECKING:
     from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.models.twist_of_fate_files import Position
-    from ruleslawyer.solvers.twist_of_fate_common import SolveResult
+    from ruleslawyer.models.twist_of_fate.files import Position
+    from ruleslawyer.models.twist_of_fate.play import Rules
+    from ruleslawyer.solvers.twist_of_fate.common import SolveResult
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
@@ -29,8 +29,8 @@ from ruleslawyer.cli.common import (
 
 if TYPE_CHECKING:
     from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.models.twist_of_fate_files import Position
+    from ruleslawyer.models.twist_of_fate.files import Position
+    from ruleslawyer.models.twist_of_fate.play import Rules
 
 
 @click.group(name="twist-of-fate")
@@ -186,14 +186,14 @@ def solve(
     `hand`, `in_front`). Example: examples/twist-of-fate/brownlow.toml.
     """
     from ruleslawyer.budget import Budget
+    from ruleslawyer.cli.twist_of_fate.text import render_analysis
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
     from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.models.twist_of_fate import RULE_POINTS, Rules
-    from ruleslawyer.models.twist_of_fate_files import position_from_document
-    from ruleslawyer.solvers.twist_of_fate_common import render_text
-    from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json
-    from ruleslawyer.solvers.twist_of_fate_maxn_text import render_analysis
-    from ruleslawyer.solvers.twist_of_fate_numba import default_threads
+    from ruleslawyer.models.twist_of_fate.files import position_from_document
+    from ruleslawyer.models.twist_of_fate.play import RULE_POINTS, Rules
+    from ruleslawyer.solvers.twist_of_fate.common import render_text
+    from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json
+    from ruleslawyer.solvers.twist_of_fate.memory import default_threads
 
     _, doc = read_toml(position)
     file_rulings = doc.get("rulings", {}) if isinstance(doc.get("rulings", {}), dict) else {}
@@ -239,7 +239,7 @@ def solve(
     if given:
         raise click.UsageError(f"{given[0]} needs --engine dask")
     if horizon == "game" or rounds is not None or pos.hidden:
-        from ruleslawyer.cli.twist_of_fate_rounds import solve_rounds
+        from ruleslawyer.cli.twist_of_fate.rounds import solve_rounds
 
         found = solve_rounds(pos, str(position), rules, model, horizon, rounds, solver, budget)
         emit_analysis(found, fmt, output)
@@ -274,7 +274,7 @@ def solve(
 
 def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
     """Write an analysis (JSON or the text tables); exit 3 when it did not finish."""
-    from ruleslawyer.solvers.twist_of_fate_maxn_text import (
+    from ruleslawyer.cli.twist_of_fate.text import (
         describe,
         render_analysis,
         render_hidden,
@@ -303,14 +303,14 @@ def _paranoid(
     """The paranoid analysis (every move scored, the line) as JSON, and the paranoid
     solver's answer (guaranteed and reachable Sanctuary, wins, end states): from one
     compiled search, or from the two plain references."""
-    from ruleslawyer.solvers.twist_of_fate_maxn import analyse, analysis_json, paranoid_solve
+    from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, paranoid_solve
 
     if solver == "numba":
         analysis, result = paranoid_solve(
             pos, rules, budget, max_table_bytes=memory, threads=threads
         )
         return analysis_json(pos, analysis), result
-    from ruleslawyer.solvers.twist_of_fate_reference import solve as slow
+    from ruleslawyer.solvers.twist_of_fate.reference.solve import solve as slow
 
     found = analysis_json(pos, analyse(pos, rules, "paranoid", budget, solver=solver))
     return found, slow(pos, rules, budget)
@@ -324,9 +324,9 @@ def _solve_on_dask(
     output: Path | None,
     **options: Any,
 ) -> None:
-    from ruleslawyer.solvers import twist_of_fate_dask as engine
-    from ruleslawyer.solvers.twist_of_fate_common import SolveResult
-    from ruleslawyer.solvers.twist_of_fate_common import render_text as solver_text
+    from ruleslawyer.solvers.twist_of_fate import dask as engine
+    from ruleslawyer.solvers.twist_of_fate.common import SolveResult
+    from ruleslawyer.solvers.twist_of_fate.common import render_text as solver_text
 
     if options["partition_states"] is None:
         options["partition_states"] = engine.PARTITION_STATES
@@ -341,7 +341,7 @@ def _solve_on_dask(
     if fmt == "json":
         emit(json.dumps(report, indent=2) + "\n", output)
     else:
-        from ruleslawyer.solvers.twist_of_fate_maxn_text import render_analysis
+        from ruleslawyer.cli.twist_of_fate.text import render_analysis
 
         fields = {name: report[name] for name in SolveResult.__dataclass_fields__}
         text = solver_text(SolveResult(**fields)).split("\nstates:")[0] + "\n"
@@ -356,7 +356,7 @@ def _with_model(report: dict[str, Any]) -> dict[str, Any]:
     """The engine's report with the model and horizon it assumed, placed as the memory
     solver's JSON places them. The tier files keep each state's paranoid value, not the
     value of its line, so ``moves`` and ``line`` are null (``--engine memory`` has them)."""
-    from ruleslawyer.solvers.twist_of_fate_maxn import HORIZON, PARANOID, PARANOID_UTILITY
+    from ruleslawyer.solvers.twist_of_fate.maxn import HORIZON, PARANOID, PARANOID_UTILITY
 
     keys = list(report)
     cut = keys.index("finished") + 1
@@ -375,6 +375,6 @@ def _with_model(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-from ruleslawyer.cli.twist_of_fate_balance import balance  # noqa: E402 (after the group)
+from ruleslawyer.cli.twist_of_fate.balance import balance  # noqa: E402 (after the group)
 
 group.add_command(balance)

@@ -11,8 +11,8 @@ from ruleslawyer.errors import InputError
 
 if TYPE_CHECKING:
     from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.models.twist_of_fate_files import Position
+    from ruleslawyer.models.twist_of_fate.files import Position
+    from ruleslawyer.models.twist_of_fate.play import Rules
 
 DEFAULT_ROUNDS = 1
 
@@ -62,7 +62,7 @@ def solve_rounds(
     if horizon == "game" and crossing > 0:
         check_crossable(pos, source)
     if pos.hidden:
-        from ruleslawyer.solvers.twist_of_fate_hidden import evaluate_hidden, worlds
+        from ruleslawyer.solvers.twist_of_fate.hidden import evaluate_hidden, worlds
 
         found = worlds(pos, source, rules)
         progress(f"solving {len(found)} assignments of the hidden cards of {source} ...")
@@ -70,8 +70,8 @@ def solve_rounds(
             pos, found, rules, model, budget,
             rounds=crossing if horizon == "game" else None, solver=solver,
         )  # fmt: skip
-    from ruleslawyer.solvers.twist_of_fate_horizon import analyse_rounds
-    from ruleslawyer.solvers.twist_of_fate_maxn import analysis_json
+    from ruleslawyer.solvers.twist_of_fate.horizon import analyse_rounds
+    from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json
 
     progress(f"searching every line of play from {source} across {crossing} round end(s) ...")
     return analysis_json(pos, analyse_rounds(pos, rules, model, crossing, budget))

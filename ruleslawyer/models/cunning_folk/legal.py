@@ -4,7 +4,7 @@
 cards are face up and what they show, the action a claim has earned, the
 elder run in progress, the suspected cards that are certain, whether the game
 is over) and turns each event into primitive operations
-(:mod:`ruleslawyer.models.cunning_folk_ops`). An event no legal game allows
+(:mod:`ruleslawyer.models.cunning_folk.ops`). An event no legal game allows
 there is an :class:`InconsistentRecord` naming the event and the rule.
 
 A log may leave out whole turns (it need not start at the first turn, and
@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ruleslawyer.errors import InconsistentRecord
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.ops import Event, Exchange, FaceDown, FaceUp, Is, IsNot, Op
+from ruleslawyer.models.cunning_folk.play import Rules
+from ruleslawyer.models.cunning_folk.village import (
     CELLS,
     ELDERS,
     EVIL_WITCH,
@@ -28,8 +30,6 @@ from ruleslawyer.models.cunning_folk import (
     Setup,
     opposes,
 )
-from ruleslawyer.models.cunning_folk_ops import Event, Exchange, FaceDown, FaceUp, Is, IsNot, Op
-from ruleslawyer.models.cunning_folk_play import Rules
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,18 @@ from typing import Any, Literal
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import resolve_rulings
 from ruleslawyer.gamefiles import validate
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.legal import Record, public_events
+from ruleslawyer.models.cunning_folk.ops import (
+    Event,
+    Exchange,
+    FaceDown,
+    FaceUp,
+    Is,
+    IsNot,
+    Op,
+)
+from ruleslawyer.models.cunning_folk.play import Rules
+from ruleslawyer.models.cunning_folk.village import (
     CELL_INDEX,
     CELLS,
     LIAR,
@@ -31,17 +42,6 @@ from ruleslawyer.models.cunning_folk import (
     scoundrel_setup,
     standard_setup,
 )
-from ruleslawyer.models.cunning_folk_legal import Record, public_events
-from ruleslawyer.models.cunning_folk_ops import (
-    Event,
-    Exchange,
-    FaceDown,
-    FaceUp,
-    Is,
-    IsNot,
-    Op,
-)
-from ruleslawyer.models.cunning_folk_play import Rules
 from ruleslawyer.schema import StrictModel
 
 __all__ = ["Event", "Exchange", "FaceDown", "FaceUp", "Is", "IsNot", "Log", "Op", "parse_log"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from ruleslawyer.errors import IllegalMove
 from ruleslawyer.findings import reading_in_force
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.village import (
     CELL_INDEX,
     CELLS,
     ELDERS,

@@ -14,8 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ruleslawyer.models.cunning_folk import CELLS, Setup
-from ruleslawyer.models.cunning_folk_play import (
+from ruleslawyer.models.cunning_folk.play import (
     ALLEGE,
     CHALLENGE,
     OVER,
@@ -26,6 +25,7 @@ from ruleslawyer.models.cunning_folk_play import (
     start,
     step,
 )
+from ruleslawyer.models.cunning_folk.village import CELLS, Setup
 
 Chooser = Callable[[State, tuple[str, ...]], str]
 

@@ -7,7 +7,7 @@ townsfolk), ``bonus`` (named villagers replaced, publicly, by named bonus
 characters) and ``scoundrels`` (each player secretly adds one card).
 
 The game itself, as an immutable state machine, is in
-:mod:`ruleslawyer.models.cunning_folk_play`.
+:mod:`ruleslawyer.models.cunning_folk.play`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Kaelyfos advice files (the ``advise`` command's input).
 
-An advice file is a position file (see :mod:`ruleslawyer.models.kaelyfos_files`)
+An advice file is a position file (see :mod:`ruleslawyer.models.kaelyfos.files`)
 without a ``[card]`` or pending ``actions`` (the cards come from the board's
 behaviour deck, the actions are what ``advise`` chooses), plus ``material`` (the
 crew's material, 1 per trap built) and ``spent`` (the behaviour cards already
@@ -16,8 +16,8 @@ from pathlib import Path
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import read_toml
 from ruleslawyer.graphs.board import MAX_BEHAVIORS
-from ruleslawyer.models.kaelyfos_files import parse_position
-from ruleslawyer.models.kaelyfos_state import Position
+from ruleslawyer.models.kaelyfos.files import parse_position
+from ruleslawyer.models.kaelyfos.state import Position
 
 MAX_MATERIAL = 100
 

@@ -34,8 +34,8 @@ from ruleslawyer.graphs.board import (
     require_sizes,
     require_sound,
 )
-from ruleslawyer.models.kaelyfos import Action, Card, Position, Trap
-from ruleslawyer.models.kaelyfos_timeline import Timeline
+from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, Trap
+from ruleslawyer.models.kaelyfos.timeline import Timeline
 from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"

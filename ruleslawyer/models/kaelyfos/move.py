@@ -16,7 +16,7 @@ from typing import Any
 
 from ruleslawyer.graphs.board import Board
 from ruleslawyer.graphs.pathing import INF, Distances, distances, same_from
-from ruleslawyer.models.kaelyfos_points import (
+from ruleslawyer.models.kaelyfos.points import (
     CAUGHT_MOVE,
     MOVE_ORDER,
     PHEROMONE_TIE,
@@ -27,7 +27,7 @@ from ruleslawyer.models.kaelyfos_points import (
     UNREACHABLE_EXPLORER,
     UNREVEALED_PASSABLE,
 )
-from ruleslawyer.models.kaelyfos_state import Decision, Position, Readings, Table, pick
+from ruleslawyer.models.kaelyfos.state import Decision, Position, Readings, Table, pick
 
 
 @dataclass(frozen=True)

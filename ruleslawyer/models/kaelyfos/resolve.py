@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.kaelyfos_move import geometry, move_all
-from ruleslawyer.models.kaelyfos_points import (
+from ruleslawyer.models.kaelyfos.move import geometry, move_all
+from ruleslawyer.models.kaelyfos.points import (
     ATTACK_REMOVAL,
     BUILD_ON_BLOODSUCKERS,
     DESTROYED_BLOODSUCKERS,
@@ -33,7 +33,7 @@ from ruleslawyer.models.kaelyfos_points import (
     TRAPPED_ATTACK,
     in_force,
 )
-from ruleslawyer.models.kaelyfos_state import (
+from ruleslawyer.models.kaelyfos.state import (
     Action,
     Card,
     Decision,

@@ -27,7 +27,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from ruleslawyer.graphs.board import NEST_LETTERS, Board
-from ruleslawyer.models.kaelyfos_state import Card, Position
+from ruleslawyer.models.kaelyfos.state import Card, Position
 
 EXAMPLE_CARD = Card(("C", "B", "A"), 1)  # the rulebook's example behaviour card
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ruleslawyer.models.kaelyfos_points import (
+from ruleslawyer.models.kaelyfos.points import (
     EXHAUSTED_DECK,
     POINTS_BY_ID,
     TIMELINE_POINTS,

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.gamefiles import builtin_path, read_toml, validate
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.play import (
     HAND_2,
     HAND_3_4,
     LAST,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from ruleslawyer.findings import reading_in_force
-from ruleslawyer.models.twist_of_fate_points import (
+from ruleslawyer.models.twist_of_fate.points import (
     CARRY_OVER,
     DOUBLE_THRESHOLD,
     FACE_DOWN_AT_ZERO,

@@ -2,7 +2,7 @@
 
 Each point quotes its sentences verbatim from
 ``ruleslawyer/data/rulebooks/twist-of-fate-rulebook.txt``; the default reading
-comes first. :class:`~ruleslawyer.models.twist_of_fate.Rules` turns a set of
+comes first. :class:`~ruleslawyer.models.twist_of_fate.play.Rules` turns a set of
 rulings into the switches the model reads.
 """
 

@@ -37,8 +37,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ruleslawyer.errors import IllegalMove
-from ruleslawyer.models import twisted_cryptids as rp
-from ruleslawyer.models.twisted_cryptids_game import (
+from ruleslawyer.models.twisted_cryptids import points as rp
+from ruleslawyer.models.twisted_cryptids.game import (
     STACK_DEPTH,
     STACKS,
     Effect,
@@ -852,7 +852,7 @@ def trait_amount(state: State, player: int, *, spots: tuple[int, ...] | None = N
     if what == "hidden":
         return sum(1 for s in unrevealed(state, player) if sightings[s].kind == arg)
     if what == "humans":
-        from ruleslawyer.models.twisted_cryptids_game import HUMANS
+        from ruleslawyer.models.twisted_cryptids.game import HUMANS
 
         h = HUMANS.index(arg)
         return sum(state.sites[s][h] for s in own if s >= 0)

@@ -1,8 +1,8 @@
 """Twisted Cryptids: the rule points of the rulebook.
 
-The game file lives in :mod:`ruleslawyer.models.twisted_cryptids_game`, the
+The game file lives in :mod:`ruleslawyer.models.twisted_cryptids.game`, the
 round structure (setup, Dawn, Day, Dusk, Night, end scoring) in
-:mod:`ruleslawyer.models.twisted_cryptids_play`.
+:mod:`ruleslawyer.models.twisted_cryptids.play`.
 """
 
 from __future__ import annotations

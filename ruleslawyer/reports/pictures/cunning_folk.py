@@ -13,10 +13,10 @@ from typing import Any
 
 from ruleslawyer.checking import GameResult
 from ruleslawyer.gamefiles import GameSource
-from ruleslawyer.models.cunning_folk import CELLS, standard_setup
-from ruleslawyer.models.cunning_folk_log import parse_log
-from ruleslawyer.models.cunning_folk_play import Table
-from ruleslawyer.models.cunning_folk_record import play_and_record
+from ruleslawyer.models.cunning_folk.log import parse_log
+from ruleslawyer.models.cunning_folk.play import Table
+from ruleslawyer.models.cunning_folk.record import play_and_record
+from ruleslawyer.models.cunning_folk.village import CELLS, standard_setup
 from ruleslawyer.reports.svg import Picture
 
 CELL = 150.0
@@ -32,7 +32,7 @@ COLOUR = {
 
 def recorded(seed: int, players: int, moves: int) -> tuple[dict[str, Any], str]:
     """A seeded game of the standard village, logged from the first player's chair."""
-    from ruleslawyer.solvers.cunning_folk_deduce import deduce
+    from ruleslawyer.solvers.cunning_folk.deduce import deduce
 
     rng = random.Random(seed)
     cards = list(standard_setup().cards)

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections import Counter
 
 from ruleslawyer.checking import GameResult
-from ruleslawyer.checks.twist_of_fate_analysis import POSITIONS, position_with_deck
+from ruleslawyer.checks.twist_of_fate.analysis import POSITIONS, position_with_deck
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.reports.svg import bar_chart
 
 
 def pictures(source: GameSource, result: GameResult) -> list[tuple[str, str, str]]:
-    from ruleslawyer.models.twist_of_fate import Rules
-    from ruleslawyer.solvers.twist_of_fate_numba import end_states
+    from ruleslawyer.models.twist_of_fate.play import Rules
+    from ruleslawyer.solvers.twist_of_fate.memory import end_states
 
     rules = Rules.from_rulings(result.rulings)
     out = []

@@ -165,10 +165,10 @@ def stacks_picture(answer: Mapping[str, Any], title: str) -> str:
 def stacks_answer(source: GameSource) -> tuple[dict[str, Any], str] | None:
     """``analyse`` on a seeded random game's record, or None where the file cannot be played."""
     from ruleslawyer.errors import RulesLawyerError
-    from ruleslawyer.models.twisted_cryptids_game import load_game
-    from ruleslawyer.solvers.cryptid_record import record_from_state
-    from ruleslawyer.solvers.cryptid_simulate import random_game
-    from ruleslawyer.solvers.cryptid_stacks import analyse
+    from ruleslawyer.models.twisted_cryptids.game import load_game
+    from ruleslawyer.solvers.twisted_cryptids.record import record_from_state
+    from ruleslawyer.solvers.twisted_cryptids.simulate import random_game
+    from ruleslawyer.solvers.twisted_cryptids.stacks import analyse
 
     players, seed, rounds = STACKS_GAME
     game = load_game(source)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ruleslawyer.checking import GameResult
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import parse_board
-from ruleslawyer.solvers.kaelyfos_cards import MAX_PIECES, card_table, markdown
+from ruleslawyer.solvers.kaelyfos.cards import MAX_PIECES, card_table, markdown
 
 
 def tables(source: GameSource, result: GameResult) -> list[str]:

@@ -30,7 +30,8 @@ import numpy as np
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import BudgetExceeded, InputError
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.log import Log
+from ruleslawyer.models.cunning_folk.village import (
     CAT,
     CELL_INDEX,
     CELLS,
@@ -45,15 +46,14 @@ from ruleslawyer.models.cunning_folk import (
     VAGRANT,
     VILLAGER,
 )
-from ruleslawyer.models.cunning_folk_log import Log
-from ruleslawyer.solvers.cunning_folk_deduce import (
+from ruleslawyer.solvers.cunning_folk.deduce import (
     DEFAULT_MAX_SECONDS,
     assumptions,
     consistent_worlds,
     elder_plans,
 )
-from ruleslawyer.solvers.cunning_folk_elder import ElderPlan
-from ruleslawyer.solvers.cunning_folk_worlds import ROLE_CODE, Odds, Worlds
+from ruleslawyer.solvers.cunning_folk.elder import ElderPlan
+from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
 
 # Allegiance: what an elder run must find. Good (good witch, good elder) opposes the evil
 # elder, evil (evil witch, evil elder) opposes the good elder, "the pirate opposes everyone".

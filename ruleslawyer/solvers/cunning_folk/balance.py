@@ -1,11 +1,11 @@
 """Cunning Folk balance: how often good and evil win, and each seat, from seeded games.
 
-Games are played on the state machine of :mod:`ruleslawyer.models.cunning_folk_play`
+Games are played on the state machine of :mod:`ruleslawyer.models.cunning_folk.play`
 (its legal moves only), each seat under a stated policy:
 
 - ``random``: a uniformly random legal move at every choice.
 - ``deduce``: decides from the exact worlds of ``cunning-folk deduce``
-  (:func:`~ruleslawyer.solvers.cunning_folk_worlds.filter_worlds` on the log of what
+  (:func:`~ruleslawyer.solvers.cunning_folk.worlds.filter_worlds` on the log of what
   this seat has seen so far, every hidden swap weighted 1:1); see :data:`DEDUCE_POLICY`.
 
 Game ``i`` of a setup is dealt and played from ``random.Random(f"{seed}/{setup}/{i}")``,
@@ -25,7 +25,22 @@ from typing import Any
 import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.cunning_folk import (
+from ruleslawyer.models.cunning_folk.log import Log, parse_log
+from ruleslawyer.models.cunning_folk.play import (
+    ALLEGE,
+    ANSWER,
+    CHALLENGE,
+    ELDER,
+    INVESTIGATE,
+    OVER,
+    State,
+    Table,
+    legal_moves,
+    start,
+    step,
+)
+from ruleslawyer.models.cunning_folk.record import events_of
+from ruleslawyer.models.cunning_folk.village import (
     CELLS,
     ELDERS,
     EVIL_WITCH,
@@ -41,30 +56,15 @@ from ruleslawyer.models.cunning_folk import (
     Setup,
     cards_of,
 )
-from ruleslawyer.models.cunning_folk_log import Log, parse_log
-from ruleslawyer.models.cunning_folk_play import (
-    ALLEGE,
-    ANSWER,
-    CHALLENGE,
-    ELDER,
-    INVESTIGATE,
-    OVER,
-    State,
-    Table,
-    legal_moves,
-    start,
-    step,
-)
-from ruleslawyer.models.cunning_folk_record import events_of
 from ruleslawyer.solvers.balance_stats import rate
-from ruleslawyer.solvers.cunning_folk_advise import (
+from ruleslawyer.solvers.cunning_folk.advise import (
     WIN_WEIGHT,
     Claim,
     claim_outcomes,
     information_gain,
 )
-from ruleslawyer.solvers.cunning_folk_elder import plan
-from ruleslawyer.solvers.cunning_folk_worlds import ROLE_CODE, Worlds, filter_worlds
+from ruleslawyer.solvers.cunning_folk.elder import plan
+from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Worlds, filter_worlds
 
 RANDOM_POLICY = "random: a uniformly random legal move at every choice"
 DEDUCE_POLICY = (

@@ -15,10 +15,10 @@ from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InconsistentRecord
-from ruleslawyer.models.cunning_folk import CELLS, ELDERS, SCOUNDREL_PRIOR
-from ruleslawyer.models.cunning_folk_log import Log
-from ruleslawyer.solvers.cunning_folk_elder import ElderPlan, plan
-from ruleslawyer.solvers.cunning_folk_worlds import Odds, Worlds, filter_worlds
+from ruleslawyer.models.cunning_folk.log import Log
+from ruleslawyer.models.cunning_folk.village import CELLS, ELDERS, SCOUNDREL_PRIOR
+from ruleslawyer.solvers.cunning_folk.elder import ElderPlan, plan
+from ruleslawyer.solvers.cunning_folk.worlds import Odds, Worlds, filter_worlds
 
 DEFAULT_MAX_SECONDS = 60.0
 
@@ -126,7 +126,7 @@ def _why(
     wanted = [(c, role) for c, cell in enumerate(CELLS) if (role := certain[cell]) is not None]
     if not wanted:
         return {}, True
-    from ruleslawyer.solvers.cunning_folk_z3 import encode
+    from ruleslawyer.solvers.cunning_folk.z3_model import encode
 
     deduction = encode(log)
     out: dict[str, list[int] | None] = {}

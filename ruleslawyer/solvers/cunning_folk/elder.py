@@ -21,7 +21,7 @@ import numpy as np
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import BudgetExceeded
-from ruleslawyer.models.cunning_folk import CELLS, OPPOSITION, ROLES
+from ruleslawyer.models.cunning_folk.village import CELLS, OPPOSITION, ROLES
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
 CHECK_EVERY = 16  # beliefs valued between two looks at the budget

@@ -3,7 +3,8 @@
 A world is an initial deal (a distinct arrangement of one of the setup's
 compositions) together with a value for each hidden swap (swapped or not).
 Worlds are weighted: a deal by the setup's prior (1 for standard and bonus;
-the dealing process for scoundrels, :data:`~ruleslawyer.models.cunning_folk.SCOUNDREL_PRIOR`),
+the dealing process for scoundrels,
+:data:`~ruleslawyer.models.cunning_folk.village.SCOUNDREL_PRIOR`),
 a hidden swap by the odds ``swapped:kept`` (1:1 unless chosen otherwise).
 Weights are exact: int64 while their total fits, Python integers (numpy
 object arrays) once the hidden swaps make it larger, so they never overflow. Two methods give
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.cunning_folk import CELLS, ROLES, Setup, arrangements
-from ruleslawyer.models.cunning_folk_log import Exchange, FaceDown, FaceUp, Is, IsNot, Log
+from ruleslawyer.models.cunning_folk.log import Exchange, FaceDown, FaceUp, Is, IsNot, Log
+from ruleslawyer.models.cunning_folk.village import CELLS, ROLES, Setup, arrangements
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
 _PLACE = np.array([len(ROLES) ** k for k in range(len(CELLS))], dtype=np.int64)

@@ -16,8 +16,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ruleslawyer.models.cunning_folk import CELLS, ROLES
-from ruleslawyer.models.cunning_folk_log import Exchange, Is, IsNot, Log
+from ruleslawyer.models.cunning_folk.log import Exchange, Is, IsNot, Log
+from ruleslawyer.models.cunning_folk.village import CELLS, ROLES
 from ruleslawyer.solvers.z3util import SolverUnknown, check
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}

@@ -28,9 +28,9 @@ from fractions import Fraction
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.kaelyfos import Action, Card, Position, free_actions, resolve
-from ruleslawyer.models.kaelyfos_points import EXHAUSTED_DECK, POINTS_BY_ID, in_force
-from ruleslawyer.models.kaelyfos_state import Readings, Result, Table
+from ruleslawyer.models.kaelyfos.points import EXHAUSTED_DECK, POINTS_BY_ID, in_force
+from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, free_actions, resolve
+from ruleslawyer.models.kaelyfos.state import Readings, Result, Table
 
 Deck = tuple[tuple[str, int], ...]  # card name and copies, sorted by name, no zeros
 

@@ -21,9 +21,9 @@ from typing import Any
 
 from ruleslawyer.checks.kaelyfos import pieces, positions
 from ruleslawyer.graphs.board import Board
-from ruleslawyer.models.kaelyfos import Card, resolve
-from ruleslawyer.models.kaelyfos_points import in_force
-from ruleslawyer.models.kaelyfos_setup import deck_cards
+from ruleslawyer.models.kaelyfos.points import in_force
+from ruleslawyer.models.kaelyfos.resolve import Card, resolve
+from ruleslawyer.models.kaelyfos.setup import deck_cards
 
 MAX_PIECES = 3
 

@@ -4,7 +4,7 @@ Every order of the whole remaining deck is equally likely (a shuffled deck); the
 ``triggers`` cards are resolved one after another and their distress summed. Past the
 end of the deck the reading ``exhausted-deck=no-card`` applies (no card, no distress).
 Slow (factorial in the deck's size) and obviously right: the fast evaluator in
-:mod:`ruleslawyer.solvers.kaelyfos_advise` is tested against it.
+:mod:`ruleslawyer.solvers.kaelyfos.advise` is tested against it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 
-from ruleslawyer.models.kaelyfos import Card, Position, resolve
-from ruleslawyer.solvers.kaelyfos_advise import next_position
+from ruleslawyer.models.kaelyfos.resolve import Card, Position, resolve
+from ruleslawyer.solvers.kaelyfos.advise import next_position
 
 
 def reference(

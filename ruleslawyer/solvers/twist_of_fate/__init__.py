@@ -1,1 +1,1 @@
-"""Twist of Fate solvers: compiled kernels, the Dask tier engine, horizons, hidden cards, balance."""
+"""Twist of Fate solvers: compiled kernels, the Dask tier engine, horizons, hidden cards."""

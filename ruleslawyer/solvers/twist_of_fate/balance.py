@@ -5,10 +5,10 @@ one full set in hand, seat 1 first; the 2-player variant's random three cards an
 random starting player drawn with their exact weights) and is played to its end by
 one agent at every seat, or one per seat (:class:`Agent`): each move looks to the end of the current
 round and picks under max^n, exactly (the compiled max^n solver of
-:mod:`~ruleslawyer.solvers.twist_of_fate_maxn`) once at most ``exact_plies`` plies
-are left in the round, by UCT (:mod:`~ruleslawyer.solvers.twist_of_fate_mcts`)
+:mod:`~ruleslawyer.solvers.twist_of_fate.maxn`) once at most ``exact_plies`` plies
+are left in the round, by UCT (:mod:`~ruleslawyer.solvers.twist_of_fate.mcts`)
 before that. Between rounds the hands are picked up as the rules say
-(:func:`~ruleslawyer.models.twist_of_fate.chance_outcomes`, drawn by weight).
+(:func:`~ruleslawyer.models.twist_of_fate.play.chance_outcomes`, drawn by weight).
 
 Every exactly solved position is also a sample for dominance: a card (or a side of
 it, or playing it face down) is worth playing there if one of its moves gives the
@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import (
     FACE_DOWN,
     MONKS,
     Deck,
@@ -42,10 +43,9 @@ from ruleslawyer.models.twist_of_fate import (
     start,
     start_two_player,
 )
-from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers.balance_stats import rate
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import TIE_BREAK, UTILITY
-from ruleslawyer.solvers.twist_of_fate_mcts import ROLLOUT, SCALE, search
+from ruleslawyer.solvers.twist_of_fate.mcts import ROLLOUT, SCALE, search
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import TIE_BREAK, UTILITY
 
 MODES = ("side 1", "side 2", "face-down")
 HORIZON = "each move looks to the end of the current round (or of the game, if it ends first)"
@@ -138,7 +138,7 @@ def decide(
     if plies_left(state) > agent.exact_plies:
         move, _ = search(state, position.deck, rules, agent.iterations, agent.exploration, rng)
         return move
-    from ruleslawyer.solvers.twist_of_fate_maxn import analyse
+    from ruleslawyer.solvers.twist_of_fate.maxn import analyse
 
     found = analyse(Position(state, position.names, position.deck, position.rulings), rules)
     if not found.finished:  # no budget is given: cannot happen short of the table limit

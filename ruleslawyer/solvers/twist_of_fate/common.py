@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ruleslawyer.models.twist_of_fate import FACE_UP, Move
+from ruleslawyer.models.twist_of_fate.play import FACE_UP, Move
 
 FIELDS = (
     "player",

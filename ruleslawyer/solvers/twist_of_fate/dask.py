@@ -5,7 +5,7 @@ tiers by cards played, and a play leads from tier k to tier k + 1 only. The
 engine enumerates tier by tier (forward), then values the states tier by tier
 from the last one back to the root (backward), with the in-memory solver's
 paranoid values. Each tier is a set of partition files in the work directory,
-one sorted numpy array of packed words (see :mod:`twist_of_fate_tiers`) per
+one sorted numpy array of packed words (see :mod:`~ruleslawyer.solvers.twist_of_fate.tiers`) per
 partition; a state's partition is a hash of its word.
 
 Forward, for tier k: each partition of tier k is expanded (its children split by
@@ -40,10 +40,10 @@ import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
-from ruleslawyer.models.twist_of_fate import Rules, seat_names
-from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers import twist_of_fate_tiers as tiers
-from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unfinished
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import Rules, seat_names
+from ruleslawyer.solvers.twist_of_fate import tiers
+from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
 
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
@@ -462,7 +462,8 @@ class Engine:
 
     def answer(self) -> SolveResult:
         """The root's values and best move, from tiers 0 and 1."""
-        from ruleslawyer.solvers.twist_of_fate_numba import _best, _decode, decode_move
+        from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
+        from ruleslawyer.solvers.twist_of_fate.memory import _best, _decode
 
         pos, run = self.position, self.run
         top = int(np.load(_values_file(self.work, 0, 0))[0])

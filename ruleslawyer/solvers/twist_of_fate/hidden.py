@@ -20,7 +20,8 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import InputError
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import HiddenDoc, Position
+from ruleslawyer.models.twist_of_fate.play import (
     HAND_2,
     HAND_3_4,
     LIMIT,
@@ -32,12 +33,11 @@ from ruleslawyer.models.twist_of_fate import (
     count_toward_limit,
     seat_names,
 )
-from ruleslawyer.models.twist_of_fate_files import HiddenDoc, Position
-from ruleslawyer.solvers.twist_of_fate_common import move_json
-from ruleslawyer.solvers.twist_of_fate_horizon import NO_CHANCE
-from ruleslawyer.solvers.twist_of_fate_horizon_reference import EVector, expectation
-from ruleslawyer.solvers.twist_of_fate_maxn import Analysis, analysis_json, vector_json
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import choose
+from ruleslawyer.solvers.twist_of_fate.common import move_json
+from ruleslawyer.solvers.twist_of_fate.horizon import NO_CHANCE
+from ruleslawyer.solvers.twist_of_fate.maxn import Analysis, analysis_json, vector_json
+from ruleslawyer.solvers.twist_of_fate.reference.horizon import EVector, expectation
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import choose
 
 EVALUATION = (
     "determinized: every assignment of the hidden cards consistent with what the player to "
@@ -146,10 +146,10 @@ def _solve(
     world: Position, rules: Rules, model: str, budget: Budget, rounds: int | None, solver: str
 ) -> Analysis:
     if rounds is not None:
-        from ruleslawyer.solvers.twist_of_fate_horizon import analyse_rounds
+        from ruleslawyer.solvers.twist_of_fate.horizon import analyse_rounds
 
         return analyse_rounds(world, rules, model, rounds, budget)
-    from ruleslawyer.solvers.twist_of_fate_maxn import analyse
+    from ruleslawyer.solvers.twist_of_fate.maxn import analyse
 
     return analyse(world, rules, model, budget, solver=solver)
 

@@ -8,9 +8,9 @@ carry-over, the 2-player variant's saved and unused cards). In the 2-player
 variant from round 2 on the new hands are random draws: those round ends are
 chance nodes valued by the exact expectation (fractions) of the next round over
 every equally likely draw. Players choose by
-:func:`~ruleslawyer.solvers.twist_of_fate_maxn_reference.choose` (max^n or
+:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.choose` (max^n or
 paranoid) on those expected values. Memoised, budgeted, with progress; the brute
-force of :mod:`~ruleslawyer.solvers.twist_of_fate_horizon_reference` is its
+force of :mod:`~ruleslawyer.solvers.twist_of_fate.reference.horizon` is its
 reference.
 """
 
@@ -23,22 +23,22 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import BudgetExceeded
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import (
     Deck,
     Move,
     Rules,
     State,
     chance_outcomes,
 )
-from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers.twist_of_fate_horizon_reference import (
+from ruleslawyer.solvers.twist_of_fate.maxn import Analysis
+from ruleslawyer.solvers.twist_of_fate.reference.horizon import (
     EVector,
     expectation,
     stop_vector,
 )
-from ruleslawyer.solvers.twist_of_fate_maxn import Analysis
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import MaxnSearch, choose
-from ruleslawyer.solvers.twist_of_fate_reference import state_key
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import MaxnSearch, choose
+from ruleslawyer.solvers.twist_of_fate.reference.solve import state_key
 
 NO_CHANCE = (
     "none: no crossed round end had a random draw (3-4 players pick up the cards in front "

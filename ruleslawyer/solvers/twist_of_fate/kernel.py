@@ -14,7 +14,7 @@ after a card's change and after scoring come from a small table built by the
 driver for the double-threshold reading in force (:func:`score_entry`).
 
 The tables key a state by one word, its packing (:func:`pack`: each field as an
-offset in the range the layout of :mod:`twist_of_fate_tiers` gives it, the same
+offset in the range the layout of :mod:`~ruleslawyer.solvers.twist_of_fate.tiers` gives it, the same
 packing as the tiered engine's) with a marker bit above it. The transposition
 table is open addressing over slots of one word, the packed state with the node's
 value in the bits above it, or of two words (the value in the second) when a
@@ -23,7 +23,7 @@ search keeps its stack in arrays so that it can stop after a number of steps and
 resume: the Python driver checks the clock, the state budget and the tables'
 load between slices.
 
-The rules here mirror :mod:`ruleslawyer.models.twist_of_fate` line for line; the
+The rules here mirror :mod:`ruleslawyer.models.twist_of_fate.play` line for line; the
 differential test holds them to the reference solver.
 """
 
@@ -59,7 +59,7 @@ VARIANTS = 6
 # (per-point), face-down-at-zero (must-decrease) and tie-remaining (before-reset)
 P_PFIRST, P_PSIZE, P_FDZ, P_TIE = range(12, 16)
 P_MFT = 16  # monks-finish-tie: 0 tie-rule, 1 active-player, 2 monks
-# The memory solver's slots (set by twist_of_fate_tiers.slot_params): the key's bits of
+# The memory solver's slots (set by tiers.slot_params): the key's bits of
 # a slot's first word (the packed state and its marker bit), the marker, where a
 # one-word slot's value starts and its mask, and the root seat's packed Sanctuary
 # range (lowest, width), in which a value's Sanctuaries are kept
@@ -277,7 +277,7 @@ def pack(k1, k2, fields, head, to_local):
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def pack_by(k1, k2, parts, head):
     """:func:`pack` by table: each field's part of the word looked up in ``parts``
-    (see ``twist_of_fate_tiers.pack_parts``), all ORed together; a field out of its
+    (see ``tiers.pack_parts``), all ORed together; a field out of its
     range looks up :data:`NOT_PACKED` (every bit set), so the word is that too."""
     seats, players, hb, hands = head[0], head[1], head[2], head[3]
     w = np.int64(0)

@@ -3,10 +3,10 @@
 :func:`analyse` values every legal move of the player to move under the chosen
 opponent model and follows the principal variation to the horizon (the end of
 the round, or of the game if it comes first), with the compiled search of
-:mod:`~ruleslawyer.solvers.twist_of_fate_maxn_kernel` or the plain reference of
-:mod:`~ruleslawyer.solvers.twist_of_fate_maxn_reference` it is tested against.
+:mod:`~ruleslawyer.solvers.twist_of_fate.maxn_kernel` or the plain reference of
+:mod:`~ruleslawyer.solvers.twist_of_fate.reference.maxn` it is tested against.
 The rule of choice (utility and tie-break) is
-:data:`~ruleslawyer.solvers.twist_of_fate_maxn_reference.TIE_BREAK`.
+:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.TIE_BREAK`.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import BudgetExceeded, InputError
-from ruleslawyer.models.twist_of_fate import Move, Rules, State, play, seat_names
-from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unfinished
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import (
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import Move, Rules, State, play, seat_names
+from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import (
     TIE_BREAK,
     UTILITY,
     Vector,
@@ -116,10 +116,10 @@ def _compiled(
 ) -> tuple[Analysis, SolveResult]:
     """The compiled search under ``model``; with "paranoid" also the paranoid solver's
     answer (with "maxn" that is left unfinished, with no values)."""
-    from ruleslawyer.solvers import twist_of_fate_kernel as k
-    from ruleslawyer.solvers import twist_of_fate_maxn_kernel as mk
-    from ruleslawyer.solvers import twist_of_fate_tiers as tiers
-    from ruleslawyer.solvers.twist_of_fate_numba import Tables, paranoid_result
+    from ruleslawyer.solvers.twist_of_fate import kernel as k
+    from ruleslawyer.solvers.twist_of_fate import maxn_kernel as mk
+    from ruleslawyer.solvers.twist_of_fate import tiers
+    from ruleslawyer.solvers.twist_of_fate.memory import Tables, paranoid_result
 
     began = time.perf_counter()
     # two-word slots: the packed state, then the value word
@@ -232,14 +232,14 @@ def _compiled(
 
 
 def _move(m: int, state: State, position: Position) -> Move:
-    from ruleslawyer.solvers.twist_of_fate_numba import decode_move
+    from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
 
     return decode_move(m, Position(state, position.names, position.deck, position.rulings))
 
 
 def _vector(word: int, players: int) -> Vector:
-    from ruleslawyer.solvers.twist_of_fate_kernel import Z_OFF
-    from ruleslawyer.solvers.twist_of_fate_maxn_kernel import UMASK, VEC_MASK, W
+    from ruleslawyer.solvers.twist_of_fate.kernel import Z_OFF
+    from ruleslawyer.solvers.twist_of_fate.maxn_kernel import UMASK, VEC_MASK, W
 
     word &= VEC_MASK
     out = []

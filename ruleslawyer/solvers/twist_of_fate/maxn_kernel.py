@@ -1,12 +1,12 @@
 """The compiled max^n search for Twist of Fate (imported only by its driver).
 
-It runs on the machinery of :mod:`~ruleslawyer.solvers.twist_of_fate_kernel`:
+It runs on the machinery of :mod:`~ruleslawyer.solvers.twist_of_fate.kernel`:
 a node's children are listed in move order, keyed by the tiers' 64-bit packing
 and their table slots prefetched, by that kernel's ``_open``; then the children
 that need no search (horizon states, and states already stored) are valued in
 one pass, and the search visits only the rest. The table is that kernel's
 two-word slots (the packed state, then the value word), grown in place by the
-driver's :class:`~ruleslawyer.solvers.twist_of_fate_numba.StateTable`. Only
+driver's :class:`~ruleslawyer.solvers.twist_of_fate.memory.StateTable`. Only
 the value rule is this module's.
 
 A node's value is a vector: per player ``s``, 11 bits at ``11 * s``: won (bit 10),
@@ -21,7 +21,7 @@ stored: it is the first child, in move order, whose vector is the node's
 (:func:`principal_line`).
 
 ``mode`` 0 is max^n with the spiteful tie-break of
-:mod:`~ruleslawyer.solvers.twist_of_fate_maxn_reference`; ``mode`` 1 is paranoid
+:mod:`~ruleslawyer.solvers.twist_of_fate.reference.maxn`; ``mode`` 1 is paranoid
 minimax for the root player (its (won, Sanctuary): the highest where it moves,
 the lowest elsewhere). In both, of the moves of equal worth the first in move
 order is chosen (:func:`_fold`), whatever order they are valued in.
@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ruleslawyer.solvers import twist_of_fate_kernel as kernel
-from ruleslawyer.solvers.twist_of_fate_kernel import (
+from ruleslawyer.solvers.twist_of_fate import kernel
+from ruleslawyer.solvers.twist_of_fate.kernel import (
     ACT_SHIFT,
     F_CUR,
     F_G,

@@ -4,7 +4,7 @@ Every seat in the tree picks for itself (max^n): a node keeps the mean reward of
 every player, and selection at a node uses the mean of the seat to move there
 plus the UCB1 bonus ``c * sqrt(ln N / n)``. A player's reward is its max^n utility
 at the horizon (the end of the round, or of the game if it ends first;
-:func:`~ruleslawyer.solvers.twist_of_fate_maxn_reference.horizon_vector`), turned
+:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.horizon_vector`), turned
 into one number that keeps its order: ``(81 * won + 9 * Sanctuary + Luck +
 Shilling) / 161`` (Sanctuary and Luck + Shilling are at most 8, so no lower term
 outweighs a higher one). Unvisited moves are tried first, in an order shuffled by
@@ -23,7 +23,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.play import (
     FACE_DOWN,
     FACE_UP,
     LUCK,
@@ -37,7 +37,7 @@ from ruleslawyer.models.twist_of_fate import (
     open_targets,
     play,
 )
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import horizon_vector
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import horizon_vector
 
 SCALE = 161  # 81 * 1 + 9 * 8 + 8: the largest reward before scaling
 ROLLOUT = (

@@ -1,6 +1,6 @@
 """Twist of Fate states in one 64-bit word, and the per-partition work of the tiered engine.
 
-The Numba kernel (:mod:`twist_of_fate_kernel`) keeps a state in two words. Over
+The Numba kernel (:mod:`~ruleslawyer.solvers.twist_of_fate.kernel`) keeps a state in two words. Over
 the states reachable from one position most of those bits never change, so one
 word holds them all: per seat its Luck and Shilling (``5 * luck + shilling``, 5
 bits), its Sanctuary and its count toward the six-card limit as offsets from the
@@ -25,11 +25,11 @@ import numpy as np
 from numba import njit
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.models.twist_of_fate import Rules, count_toward_limit
-from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers import twist_of_fate_kernel as k
-from ruleslawyer.solvers.twist_of_fate_kernel import NOT_PACKED, pack, unpack
-from ruleslawyer.solvers.twist_of_fate_numba import Encoded, encode, multisets
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import Rules, count_toward_limit
+from ruleslawyer.solvers.twist_of_fate import kernel as k
+from ruleslawyer.solvers.twist_of_fate.encoding import Encoded, encode, multisets
+from ruleslawyer.solvers.twist_of_fate.kernel import NOT_PACKED, pack, unpack
 
 __all__ = ["NOT_PACKED", "Layout", "Problem", "layout", "pack", "problem", "unpack"]
 

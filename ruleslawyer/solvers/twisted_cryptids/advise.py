@@ -31,7 +31,7 @@ from math import prod, sqrt
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.twisted_cryptids_play import (
+from ruleslawyer.models.twisted_cryptids.play import (
     GameMove,
     Power,
     State,
@@ -39,7 +39,7 @@ from ruleslawyer.models.twisted_cryptids_play import (
     legal_moves,
     step,
 )
-from ruleslawyer.solvers.cryptid_stacks import distinct_permutations, multinomial
+from ruleslawyer.solvers.twisted_cryptids.stacks import distinct_permutations, multinomial
 
 # per player: the Stacks, each a tuple of Sighting ids top first (unrevealed cards only)
 World = tuple[tuple[tuple[int, ...], ...], ...]

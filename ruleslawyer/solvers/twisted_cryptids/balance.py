@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
-from ruleslawyer.models.twisted_cryptids_game import Game
-from ruleslawyer.models.twisted_cryptids_play import final_scores, winners
+from ruleslawyer.models.twisted_cryptids.game import Game
+from ruleslawyer.models.twisted_cryptids.play import final_scores, winners
 from ruleslawyer.solvers.balance_stats import rate
-from ruleslawyer.solvers.cryptid_simulate import random_game
+from ruleslawyer.solvers.twisted_cryptids.simulate import random_game
 
 POLICY = "random: a uniformly random legal move at every choice, every seat"
 

@@ -29,15 +29,15 @@ from dataclasses import replace
 from typing import Any
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.models.twisted_cryptids_game import HUMANS, STACK_DEPTH, STACKS, Game
-from ruleslawyer.models.twisted_cryptids_play import (
+from ruleslawyer.models.twisted_cryptids.game import HUMANS, STACK_DEPTH, STACKS, Game
+from ruleslawyer.models.twisted_cryptids.play import (
     BOXED,
     ON_STACK,
     State,
     encounter_candidates,
 )
-from ruleslawyer.solvers.cryptid_advise import Hidden, plain_means, stacks_of
-from ruleslawyer.solvers.cryptid_record import Record
+from ruleslawyer.solvers.twisted_cryptids.advise import Hidden, plain_means, stacks_of
+from ruleslawyer.solvers.twisted_cryptids.record import Record
 
 NOT_AVERAGED = (
     "the other players' hands (not in the record: the policy passes their Day turns), the "
@@ -111,7 +111,7 @@ def _spots(
 def position_state(record: Record, game: Game, display: str) -> tuple[State, tuple[Hidden, ...]]:
     """The position of ``record``'s ``[position]`` table, the perspective to act, and what
     they do not see; :class:`InputError` (one line) for anything that does not fit."""
-    from ruleslawyer.solvers.cryptid_stacks import arrangements, views
+    from ruleslawyer.solvers.twisted_cryptids.stacks import arrangements, views
 
     pos = record.position
     if pos is None:

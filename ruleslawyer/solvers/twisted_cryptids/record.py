@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.models.twisted_cryptids_game import STACK_DEPTH, STACKS, Game
+from ruleslawyer.models.twisted_cryptids.game import STACK_DEPTH, STACKS, Game
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def _schema() -> Any:
 
     from pydantic import Field
 
-    from ruleslawyer.models.twisted_cryptids_game import (
+    from ruleslawyer.models.twisted_cryptids.game import (
         MAX_EFFECTS,
         MAX_HAND,
         MAX_HUMANS,
@@ -209,7 +209,7 @@ def _position(doc: Any) -> PositionEntry:
 def load_record(path: str | Path) -> tuple[Record, Game]:
     """Read a record and its game file; every name in it checked against the game."""
     from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.models.twisted_cryptids_game import builtin_game, parse_game
+    from ruleslawyer.models.twisted_cryptids.game import builtin_game, parse_game
 
     display = str(path)
     _, doc = read_toml(path, display=display)
@@ -239,7 +239,7 @@ class GameFileError(InputError):
 
 def _reject_data_errors(game: Game, document: dict[str, Any], display: str) -> None:
     """No analysis of a record over a game file that breaks the rulebook's structure."""
-    from ruleslawyer.models.twisted_cryptids_game import structural_problems
+    from ruleslawyer.models.twisted_cryptids.game import structural_problems
 
     problems = structural_problems(game, document)
     if problems:
@@ -356,7 +356,7 @@ def record_from_state(state: Any, perspective: int = 0, *, with_position: bool =
     """The record a game state leaves, seen by player ``perspective`` (own Stacks, own trait);
     ``with_position``: with the ``[position]`` table (the perspective must be to act, in a
     phase :data:`POSITION_PHASES` lists), this round's reveals so far included."""
-    from ruleslawyer.models.twisted_cryptids_play import tie_break_humans
+    from ruleslawyer.models.twisted_cryptids.play import tie_break_humans
 
     g = state.game
     names = state.players
@@ -407,7 +407,7 @@ POSITION_PHASES = ("dawn", "day", "choose", "reveal")
 
 def position_of(state: Any, perspective: int) -> PositionEntry:
     """The ``[position]`` table of ``state`` as player ``perspective``, who is to act, sees it."""
-    from ruleslawyer.models.twisted_cryptids_play import BOXED, ON_STACK
+    from ruleslawyer.models.twisted_cryptids.play import BOXED, ON_STACK
 
     if state.phase not in POSITION_PHASES or state.actor() != perspective:
         raise ValueError(f"no [position] for phase {state.phase} with another player to act")

@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.models.twisted_cryptids_game import Game, builtin_game
-from ruleslawyer.models.twisted_cryptids_play import GameMove, State, legal_moves, new_game, step
-from ruleslawyer.solvers.cryptid_record import Record, record_from_state
+from ruleslawyer.models.twisted_cryptids.game import Game, builtin_game
+from ruleslawyer.models.twisted_cryptids.play import GameMove, State, legal_moves, new_game, step
+from ruleslawyer.solvers.twisted_cryptids.record import Record, record_from_state
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 
@@ -39,7 +39,7 @@ def position_record(players: int, seed: int, moves: int) -> Record:
     """The record, with its ``[position]``, of the player to act after ``moves`` seeded random
     moves (:func:`position`); :class:`InputError` when that is not a position ``advise`` reads."""
     from ruleslawyer.errors import InputError
-    from ruleslawyer.solvers.cryptid_record import POSITION_PHASES
+    from ruleslawyer.solvers.twisted_cryptids.record import POSITION_PHASES
 
     state = position(builtin_game(), players, seed, moves)
     if state.phase not in POSITION_PHASES:

@@ -32,8 +32,8 @@ from math import factorial
 from typing import Any
 
 from ruleslawyer.errors import InconsistentRecord
-from ruleslawyer.models.twisted_cryptids_game import STACK_DEPTH, STACKS, Game, Trait
-from ruleslawyer.solvers.cryptid_record import Record
+from ruleslawyer.models.twisted_cryptids.game import STACK_DEPTH, STACKS, Game, Trait
+from ruleslawyer.solvers.twisted_cryptids.record import Record
 from ruleslawyer.solvers.z3util import check
 
 SLOTS = STACKS * STACK_DEPTH

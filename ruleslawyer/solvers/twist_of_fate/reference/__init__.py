@@ -1,1 +1,1 @@
-"""The plain reference solvers the fast Twist of Fate solvers are tested against (never on a user's path)."""
+"""The plain reference solvers the fast Twist of Fate solvers are tested against."""

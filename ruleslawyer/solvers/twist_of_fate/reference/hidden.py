@@ -2,7 +2,7 @@
 
 Each ``[[hidden]]`` table's ``count`` cards are drawn as positions in its candidate
 list (every combination of positions once, equally likely), each world is solved by
-the brute force of :mod:`~ruleslawyer.solvers.twist_of_fate_horizon_reference` (zero
+the brute force of :mod:`~ruleslawyer.solvers.twist_of_fate.reference.horizon` (zero
 round ends to cross is the round horizon), and every move of the player to move gets
 its mean vector and the vector of its worst world for the mover.
 """
@@ -13,7 +13,8 @@ from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations, product
 
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import (
     HAND_2,
     HAND_3_4,
     LIMIT,
@@ -24,8 +25,7 @@ from ruleslawyer.models.twist_of_fate import (
     legal_moves,
     play,
 )
-from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers.twist_of_fate_horizon_reference import EVector, value
+from ruleslawyer.solvers.twist_of_fate.reference.horizon import EVector, value
 
 
 def _add(state: State, seat: int, place: str, cards: tuple[str, ...]) -> State:

@@ -4,10 +4,10 @@ Every line of play is followed to the horizon (the end of the game, or the end o
 the round reached after crossing ``rounds`` round ends). A round end that is
 crossed is a chance node: its value is the exact expectation (fractions) of the
 next round's values over the model's equally likely draws
-(:func:`~ruleslawyer.models.twist_of_fate.chance_outcomes`); a player chooses by
-:func:`~ruleslawyer.solvers.twist_of_fate_maxn_reference.choose`. Memoised
+(:func:`~ruleslawyer.models.twist_of_fate.play.chance_outcomes`); a player chooses by
+:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.choose`. Memoised
 only on the whole state (``functools.cache``); small and obviously right; the fast search of
-:mod:`~ruleslawyer.solvers.twist_of_fate_horizon` is tested against it.
+:mod:`~ruleslawyer.solvers.twist_of_fate.horizon` is tested against it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.play import (
     Deck,
     Rules,
     State,
@@ -24,7 +24,7 @@ from ruleslawyer.models.twist_of_fate import (
     legal_moves,
     play,
 )
-from ruleslawyer.solvers.twist_of_fate_maxn_reference import choose, horizon_vector
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import choose, horizon_vector
 
 Exact = int | Fraction
 Expected = tuple[Exact, Exact, Exact]  # won, Sanctuary, Luck + Shilling (expected, exact)

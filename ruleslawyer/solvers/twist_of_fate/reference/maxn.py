@@ -20,8 +20,8 @@ from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import BudgetExceeded
-from ruleslawyer.models.twist_of_fate import Deck, Move, Rules, State, legal_moves, play
-from ruleslawyer.solvers.twist_of_fate_reference import state_key
+from ruleslawyer.models.twist_of_fate.play import Deck, Move, Rules, State, legal_moves, play
+from ruleslawyer.solvers.twist_of_fate.reference.solve import state_key
 
 Utility = tuple[int, int, int]  # won, Sanctuary, Luck + Shilling
 Vector = tuple[Utility, ...]  # one per player, in seat order

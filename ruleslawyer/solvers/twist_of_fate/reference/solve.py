@@ -13,7 +13,8 @@ from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import BudgetExceeded
-from ruleslawyer.models.twist_of_fate import (
+from ruleslawyer.models.twist_of_fate.files import Position
+from ruleslawyer.models.twist_of_fate.play import (
     Deck,
     Move,
     Rules,
@@ -23,8 +24,7 @@ from ruleslawyer.models.twist_of_fate import (
     play,
     seat_names,
 )
-from ruleslawyer.models.twist_of_fate_files import Position
-from ruleslawyer.solvers.twist_of_fate_common import SolveResult, move_json, unfinished
+from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
 
 Key = tuple[Any, ...]
 Value = tuple[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleslawyer.solvers.twist_of_fate_common import _show
+from ruleslawyer.solvers.twist_of_fate.common import _show
 
 
 def describe(move: dict[str, Any]) -> str:
