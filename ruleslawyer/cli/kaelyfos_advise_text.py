@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ruleslawyer.models.kaelyfos_points import POINTS_BY_ID
-from ruleslawyer.solvers.kaelyfos_advise import Advice, Option
+from ruleslawyer.solvers.kaelyfos_advise import Advice, Option, title
 
 
 def _option(rank: int, option: Option) -> str:
     return (
         f"  {rank}. {option.label}: expected distress {option.expected} "
-        f"(~{float(option.expected):.3f}), worst {option.worst}"
+        f"(~{float(option.expected):.3f}), expected nightmares {option.value.nightmares} "
+        f"(~{float(option.value.nightmares):.3f}), worst {option.worst}"
     )
 
 
@@ -23,17 +23,17 @@ def render_advice(advice: Advice) -> str:
         f"material: {advice.material}",
         f"finished: {'true' if advice.finished else 'false (the --max-seconds budget ran out)'}",
     ]
-    if doc["ties_at_first_option"]:
+    if doc["open_ties_met"]:
         lines.append(
-            "ties the rules leave open, met on some draw and taken at their first option: "
-            + ", ".join(doc["ties_at_first_option"])
+            "choices the rules leave open, met on some draw (each option equally likely): "
+            + ", ".join(doc["open_ties_met"])
         )
     lines.append("options, best first:")
     lines += [_option(i, o) for i, o in enumerate(advice.ranking.options, 1)]
     if advice.divergences:
         lines.append("open rule points whose other reading re-ranks the options:")
         for point, reading, other in advice.divergences:
-            lines.append(f"  {point}={reading} ({POINTS_BY_ID[point].title}):")
+            lines.append(f"  {point}={reading} ({title(point)}):")
             lines += ["  " + _option(i, o) for i, o in enumerate(other.options, 1)]
     elif advice.finished:
         lines.append("no open rule point re-ranks the options")
