@@ -182,11 +182,15 @@ def next_position(position: Position, result: Result) -> Position:
 
 
 def _table_as(position: Position, result: Result) -> Position:
-    """``position`` with the pieces of ``result`` (the same turn), no actions pending."""
+    """``position`` with the pieces of ``result`` (the same turn), no actions pending.
+
+    Traps are listed by node id (a stable sort: traps sharing a node keep their order, the
+    only order a card can feel), so the order actions were taken in does not show.
+    """
     return replace(
         position,
         bloodsuckers=result.bloodsuckers,
-        traps=result.traps,
+        traps=tuple(sorted(result.traps, key=lambda t: t.node)),
         supply=result.supply,
         removed_from_play=result.removed_from_play,
         trap_tokens=result.trap_tokens,
@@ -400,6 +404,71 @@ def rank(
     scored.sort(key=lambda o: (*o.value.key(), len(o.actions)))
     consulted = evaluator.consulted | evaluator.readings.consulted
     return Ranking(tuple(scored), finished, frozenset(consulted), frozenset(evaluator.met))
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """After a first card (one of its results): the crew's best free actions before the next."""
+
+    card: str
+    result: int  # which of the card's distinct results (1-based, in resolution order)
+    results: int  # how many distinct results the card can have (open ties, crew splits)
+    label: str
+    value: Value  # of what follows the card (the next triggers)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "result": self.result,
+            "of": self.results,
+            "then": self.label,
+            "expected_distress_after": str(self.value.expected),
+        }
+
+
+def follow_ups(
+    position: Position,
+    option: Option,
+    material: int,
+    spent: tuple[str, ...],
+    triggers: int,
+    chosen: Mapping[str, str],
+    ties: str = "uniform",
+) -> tuple[FollowUp, ...]:
+    """The crew's best free actions before the second trigger, after ``option`` and each card."""
+    if triggers < 2:
+        return ()
+    board = position.board
+    cards = {b.name: Card(b.spawn, b.move) for b in board.behaviors}
+    evaluator = Evaluator(chosen, cards, Budget(), ties)
+    after = settled(position)
+    for action in option.actions:
+        after = take(after, action, evaluator.readings)
+    left = material - sum(a.kind == "build" for a in option.actions)
+    deck, revealed = evaluator._deck(_remaining(board, spent), deck_of(spent))
+    out = []
+    for name, _ in deck:
+        seen: list[Position] = []
+
+        def collect(result: Result, seen: list[Position] = seen) -> Value:
+            nxt = next_position(after, result)
+            if nxt not in seen:
+                seen.append(nxt)
+            return ZERO
+
+        card_value(replace(after, card=cards[name]), chosen, ties, collect)
+        for i, nxt in enumerate(seen, 1):
+            rest, shown = evaluator._deck(_take(deck, name), _add(revealed, name))
+            best = min(
+                reachable(nxt, left, evaluator.readings),
+                key=lambda r, rest=rest, shown=shown: (
+                    *evaluator.draw(r[1], r[2], rest, shown, triggers - 1).key(),
+                    len(r[0]),
+                ),
+            )
+            value = evaluator.draw(best[1], best[2], rest, shown, triggers - 1)
+            out.append(FollowUp(name, i, len(seen), label(best[0], position), value))
+    return tuple(out)
 
 
 def _remaining(board: Any, spent: tuple[str, ...]) -> Deck:
