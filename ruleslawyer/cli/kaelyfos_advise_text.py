@@ -6,10 +6,10 @@ from ruleslawyer.solvers.kaelyfos_advise import Advice, Option, title
 
 
 def _option(rank: int, option: Option) -> str:
+    v = option.value
     return (
-        f"  {rank}. {option.label}: expected distress {option.expected} "
-        f"(~{float(option.expected):.3f}), expected nightmares {option.value.nightmares} "
-        f"(~{float(option.value.nightmares):.3f}), worst {option.worst}"
+        f"  {rank}. {option.label}: distress {v.expected} (~{float(v.expected):.3f}), "
+        f"nightmares {v.nightmares} (~{float(v.nightmares):.3f}), worst {v.worst}"
     )
 
 
@@ -30,6 +30,11 @@ def render_advice(advice: Advice) -> str:
         )
     lines.append("options, best first:")
     lines += [_option(i, o) for i, o in enumerate(advice.ranking.options, 1)]
+    if advice.then:
+        lines.append("then, before the second trigger, after option 1 and each first card:")
+        for f in advice.then:
+            which = f" (result {f.result} of {f.results})" if f.results > 1 else ""
+            lines.append(f"  {f.card}{which}: {f.label}")
     if advice.divergences:
         lines.append("open rule points whose other reading re-ranks the options:")
         for point, reading, other in advice.divergences:

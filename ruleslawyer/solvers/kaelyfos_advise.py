@@ -491,6 +491,7 @@ class Advice:
     ranking: Ranking
     divergences: tuple[tuple[str, str, Ranking], ...]
     finished: bool
+    then: tuple[FollowUp, ...] = ()  # after the best option and each first card
 
     def model(self) -> str:
         ties = f"{OPEN_TIES}=uniform ({TIE_READINGS['uniform']})"
@@ -516,6 +517,7 @@ class Advice:
             "finished": self.finished,
             "open_ties_met": sorted(self.ranking.ties),
             "options": [o.to_json() for o in self.ranking.options],
+            "then_after_the_first_card": [f.to_json() for f in self.then],
             "open_rule_points_changing_the_ranking": [
                 {
                     "point": p,
@@ -563,7 +565,14 @@ def advise(
         finished = finished and other.finished
         if _order(other) != _order(base):
             divergences.append((point, reading, other))
-    return Advice(position, material, spent, triggers, chosen, base, tuple(divergences), finished)
+    then = (
+        follow_ups(position, base.options[0], material, spent, triggers, chosen)
+        if base.finished and base.options
+        else ()
+    )
+    return Advice(
+        position, material, spent, triggers, chosen, base, tuple(divergences), finished, then
+    )
 
 
 def _order(ranking: Ranking) -> tuple[str, ...]:
