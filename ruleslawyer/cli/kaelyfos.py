@@ -118,11 +118,13 @@ def advise(
 ) -> None:
     """The crew's best free actions before the next behaviour card.
 
-    Ranks every set of free actions (build a trap on an empty build site, spending
-    material; destroy a trap; nothing) by the exact expected distress over the next
-    --triggers behaviour cards, drawn uniformly without replacement from the board's
-    deck less the spent cards, with the worst case beside it. Shows every open rule
-    point whose other reading re-ranks the options.
+    Ranks every sequence of free actions (build a trap on an empty build site,
+    spending material; destroy a trap; any number, merged by the position they
+    leave) by the exact expected distress over the next --triggers behaviour cards,
+    drawn uniformly without replacement from the board's deck less the spent cards,
+    the crew acting again before each later trigger once it has seen the cards
+    (explorers stay put); then expected waking nightmares, then the worst case.
+    Shows every open rule point (and open-tie reading) that re-ranks the options.
 
     \b
     POSITION.toml: a position file without [card] or actions, plus `material`
