@@ -307,6 +307,16 @@ def test_budget_says_not_finished() -> None:
     assert advice.to_json()["finished"] is False
 
 
+def test_cli_unfinished_exits_3(tmp_path: Path) -> None:
+    whole = tmp_path / "advise.toml"
+    text = (ROOT / "examples/kaelyfos/advise.toml").read_text()
+    whole.write_text(text.replace('spent = ["Prowl"]', "spent = []"))
+    args = ["kaelyfos", "advise", str(whole), "--triggers", "6", "--max-seconds", "1e-9"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 3, result.output
+    assert "finished: false" in result.output
+
+
 def test_cli_text_and_json(tmp_path: Path) -> None:
     example = str(ROOT / "examples/kaelyfos/advise.toml")
     text = CliRunner().invoke(cli, ["kaelyfos", "advise", example, "--triggers", "2"])
