@@ -9,6 +9,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -257,12 +258,26 @@ def test_block_order_never_changes_the_ranking(
             {"kaelyfos/scarab-passable": "yes"},
             {"kaelyfos/nightmare-limit": "per-crew"},
             {"kaelyfos/exhausted-deck": "reshuffle"},
+            {"kaelyfos/trap-tie": "open", "kaelyfos/caught-move": "yes"},
+            {"kaelyfos/build-on-bloodsuckers": "caught", "kaelyfos/destroyed-token": "spent"},
         ]
     ),
     st.sampled_from(list(TIE_READINGS)),
     st.booleans(),
 )
 def test_matches_brute_force(
+    start: Position,
+    spent: list[str],
+    triggers: int,
+    material: int,
+    rulings: dict[str, str],
+    ties: str,
+    between: bool,
+) -> None:
+    _agrees_with_brute_force(start, spent, triggers, material, rulings, ties, between)
+
+
+def _agrees_with_brute_force(
     start: Position,
     spent: list[str],
     triggers: int,
@@ -279,6 +294,34 @@ def test_matches_brute_force(
         assert option.value.key() == brute[option.actions]
     # every sequence the brute force tries is worth at least the best option
     assert min(brute.values()) == ranking.options[0].value.key()
+
+
+@pytest.mark.slow
+@settings(max_examples=20, deadline=None)
+@given(
+    positions(spawn=False),
+    st.lists(st.sampled_from(ALL), unique=True, max_size=2),
+    st.integers(0, 1),
+    st.sampled_from(list(TIE_READINGS)),
+)
+def test_matches_brute_force_three_triggers(
+    start: Position, spent: list[str], material: int, ties: str
+) -> None:
+    _agrees_with_brute_force(start, spent, 3, material, {}, ties, True)
+
+
+def test_nightmares_one_per_turn_each_trigger_a_turn() -> None:
+    # ada alone on the glowing fold; Swarm gives her 1 distress, Prowl after Swarm 1 more
+    # (see test_hand_worked_two_cards_two_triggers), Prowl first 0. Each distress is a
+    # waking nightmare, at most 1 a turn, each trigger in a turn of its own: Swarm then
+    # Prowl 2, Prowl then Swarm 1: 3/2. Had she had one this turn already, the first
+    # card's is lost: 1 and 1.
+    start = position(explorers={"ada": "glowing-fold"})
+    spent = _spent_all_but("Swarm", "Prowl")
+    fresh = rank(start, 0, spent, 2, in_force({}), Budget()).options[0].value
+    assert fresh.nightmares == Fraction(3, 2)
+    had = replace(start, turn="ada", had_nightmare=("ada",))
+    assert rank(had, 0, spent, 2, in_force({}), Budget()).options[0].value.nightmares == 1
 
 
 @settings(max_examples=25, deadline=None)
