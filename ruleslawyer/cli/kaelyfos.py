@@ -103,6 +103,15 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
     show_default=True,
     help="Horizon: how many timeline triggers (behaviour cards) to score over.",
 )
+@click.option(
+    "--open-ties",
+    "open_ties",
+    type=click.Choice(["uniform", "worst", "best"]),
+    default="uniform",
+    show_default=True,
+    help="A choice the rules leave open (pheromone tie, move order): each option equally "
+    "likely, the worst for the crew, or the best. The others are shown where they re-rank.",
+)
 @ruling_option
 @max_seconds_option
 @format_option(("text", "json"))
@@ -111,6 +120,7 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
 def advise(
     advice_file: Path,
     triggers: int,
+    open_ties: str,
     rulings: tuple[str, ...],
     max_seconds: float | None,
     fmt: str,
@@ -139,7 +149,13 @@ def advise(
     loaded = load_advice(advice_file)
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, advice_file)
     advice = rank_actions(
-        loaded.position, loaded.material, loaded.spent, triggers, chosen, Budget(max_seconds)
+        loaded.position,
+        loaded.material,
+        loaded.spent,
+        triggers,
+        chosen,
+        Budget(max_seconds),
+        open_ties,
     )
     if fmt == "json":
         import json

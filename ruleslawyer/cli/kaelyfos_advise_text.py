@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruleslawyer.solvers.kaelyfos_advise import Advice, Option, title
+from ruleslawyer.solvers.kaelyfos_advise import OPEN_TIES, Advice, Option, title
 
 
 def _option(rank: int, option: Option) -> str:
@@ -25,7 +25,7 @@ def render_advice(advice: Advice) -> str:
     ]
     if doc["open_ties_met"]:
         lines.append(
-            "choices the rules leave open, met on some draw (each option equally likely): "
+            f"choices the rules leave open, met on some draw ({OPEN_TIES}={advice.ties}): "
             + ", ".join(doc["open_ties_met"])
         )
     lines.append("options, best first:")

@@ -492,9 +492,10 @@ class Advice:
     divergences: tuple[tuple[str, str, Ranking], ...]
     finished: bool
     then: tuple[FollowUp, ...] = ()  # after the best option and each first card
+    ties: str = "uniform"  # the advise's reading of choices the rules leave open
 
     def model(self) -> str:
-        ties = f"{OPEN_TIES}=uniform ({TIE_READINGS['uniform']})"
+        ties = f"{OPEN_TIES}={self.ties} ({TIE_READINGS[self.ties]})"
         return MODEL.format(triggers=self.triggers, ties=ties)
 
     def to_json(self) -> dict[str, Any]:
@@ -538,40 +539,50 @@ def advise(
     triggers: int,
     rulings: Mapping[str, str],
     budget: Budget | None = None,
+    ties: str = "uniform",
 ) -> Advice:
     """Rank the crew's free actions; show each open rule point whose readings re-rank them.
 
     The open rule points are those the ranking consulted and ``rulings`` does not settle,
-    then :data:`OPEN_TIES` when a card met a choice the rules leave open.
+    then :data:`OPEN_TIES` (``ties`` in force) when a card met a choice the rules leave open.
     """
     budget = budget or Budget()
     chosen = in_force(dict(rulings))
-    base = rank(position, material, spent, triggers, chosen, budget)
+    base = rank(position, material, spent, triggers, chosen, budget, ties)
     finished = base.finished
     others: list[tuple[str, str, dict[str, str], str]] = [
-        (point, reading, {**chosen, point: reading}, "uniform")
+        (point, reading, {**chosen, point: reading}, ties)
         for point in sorted(base.consulted)
         if point not in rulings and point in POINTS_BY_ID
         for reading in POINTS_BY_ID[point].reading_names
         if reading != chosen[point]
     ]
     if base.ties:
-        others += [(OPEN_TIES, r, chosen, r) for r in TIE_READINGS if r != "uniform"]
+        others += [(OPEN_TIES, r, chosen, r) for r in TIE_READINGS if r != ties]
     divergences = []
-    for point, reading, readings, ties in others:
+    for point, reading, readings, tie_reading in others:
         if not finished:
             break
-        other = rank(position, material, spent, triggers, readings, budget, ties)
+        other = rank(position, material, spent, triggers, readings, budget, tie_reading)
         finished = finished and other.finished
         if _order(other) != _order(base):
             divergences.append((point, reading, other))
     then = (
-        follow_ups(position, base.options[0], material, spent, triggers, chosen)
+        follow_ups(position, base.options[0], material, spent, triggers, chosen, ties)
         if base.finished and base.options
         else ()
     )
     return Advice(
-        position, material, spent, triggers, chosen, base, tuple(divergences), finished, then
+        position,
+        material,
+        spent,
+        triggers,
+        chosen,
+        base,
+        tuple(divergences),
+        finished,
+        then,
+        ties,
     )
 
 

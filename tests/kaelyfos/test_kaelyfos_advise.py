@@ -350,6 +350,34 @@ def test_budget_says_not_finished() -> None:
     assert advice.to_json()["finished"] is False
 
 
+def test_cli_open_ties_reading(tmp_path: Path) -> None:
+    # the position of test_open_pheromone_tie_ranked_under_each_reading as a file
+    path = tmp_path / "tie.toml"
+    path.write_text(
+        'board = "kaelyfos"\n'
+        'nests = { A = "vesicle-cluster", B = "bony-protrusion", C = "glowing-fold" }\n'
+        "supply = 5\n"
+        'explorers = { ada = "bony-protrusion", ben = "exterior-facedown-2" }\n'
+        'bloodsuckers = { "exterior-orifice" = 1 }\n'
+        "material = 1\n"
+        'spent = ["Frenzy", "Hunt", "Swarm"]\n'
+    )
+    runner = CliRunner()
+    plain = runner.invoke(cli, ["kaelyfos", "advise", str(path), "--format", "json"])
+    doc = json.loads(plain.output)
+    assert doc["model"].endswith(
+        f"{OPEN_TIES}=uniform (each option the rules leave open is equally likely)"
+    )
+    assert doc["options"][0]["option"] == "ada builds on bony-protrusion"
+    assert (OPEN_TIES, "worst") in {
+        (d["point"], d["reading"]) for d in doc["open_rule_points_changing_the_ranking"]
+    }
+    worst = runner.invoke(cli, ["kaelyfos", "advise", str(path), "--open-ties", "worst"])
+    assert f"met on some draw ({OPEN_TIES}=worst): kaelyfos/pheromone-tie" in worst.output
+    assert "  1. nothing: distress 1 " in worst.output
+    assert f"  {OPEN_TIES}=uniform (" in worst.output
+
+
 def test_cli_unfinished_exits_3(tmp_path: Path) -> None:
     whole = tmp_path / "advise.toml"
     text = (ROOT / "examples/kaelyfos/advise.toml").read_text()
