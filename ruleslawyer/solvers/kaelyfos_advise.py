@@ -316,7 +316,8 @@ class Evaluator:
             d.point for d in out.decisions if d.point is not None and not crew_decides(d.point)
         }
 
-    def _deck(self, deck: Deck, revealed: Deck) -> tuple[Deck, Deck]:
+    def drawable(self, deck: Deck, revealed: Deck) -> tuple[Deck, Deck]:
+        """The deck to draw from and the revealed cards (reshuffled when the deck is out)."""
         if not deck and revealed:
             self.consulted.add(EXHAUSTED_DECK)
             if self.chosen[EXHAUSTED_DECK] == "reshuffle":
@@ -327,7 +328,7 @@ class Evaluator:
         self, position: Position, material: int, deck: Deck, revealed: Deck, triggers: int
     ) -> Value:
         """Before a trigger: the crew's best free actions, then the card."""
-        deck, revealed = self._deck(deck, revealed)
+        deck, revealed = self.drawable(deck, revealed)
         if triggers == 0 or not deck:
             return ZERO
         if not self.between:
@@ -347,7 +348,7 @@ class Evaluator:
         self, position: Position, material: int, deck: Deck, revealed: Deck, triggers: int
     ) -> Value:
         """The free actions taken: the expectation over the next card and what follows."""
-        deck, revealed = self._deck(deck, revealed)
+        deck, revealed = self.drawable(deck, revealed)
         if triggers == 0 or not deck:
             return ZERO
         key = ("draw", position, material, deck, revealed, triggers)
@@ -445,7 +446,7 @@ def follow_ups(
     for action in option.actions:
         after = take(after, action, evaluator.readings)
     left = material - sum(a.kind == "build" for a in option.actions)
-    deck, revealed = evaluator._deck(_remaining(board, spent), deck_of(spent))
+    deck, revealed = evaluator.drawable(_remaining(board, spent), deck_of(spent))
     out = []
     for name, _ in deck:
         seen: list[Position] = []
@@ -458,7 +459,7 @@ def follow_ups(
 
         card_value(replace(after, card=cards[name]), chosen, ties, collect)
         for i, nxt in enumerate(seen, 1):
-            rest, shown = evaluator._deck(_take(deck, name), _add(revealed, name))
+            rest, shown = evaluator.drawable(_take(deck, name), _add(revealed, name))
             best = min(
                 reachable(nxt, left, evaluator.readings),
                 key=lambda r, rest=rest, shown=shown: (
