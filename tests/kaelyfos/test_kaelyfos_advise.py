@@ -176,6 +176,42 @@ def test_hand_worked_acting_between_triggers_beats_every_one_shot_option() -> No
     }
 
 
+def test_destroying_now_and_building_after_the_first_card() -> None:
+    # Under kaelyfos/trapped-attack=yes a caught bloodsucker attacks the explorers on its
+    # trap's node. ada on the exterior orifice and ben on the vesicle cluster each stand on
+    # a trap that has caught 1 (both trap tokens on the board); 2 bloodsuckers on the bony
+    # protrusion, 2 on a face-down card by the glowing fold; deck Prowl and Swarm; 1
+    # material; 2 triggers. Whichever card comes first, a second bloodsucker steps into
+    # ada's trap, which is destroyed ("If a trap has caught 2 bloodsuckers it is
+    # destroyed"): her site is empty and a token available only after the first card.
+    # Best: ben destroys his trap now (its bloodsucker would attack him), and after the
+    # first card ada builds on her emptied site. Swarm then Prowl: ada 1, then ada 1;
+    # Prowl then Swarm: ada 1, then ada 1 and ben 1: (2 + 3) / 2 = 5/2. Acting only now,
+    # the best is 4 (ada destroys and rebuilds, ben destroys): Swarm then Prowl 1 + 3,
+    # Prowl then Swarm 0 + 4 (the fresh trap is spent on the first card). Figures checked
+    # against the brute force.
+    start = position(
+        explorers={"ada": "exterior-orifice", "ben": "vesicle-cluster"},
+        bloodsuckers={"bony-protrusion": 2, "exterior-facedown-1": 2},
+        traps=(Trap("exterior-orifice", 1), Trap("vesicle-cluster", 1)),
+    )
+    spent = _spent_all_but("Prowl", "Swarm")
+    chosen = in_force({"kaelyfos/trapped-attack": "yes"})
+    whole = rank(start, 1, spent, 2, chosen, Budget())
+    best = whole.options[0]
+    assert best.label == "ben destroys on vesicle-cluster"
+    assert best.value.expected == Fraction(5, 2) < whole.options[1].value.expected
+    one_shot = rank(start, 1, spent, 2, chosen, Budget(), between=False)
+    assert min(o.value.expected for o in one_shot.options) == 4
+    then = {f.card: f.label for f in follow_ups(start, best, 1, spent, 2, chosen)}
+    assert then == {
+        "Prowl": "ada builds on exterior-orifice",
+        "Swarm": "ada builds on exterior-orifice",
+    }
+    brute = reference_options(start, 1, spent, 2, chosen)
+    assert brute[best.actions] == best.value.key() == min(brute.values())
+
+
 def test_crew_splits_distress_for_fewest_nightmares() -> None:
     # ada and ben share the exterior orifice; 2 bloodsuckers next door, Prowl (move 2) the
     # only card: 2 distress on the node. Giving both to one explorer means 1 waking
