@@ -5,9 +5,10 @@ site, you may build a trap as a free action by spending 1 material and placing a
 available trap token onto that build site." FAQ: "You may destroy a trap on your node
 (and any bloodsuckers on it) as a free action." The rulebook sets no limit on free
 actions, so the crew may take any sequence of them (destroy a trap and build again on
-the same site, say); sequences are merged by the table they leave (and the material
-left), so equal outcomes are searched once. Every build spends 1 material and every
-destroy removes a trap, so the sequences end. Bloodsuckers: "When the time marker
+the same site, say); sequences are merged by the table they leave, so equal outcomes
+are searched once (one leaving the same table with less material is dropped: unspent
+material can stay unspent). Every build spends 1 material and every destroy removes a
+trap, so the sequences end. Bloodsuckers: "When the time marker
 reaches a bloodsucker (triangle) trigger token: reveal and resolve a bloodsucker
 behavior card." Setup: "Shuffle and stack the waking nightmare and bloodsucker behavior
 cards face-down" -- so each card is drawn uniformly without replacement from the cards
