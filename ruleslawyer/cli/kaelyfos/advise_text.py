@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
-from ruleslawyer.solvers.kaelyfos.advise import Advice, Option
+from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, Advice, Option, title
 
 
 def _option(rank: int, option: Option) -> str:
+    v = option.value
     return (
-        f"  {rank}. {option.label}: expected distress {option.expected} "
-        f"(~{float(option.expected):.3f}), worst {option.worst}"
+        f"  {rank}. {option.label}: distress {v.expected} (~{float(v.expected):.3f}), "
+        f"nightmares {v.nightmares} (~{float(v.nightmares):.3f}), worst {v.worst}"
     )
 
 
@@ -23,17 +23,22 @@ def render_advice(advice: Advice) -> str:
         f"material: {advice.material}",
         f"finished: {'true' if advice.finished else 'false (the --max-seconds budget ran out)'}",
     ]
-    if doc["ties_at_first_option"]:
+    if doc["open_ties_met"]:
         lines.append(
-            "ties the rules leave open, met on some draw and taken at their first option: "
-            + ", ".join(doc["ties_at_first_option"])
+            f"choices the rules leave open, met on some draw ({OPEN_TIES}={advice.ties}): "
+            + ", ".join(doc["open_ties_met"])
         )
     lines.append("options, best first:")
     lines += [_option(i, o) for i, o in enumerate(advice.ranking.options, 1)]
+    if advice.then:
+        lines.append("then, before the second trigger, after option 1 and each first card:")
+        for f in advice.then:
+            which = f" (result {f.result} of {f.results})" if f.results > 1 else ""
+            lines.append(f"  {f.card}{which}: {f.label}")
     if advice.divergences:
         lines.append("open rule points whose other reading re-ranks the options:")
         for point, reading, other in advice.divergences:
-            lines.append(f"  {point}={reading} ({POINTS_BY_ID[point].title}):")
+            lines.append(f"  {point}={reading} ({title(point)}):")
             lines += ["  " + _option(i, o) for i, o in enumerate(other.options, 1)]
     elif advice.finished:
         lines.append("no open rule point re-ranks the options")

@@ -103,6 +103,15 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
     show_default=True,
     help="Horizon: how many timeline triggers (behaviour cards) to score over.",
 )
+@click.option(
+    "--open-ties",
+    "open_ties",
+    type=click.Choice(["uniform", "worst", "best"]),
+    default="uniform",
+    show_default=True,
+    help="A choice the rules leave open (pheromone tie, move order): each option equally "
+    "likely, the worst for the crew, or the best. The others are shown where they re-rank.",
+)
 @ruling_option
 @max_seconds_option
 @format_option(("text", "json"))
@@ -111,6 +120,7 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
 def advise(
     advice_file: Path,
     triggers: int,
+    open_ties: str,
     rulings: tuple[str, ...],
     max_seconds: float | None,
     fmt: str,
@@ -118,11 +128,13 @@ def advise(
 ) -> None:
     """The crew's best free actions before the next behaviour card.
 
-    Ranks every set of free actions (build a trap on an empty build site, spending
-    material; destroy a trap; nothing) by the exact expected distress over the next
-    --triggers behaviour cards, drawn uniformly without replacement from the board's
-    deck less the spent cards, with the worst case beside it. Shows every open rule
-    point whose other reading re-ranks the options.
+    Ranks every sequence of free actions (build a trap on an empty build site,
+    spending material; destroy a trap; any number, merged by the position they
+    leave) by the exact expected distress over the next --triggers behaviour cards,
+    drawn uniformly without replacement from the board's deck less the spent cards,
+    the crew acting again before each later trigger once it has seen the cards
+    (explorers stay put); then expected waking nightmares, then the worst case.
+    Shows every open rule point (and open-tie reading) that re-ranks the options.
 
     \b
     POSITION.toml: a position file without [card] or actions, plus `material`
@@ -137,7 +149,13 @@ def advise(
     loaded = load_advice(advice_file)
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, advice_file)
     advice = rank_actions(
-        loaded.position, loaded.material, loaded.spent, triggers, chosen, Budget(max_seconds)
+        loaded.position,
+        loaded.material,
+        loaded.spent,
+        triggers,
+        chosen,
+        Budget(max_seconds),
+        open_ties,
     )
     if fmt == "json":
         import json
@@ -145,6 +163,8 @@ def advise(
         emit(json.dumps(advice.to_json(), indent=2) + "\n", output)
     else:
         emit(render_advice(advice), output)
+    if not advice.finished:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def _rulings(
