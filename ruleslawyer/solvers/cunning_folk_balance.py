@@ -139,8 +139,11 @@ def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     if state.phase == CHALLENGE:
         log = seat.log()
         claim = Claim(seat.head["players"][state.player], state.cell, state.claim, len(seat.events))
-        best = claim_outcomes(filter_worlds(log), claim, log)["best"]
-        return "challenge" if best == "challenge" else "accept"
+        out = claim_outcomes(filter_worlds(log), claim, log)
+        better = (
+            out["challenge"]["expected_utility_value"] > out["accept"]["expected_utility_value"]
+        )
+        return "challenge" if better else "accept"
     if state.phase == ELDER:
         return _run_pick(seat, state, legal, rng)
     if state.phase == ANSWER and len(legal) > 1:
