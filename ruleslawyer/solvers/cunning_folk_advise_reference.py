@@ -15,7 +15,7 @@ and benchmarks; it shares no code with :mod:`.cunning_folk_stakes`.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 
 from ruleslawyer.models.cunning_folk import CELL_INDEX, opposes
@@ -38,10 +38,12 @@ from ruleslawyer.solvers.cunning_folk_worlds import Odds, brute_force, face_up_a
 End = tuple[State, int, str]
 
 
-def reference_stakes(log: Log, claim: Claim, odds: Odds = (1, 1)) -> dict[str, dict[str, Fraction]]:
+def reference_stakes(
+    log: Log, claim: Claim, odds: Odds = (1, 1), ends: Counter[tuple[str, ...]] | None = None
+) -> dict[str, dict[str, Fraction]]:
     """For challenge and accept: P(win), P(loss), P(open) for the advised player, and the
-    expected game utility P(win) - P(loss)."""
-    ends = brute_force(log, odds)
+    expected game utility P(win) - P(loss). ``ends``: :func:`brute_force`'s, when made."""
+    ends = brute_force(log, odds) if ends is None else ends
     table = Table(log.setup, len(log.players), log.rules)
     me = log.players.index(log.perspective or "")
     face_up = face_up_after(log)
