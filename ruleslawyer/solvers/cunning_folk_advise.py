@@ -282,6 +282,7 @@ def claim_outcomes(
         else "no run",
         **out,
         "suspected_now": dict(zip(log.players, log.marks_now(), strict=True)),
+        "game_utility": GAME_UTILITY,
         "best": best,
         "best_by": by,
     }

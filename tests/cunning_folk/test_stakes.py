@@ -190,6 +190,7 @@ def test_cli_prints_the_model_beside_the_figures(tmp_path: Path) -> None:
     )
     assert out["assumptions"]["utility"].startswith("+1 you win")
     assert out["suspected"] == {"me": 1, "bea": 0}
+    assert out["claim"]["game_utility"] == out["assumptions"]["utility"]
 
 
 # --- against the plain reference, on logs of random games cut at a pending claim ---------
