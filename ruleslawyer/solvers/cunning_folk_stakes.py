@@ -26,8 +26,11 @@ GAME_UTILITY = (
     "(you are ostracised: out of the game; or the claimant's elder run identifies every "
     "opposing card and wins), 0 the game goes on (whoever holds suspected cards); the "
     "expected game utility is P(win) - P(loss) over the branches listed; later turns are "
-    "not searched; you are the only challenger, the others accept; ties between challenge "
-    "and accept are broken by the suspected-card utility"
+    "not searched; you are the only challenger, the others accept; a failed elder run where "
+    "a reading in force lets the runner avoid its suspected card (may-decline, may-stop, "
+    "face-down-only) or, with the scoundrels rule, may end in a declaration an opponent "
+    "refutes (who then wins) is not valued: counted 0; ties between challenge and accept "
+    "are broken by the suspected-card utility"
 )
 
 
@@ -80,7 +83,7 @@ def _run(table: Table, mass: Fraction, wins: Fraction, head: str) -> list[Branch
         text, outcome = _penalty(table, mine=False)
         fails += text
     else:
-        fails += f"no suspected card counted ({table.run_penalty}); the game goes on"
+        fails += f"not valued, counted 0 as if the game went on ({table.run_penalty})"
     return [
         Branch(mass * wins, f"{head}{table.claimant}'s {table.role} run wins", LOSS),
         Branch(mass * (1 - wins), head + fails, outcome),
