@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/cunning_folk_advise.py [--logs 4] [--brute 1] [--repeat 3]
 
-Target (issue 23): advise on a 30-event log under 2 s.
+Target: advise on a 30-event log under 2 s.
 
 The logs are those of benchmarks/cunning_folk_deduce.py (the first is
 examples/cunning-folk/thirty-events.toml, the second the same with nothing
