@@ -19,7 +19,7 @@ from ruleslawyer.cli.common import (
 )
 from ruleslawyer.cli.cunning_folk.options import check_seconds
 
-POLICY_NAMES = ("random", "deduce")
+POLICY_NAMES = ("random", "deduce", "advise")
 
 
 def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
@@ -47,11 +47,11 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 )
 @click.option(
     "--policies",
-    default="deduce",
+    default="advise",
     show_default=True,
     callback=comma_choices(POLICY_NAMES),
     metavar="NAMES",
-    help="One policy for every seat, or one per seat from seat 1: random | deduce.",
+    help="One policy for every seat, or one per seat from seat 1: random | deduce | advise.",
 )
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per setup.")
 @click.option(

@@ -87,6 +87,20 @@ def public_events(
     source: str,
 ) -> tuple[Event, ...]:
     """Each record's operations, checked against the rules; see the module docstring."""
+    return public_walk(records, setup, players, perspective, rules, source)[0]
+
+
+def public_walk(
+    records: Sequence[Record],
+    setup: Setup,
+    players: tuple[str, ...],
+    perspective: str | None,
+    rules: Rules,
+    source: str,
+) -> tuple[tuple[Event, ...], dict[str, int], str]:
+    """:func:`public_events`, with the suspected cards the log makes certain for each player
+    at its end (caught bluffs and failed runs; a true claim's challengers are not logged)
+    and how the game ended ("" while it goes on)."""
     table = _Table(setup, players, rules, source)
     events = []
     for r in records:
@@ -103,7 +117,7 @@ def public_events(
             _close(table, r)
         ops += _STEPS[r.type](table, r, perspective)
         events.append(Event(r.index, r.type, r.text, tuple(ops)))
-    return tuple(events)
+    return tuple(events), {p: table.marks.get(p, 0) for p in players}, table.over
 
 
 def _close(table: _Table, r: Record) -> None:

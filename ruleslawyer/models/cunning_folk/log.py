@@ -17,7 +17,7 @@ from typing import Any, Literal
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import resolve_rulings
 from ruleslawyer.gamefiles import validate
-from ruleslawyer.models.cunning_folk.legal import Record, public_events
+from ruleslawyer.models.cunning_folk.legal import Record, public_walk
 from ruleslawyer.models.cunning_folk.ops import (
     Event,
     Exchange,
@@ -58,6 +58,14 @@ class Log:
     events: tuple[Event, ...]
     rules: Rules = field(default_factory=Rules)
     rulings: Mapping[str, str] = field(default_factory=dict)
+    # Suspected cards in front of each player now (players' order; 2: ostracised), and
+    # whether the log's ``suspected`` table gave them (else: what the log makes certain).
+    marks: tuple[int, ...] = ()
+    marks_stated: bool = False
+
+    def marks_now(self) -> tuple[int, ...]:
+        """The suspected cards in front of each player at the log's end (0 where unknown)."""
+        return self.marks or (0,) * len(self.players)
 
     @property
     def unknown_swaps(self) -> int:
@@ -87,6 +95,7 @@ class _LogDoc(StrictModel):
     kept: list[str] = []
     discarded: list[str] = []
     rulings: dict[str, str] = {}
+    suspected: dict[str, int] = {}
     event: list[_EventDoc] = []
 
 
@@ -110,8 +119,39 @@ def parse_log(
     setup = _setup(doc, source)
     records = [_record(i, e, doc, setup, source) for i, e in enumerate(doc.event)]
     rules = Rules.from_rulings(rulings)
-    events = public_events(records, setup, players, doc.perspective, rules, source)
-    return Log(source, setup, players, doc.perspective, events, rules, rulings)
+    events, certain, over = public_walk(records, setup, players, doc.perspective, rules, source)
+    marks = _marks(doc, certain, over, source)
+    return Log(
+        source, setup, players, doc.perspective, events, rules, rulings, marks, bool(doc.suspected)
+    )
+
+
+def _marks(doc: _LogDoc, certain: Mapping[str, int], over: str, source: str) -> tuple[int, ...]:
+    """The ``suspected`` table (cards in front of each player now) checked against what the
+    log makes certain, with the certain count for each player it leaves out."""
+    for name, count in doc.suspected.items():
+        place = f"suspected.{name}"
+        if name not in certain:
+            raise InputError(source, place, name, f"one of {', '.join(doc.players)}")
+        if not 0 <= count <= 2:
+            raise InputError(source, place, count, "0, 1 or 2 suspected cards (2: ostracised)")
+        if count < certain[name]:
+            raise InputError(
+                source,
+                place,
+                count,
+                f"at least {certain[name]}: the suspected cards the log's caught bluffs and "
+                f"failed runs give {name}",
+            )
+    marks = tuple(doc.suspected.get(p, certain[p]) for p in doc.players)
+    if not over and sum(m < 2 for m in marks) < 2:
+        raise InputError(
+            source,
+            "suspected",
+            doc.suspected,
+            "at least two players not ostracised while the game goes on",
+        )
+    return marks
 
 
 def _setup(doc: _LogDoc, source: str) -> Setup:

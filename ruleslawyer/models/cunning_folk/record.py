@@ -152,7 +152,7 @@ def dump_log(document: dict[str, Any]) -> str:
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
+    if isinstance(value, str | int):
         return json.dumps(value)
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"

@@ -53,6 +53,16 @@ from ruleslawyer.solvers.cunning_folk.deduce import (
     elder_plans,
 )
 from ruleslawyer.solvers.cunning_folk.elder import ElderPlan
+from ruleslawyer.solvers.cunning_folk.stakes import (
+    GAME_UTILITY,
+    LOSS,
+    OPEN,
+    SCORE,
+    WIN,
+    claim_branches,
+    summary,
+)
+from ruleslawyer.solvers.cunning_folk.stakes import Table as StakesTable
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
 
 # Allegiance: what an elder run must find. Good (good witch, good elder) opposes the evil
@@ -86,9 +96,10 @@ ACTIONS = {
     EVIL_ELDER: "an evil-elder run",
 }
 HORIZON = (
-    "one decision: the answer to this claim (its direct consequences: suspected cards, the "
-    "claimed action, an elder run to its end) and the next investigation alone; later turns "
-    "are not searched"
+    "one decision: the answer to this claim (its direct consequences: suspected cards, "
+    "ostracism, the end of the game when one player remains, the claimed action, an elder "
+    "run to its end, won or failed) and the next investigation alone; later turns are not "
+    "searched; the claimant's run picks as the elder planner does over your worlds"
 )
 INFO_TARGET = (
     "the allegiance of every card in the village (good: good witch, good elder; evil: evil "
@@ -205,24 +216,43 @@ def claim_outcomes(
     acts = {"accept": Fraction(1), "challenge": p}
     wins = {"accept": Fraction(0), "challenge": Fraction(0)}
     fails = {"accept": Fraction(0), "challenge": Fraction(0)}
+    given_wins = Fraction(0)  # the run's chance given the claim true and its card face up
     if claim.role in ELDERS:
         role = (claim.role,)
         now = plans[claim.role] if plans else elder_plans(worlds, log, role, budget)[claim.role]
         wins["accept"] = now.win_probability
         if p:
             given = _given(worlds, claim.cell, claim.role)
-            wins["challenge"] = (
-                p * elder_plans(given, log, role, budget)[claim.role].win_probability
-            )
+            given_wins = elder_plans(given, log, role, budget)[claim.role].win_probability
+            wins["challenge"] = p * given_wins
         fails = {choice: acts[choice] - wins[choice] for choice in acts}
     run_penalty = run_failure_penalty(log)
+    game = claim_branches(stakes_table(log, claim, penalised), p, wins["accept"], given_wins)
     mine = {"accept": Fraction(0), "challenge": p if penalised else Fraction(0)}
     theirs = {"accept": Fraction(0), "challenge": (1 - p) if penalised else Fraction(0)}
     out: dict[str, Any] = {}
+    ranks: dict[str, tuple[Fraction, Fraction]] = {}
     for choice in ("challenge", "accept"):
         theirs[choice] += fails[choice] if run_penalty is None else 0
         utility = theirs[choice] - mine[choice] - WIN_WEIGHT * wins[choice]
+        figures = summary(game[choice])
         out[choice] = {
+            "game": {
+                "win": str(figures[WIN]),
+                "loss": str(figures[LOSS]),
+                "open": str(figures[OPEN]),
+                "expected_game_utility": str(figures["utility"]),
+                "expected_game_utility_value": float(figures["utility"]),
+                "branches": [
+                    {
+                        "probability": str(b.probability),
+                        "outcome": b.outcome,
+                        "utility": SCORE[b.outcome],
+                        "what": b.text,
+                    }
+                    for b in game[choice]
+                ],
+            },
             "you_take_suspected": str(mine[choice]),
             "claimant_takes_suspected": str(theirs[choice]),
             "claimant_acts": str(acts[choice]),
@@ -231,7 +261,8 @@ def claim_outcomes(
             "expected_utility": str(utility),
             "expected_utility_value": float(utility),
         }
-    better = out["challenge"]["expected_utility_value"] - out["accept"]["expected_utility_value"]
+        ranks[choice] = (figures["utility"], utility)
+    best, by = _better(ranks)
     return {
         "player": claim.player,
         "cell": CELLS[claim.cell],
@@ -250,8 +281,44 @@ def claim_outcomes(
         if claim.role in ELDERS
         else "no run",
         **out,
-        "best": "challenge" if better > 0 else "accept" if better < 0 else "either",
+        "suspected_now": dict(zip(log.players, log.marks_now(), strict=True)),
+        "game_utility": GAME_UTILITY,
+        "best": best,
+        "best_by": by,
     }
+
+
+def _better(ranks: Mapping[str, tuple[Fraction, Fraction]]) -> tuple[str, str]:
+    """The better answer by the expected game utility, then the suspected-card utility."""
+    challenge, accept = ranks["challenge"], ranks["accept"]
+    if challenge == accept:
+        return "either", "equal on both utilities"
+    by = (
+        "the game utility"
+        if challenge[0] != accept[0]
+        else "the suspected-card utility (equal game utility)"
+    )
+    return ("challenge" if challenge > accept else "accept"), by
+
+
+def stakes_table(log: Log, claim: Claim, penalised: bool) -> StakesTable:
+    """The public facts a claim's branches depend on: who holds suspected cards now, how
+    many players are left, what the claim earns and what a wrong answer costs."""
+    marks = log.marks_now()
+    me = log.players.index(log.perspective or "")
+    them = log.players.index(claim.player)
+    return StakesTable(
+        me=log.perspective or "",
+        claimant=claim.player,
+        my_marks=marks[me],
+        claimant_marks=marks[them],
+        players_left=sum(m < 2 for m in marks),
+        role=claim.role,
+        action=ACTIONS.get(claim.role, "no action"),
+        penalised=penalised,
+        elder=claim.role in ELDERS,
+        run_penalty=run_failure_penalty(log),
+    )
 
 
 def _claim_advice(
@@ -269,6 +336,19 @@ def _claim_advice(
             for r in point.readings
         }
     return out
+
+
+def suspected_source(log: Log) -> str:
+    """Where the suspected cards in front of each player come from, in words."""
+    if log.marks_stated:
+        return (
+            "the suspected cards in front of each player now, as the log's `suspected` table "
+            "gives them"
+        )
+    return (
+        "the suspected cards the log makes certain (caught bluffs and failed elder runs; the "
+        "challengers of true claims are not logged: give a `suspected` table to count them)"
+    )
 
 
 def run_failure_penalty(log: Log) -> str | None:
@@ -296,14 +376,29 @@ def advise(
     """The advice as the JSON-able dict the CLI prints."""
     if log.perspective is None:
         raise InputError(log.source, "perspective", "nothing", "the player to advise")
+    marks = dict(zip(log.players, log.marks_now(), strict=True))
+    for who, role in (
+        (log.perspective, "the advised player"),
+        (claim and claim.player, "the claimant"),
+    ):
+        if who is not None and marks[who] >= 2:
+            raise InputError(
+                log.source,
+                f"suspected.{who}",
+                marks[who],
+                f"at most 1: {who} is {role}, so still in the game",
+            )
     budget = Budget(max_seconds=max_seconds)
     worlds = consistent_worlds(log, odds, budget, "advise")
     head: dict[str, Any] = {
         "perspective": log.perspective,
         "rulings": dict(log.rulings),
+        "suspected": marks,
         "assumptions": {
             **assumptions(log, odds),
-            "utility": UTILITY,
+            "suspected": suspected_source(log),
+            "utility": GAME_UTILITY,
+            "suspected_card_utility": UTILITY,
             "information": INFO_TARGET,
             "horizon": HORIZON,
         },
@@ -376,16 +471,26 @@ def render_text(result: dict[str, Any], log: Log) -> str:
         )
         if claim["failed_run"] != "no run":
             lines.append(f"  failed run: {claim['failed_run']}")
+        marks = ", ".join(f"{k} {v}" for k, v in claim["suspected_now"].items())
+        lines.append(f"  suspected cards now: {marks}")
         for choice in ("challenge", "accept"):
             o = claim[choice]
+            g = o["game"]
             lines.append(
-                f"  {choice:<9}: you suspected {o['you_take_suspected']}, claimant suspected "
-                f"{o['claimant_takes_suspected']}, claimant acts {o['claimant_acts']}, "
+                f"  {choice:<9}: game utility {g['expected_game_utility_value']:+.4f} "
+                f"(win {g['win']}, loss {g['loss']}, goes on {g['open']})"
+            )
+            lines += [
+                f"    {b['probability']:>7} {b['outcome']:<4} {b['what']}" for b in g["branches"]
+            ]
+            lines.append(
+                f"    suspected cards: you {o['you_take_suspected']}, claimant "
+                f"{o['claimant_takes_suspected']}; claimant acts {o['claimant_acts']}, "
                 f"claimant's elder run wins now {o['claimant_elder_win_now']}, fails "
-                f"{o['claimant_elder_run_fails']}; expected utility "
+                f"{o['claimant_elder_run_fails']}; suspected-card utility "
                 f"{o['expected_utility_value']:+.4f}"
             )
-        lines.append(f"  better: {claim['best']}")
+        lines.append(f"  better: {claim['best']} (by {claim['best_by']})")
         if "readings" in claim:
             parts = ", ".join(f"{r}: {best}" for r, best in claim["readings"].items())
             lines.append(f"  better by reading of {VILLAGER_POINT}: {parts}")
