@@ -154,7 +154,8 @@ def test_points_a_budget_cut_short_are_not_finished_never_fail(fmt: str) -> None
     else:
         results = json.loads(done.stdout)["runs"][0]["results"]
         assert {r["level"] for r in results} <= {"warning", "note"}
-        assert any(r["properties"].get("incomplete", "").startswith("not finished") for r in results)
+        incomplete = [r["properties"].get("incomplete", "") for r in results]
+        assert any(words.startswith("not finished") for words in incomplete)
 
 
 def test_a_budget_fails_only_what_was_found() -> None:
@@ -188,7 +189,7 @@ def test_points_skipped_for_a_data_error_say_so(tmp_path: Path, game: str) -> No
     assert done.exit_code == 1, done.output
     assert "budget" not in done.stdout and "not finished" not in done.stdout
     skipped = re.findall(r"; not searched: data error at (\S+) (\(.*\))", done.stdout)
-    assert skipped and {f for f, _ in skipped} == {f"{board}:{f.split(':')[-1]}" for f, _ in skipped}
+    assert skipped and all(f.rsplit(":", 1)[0] == str(board) for f, _ in skipped)
     assert all(place in where for _, where in skipped)
     assert "point(s) not searched: the game file has data errors" in done.stdout
 
