@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ruleslawyer.cli import completion
 from ruleslawyer.errors import RulesLawyerError, printable
 from ruleslawyer.inputs import tracking
 from ruleslawyer.outputs import (
@@ -108,6 +109,7 @@ ruling_option = click.option(
     "--ruling",
     "rulings",
     multiple=True,
+    shell_complete=completion.rulings,
     metavar="ID=READING",
     help="Settle a rule point with one of its readings (repeatable).",
 )
@@ -116,7 +118,9 @@ ruling_option = click.option(
 def game_file_argument(game: str) -> Callable[[F], F]:
     """The optional ``[GAME|FILE]`` argument of one game's command: the built-in ``game``
     by default, or a designer's game file of that game."""
-    return click.argument("target", default=game, metavar="[GAME|FILE]")
+    return click.argument(
+        "target", default=game, metavar="[GAME|FILE]", shell_complete=completion.one_game(game)
+    )
 
 
 def load_game_file(target: str, game: str, options: tuple[str, ...]) -> tuple[Any, dict[str, str]]:

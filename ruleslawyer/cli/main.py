@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ruleslawyer import __version__
+from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     answer_given,
@@ -126,7 +127,7 @@ def games() -> None:
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @format_option(FINDING_FORMATS)
 @output_option
 @fail_on_option
@@ -186,7 +187,7 @@ def check(
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @click.option(
     "--dir",
     "directory",
