@@ -283,3 +283,24 @@ def test_nothing_user_facing_mentions_the_project_process() -> None:
         for reason in re.findall(r"skip(?:if)?\((?:[^()]|\([^()]*\))*\)", p.read_text("utf-8")):
             found += [f"{p.relative_to(ROOT)}: {m.group(0)}" for m in PROCESS.finditer(reason)]
     assert found == []
+
+
+def test_report_of_an_unfinished_search_exits_3(tmp_path: Path, monkeypatch) -> None:
+    from dataclasses import replace
+
+    from ruleslawyer.checking import GameResult
+    from ruleslawyer.findings import Kind, Reading, RulePoint, point_finding
+
+    point = RulePoint("kaelyfos/x", "x", Kind.GAP, (), (Reading("a", "a"),), "a")
+    cut = point_finding(point, rulings={}, parted=False, message="m", finished=False)
+    result = GameResult("kaelyfos", "K", "k.toml", "assumed", {}, (cut,), "book.txt")
+    monkeypatch.setattr("ruleslawyer.checking.check_sources", lambda *a, **k: [result])
+    monkeypatch.setattr("ruleslawyer.reports.files.report_files", lambda *a: {"k.md": "k\n"})
+    done = run("report", "kaelyfos", "--dir", str(tmp_path / "out"))
+    assert done.exit_code == 3, done.output  # not finished: never 1, never 0
+    assert (tmp_path / "out" / "k.md").read_text("utf-8") == "k\n"
+    found = replace(cut, finished=True, kind=Kind.GAP)
+    monkeypatch.setattr(
+        "ruleslawyer.checking.check_sources", lambda *a, **k: [replace(result, findings=(found,))]
+    )
+    assert run("report", "kaelyfos", "--dir", str(tmp_path / "out")).exit_code == 1
