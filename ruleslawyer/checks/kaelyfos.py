@@ -25,7 +25,15 @@ from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
-from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
+from ruleslawyer.findings import (
+    Finding,
+    Location,
+    RulePoint,
+    Witness,
+    data_error,
+    not_searched,
+    point_finding,
+)
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
 from ruleslawyer.graphs.pathing import INF, Distances
@@ -186,17 +194,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
             )
             for p in broken
         ]
-        skipped = [
-            point_finding(
-                p,
-                rulings=rulings,
-                parted=False,
-                finished=False,
-                searched=0,
-                message="Not searched: the board breaks a structural rule (see the data errors).",
-            )
-            for p in RULE_POINTS
-        ]
+        skipped = [not_searched(p, rulings=rulings, errors=errors) for p in RULE_POINTS]
         return errors + skipped
     ref = "kaelyfos" if source.built_in else str(source.path.name)
     search = _Search(board, rulings, ref)

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ruleslawyer.cli import completion
 from ruleslawyer.errors import RulesLawyerError, printable
 from ruleslawyer.inputs import tracking
 from ruleslawyer.outputs import (
@@ -108,9 +109,50 @@ ruling_option = click.option(
     "--ruling",
     "rulings",
     multiple=True,
+    shell_complete=completion.rulings,
     metavar="ID=READING",
     help="Settle a rule point with one of its readings (repeatable).",
 )
+
+
+def game_file_argument(game: str) -> Callable[[F], F]:
+    """The optional ``[GAME|FILE]`` argument of one game's command: the built-in ``game``
+    by default, or a designer's game file of that game."""
+    return click.argument(
+        "target", default=game, metavar="[GAME|FILE]", shell_complete=completion.one_game(game)
+    )
+
+
+def load_game_file(target: str, game: str, options: tuple[str, ...]) -> tuple[Any, dict[str, str]]:
+    """The :class:`~ruleslawyer.gamefiles.GameSource` of ``target`` (``game``'s id or a game
+    file of ``game``) and the rulings in force: the file's ``[rulings]``, then ``--ruling``."""
+    from ruleslawyer import games
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+
+    source = games.load_source(target)
+    if source.game != game:
+        raise InputError(target, "game", source.game, f"a {game} game file")
+    points = games.get(game).rule_points()
+    cli_rulings = parse_ruling_options(options)
+    return source, resolve_rulings(points, source.rulings(), cli_rulings, source=source.display)
+
+
+def refuse_data_errors(findings: list[Any]) -> None:
+    """Stop with the first data error of a game file (as ``check`` reports it), exit 2:
+    a file that breaks a structural rule cannot be played."""
+    from ruleslawyer.errors import InputError
+
+    for f in findings:
+        if f.location is not None:
+            line = f":{f.location.line}" if f.location.line else ""
+            raise InputError(
+                f"{f.location.file}{line}",
+                f.location.place,
+                f.message,
+                f"a playable game file ({f.title}; `ruleslawyer check` lists every data error)",
+            )
+
 
 fail_on_option = click.option(
     "--fail-on",

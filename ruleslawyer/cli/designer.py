@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     emit,
@@ -20,7 +21,7 @@ from ruleslawyer.cli.common import (
 
 
 @click.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @click.option(
     "-o",
     "--output",
@@ -122,7 +123,7 @@ def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path 
 
 
 @click.command()
-@click.argument("point_id", metavar="ID", required=False)
+@click.argument("point_id", metavar="ID", required=False, shell_complete=completion.point_ids)
 @click.option("--list", "list_points", is_flag=True, help="List every rule point id and exit.")
 @click.option(
     "--game-file",

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ruleslawyer import __version__
+from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     answer_given,
@@ -126,7 +127,7 @@ def games() -> None:
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @format_option(FINDING_FORMATS)
 @output_option
 @fail_on_option
@@ -186,7 +187,7 @@ def check(
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @click.option(
     "--dir",
     "directory",
@@ -215,7 +216,7 @@ def report(
     Examples: ruleslawyer/data/*.toml (the built-in games), examples/designer-repo/board.toml.
 
     The whole set is written, then swapped in at once. Exits 1 when a finding is
-    at or above --fail-on (as check does).
+    at or above --fail-on, else 3 when a search did not finish (as check does).
     """
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_sources, load_all
@@ -238,6 +239,8 @@ def report(
         answer_given()
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
+    if any(r.unfinished() for r in results):
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)

@@ -12,8 +12,12 @@ from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     emit,
     format_option,
+    game_file_argument,
+    load_game_file,
     one_line_errors,
     output_option,
+    refuse_data_errors,
+    ruling_option,
 )
 
 
@@ -196,45 +200,85 @@ def render_advice(r: dict[str, Any]) -> str:
 
 
 @group.command()
+@game_file_argument("twisted-cryptids")
 @click.option(
     "--players",
     type=click.IntRange(2, 6),
     multiple=True,
-    help="Player counts to play (repeatable; default 2 to 6).",
+    help="Player counts to play (repeatable; default every count the player-count reading "
+    "in force allows: 2 to 6).",
 )
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per count.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(0, min_open=True),
+    default=None,
+    help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
+)
+@ruling_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
 def balance(
+    target: str,
     players: tuple[int, ...],
     games: int,
     seed: int,
     max_seconds: float | None,
+    rulings: tuple[str, ...],
     fmt: str,
     output: Path | None,
 ) -> None:
-    """Seat win rates from seeded games with the built-in data, per player count (95% Wilson
-    intervals). Seat k plays the k-th Cryptid of the data; every seat plays the random policy."""
+    """Seat win rates from seeded games, per player count (95% Wilson intervals). Seat k
+    plays the k-th Cryptid of the game file; every seat plays the random policy. Exit 3
+    when --max-seconds ends it.
+
+    \b
+    GAME|FILE: twisted-cryptids (the built-in placeholder data) or a game file of your
+    own; its [rulings], then --ruling, are played."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twisted_cryptids.game import builtin_game
+    from ruleslawyer.checks.twisted_cryptids.check import check_structure
+    from ruleslawyer.models.twisted_cryptids.game import load_game
+    from ruleslawyer.models.twisted_cryptids.play import player_counts
+    from ruleslawyer.models.twisted_cryptids.points import PLAYER_COUNT
     from ruleslawyer.solvers.twisted_cryptids.balance import POLICY
     from ruleslawyer.solvers.twisted_cryptids.balance import balance as run
 
-    game = builtin_game()
+    source, chosen = load_game_file(target, "twisted-cryptids", rulings)
+    game = load_game(source)
+    refuse_data_errors(check_structure(source, game))
+    allowed = player_counts(chosen.get(PLAYER_COUNT.id, PLAYER_COUNT.default or ""))
+    allowed = tuple(n for n in allowed if n <= len(game.cryptids))
+    for n in players:
+        if n not in allowed:
+            raise click.BadParameter(
+                f"found {n}, expected one of {', '.join(map(str, allowed))} (the player-count "
+                f"reading in force and the {len(game.cryptids)} Cryptids of {source.display})",
+                param_hint="--players",
+            )
     budget = Budget(max_seconds=max_seconds)
-    counts = sorted(set(players)) or [2, 3, 4, 5, 6]
-    tables = [run(game, n, games, seed, budget) for n in counts]
+    counts = sorted(set(players)) or list(allowed)
+    tables = [run(game, n, games, seed, budget, chosen) for n in counts]
+    readings = ", ".join(f"{k}={v}" for k, v in chosen.items())
     result = {
+        "game": source.display,
+        "provenance": source.provenance,
+        "rulings": dict(chosen),
         "policy": POLICY,
-        "model": "built-in data, default readings of every rule point",
+        "model": f"{source.display}, "
+        + (
+            f"rulings {readings}, default readings of every other rule point"
+            if readings
+            else "default readings of every rule point"
+        ),
         "win": "the highest final score; a shared win (tied after the tie-break) counts for each",
         "finished": all(t["finished"] for t in tables),
         "counts": tables,
     }
     emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_balance(result), output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def render_balance(r: dict[str, Any]) -> str:

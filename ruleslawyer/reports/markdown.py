@@ -116,8 +116,8 @@ def _finding(f: Finding) -> list[str]:
         "",
         f"**{_plain(f.title)}** — {KIND_LABEL[f.kind]}, {_plain(status_phrase(f))}.",
     ]
-    if not f.finished:
-        lines[-1] += " The search did not finish within its budget: this is not a clean bill."
+    if (incomplete := f.unfinished_phrase()) is not None:
+        lines[-1] += f" {_plain(incomplete[0].upper() + incomplete[1:])}."
     lines += ["", _plain(f.message), ""]
     if f.location is not None:
         at = f"{f.location.file}:{f.location.line}" if f.location.line else f.location.file

@@ -166,6 +166,8 @@ def _result(f: Finding, r: GameResult, index: int, failing: frozenset[Kind]) -> 
             "witness": f.witness.to_json() if f.witness else None,
         },
     }
+    if (incomplete := f.unfinished_phrase()) is not None:
+        result["properties"]["incomplete"] = incomplete
     if quoted:
         result["relatedLocations"] = [{"id": i, **loc} for i, loc in enumerate(quoted, start=1)]
     if r.baseline is not None:

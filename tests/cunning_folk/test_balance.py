@@ -385,3 +385,58 @@ def test_the_advise_policy_accepts_where_a_challenge_can_lose_the_game() -> None
     legal = legal_moves(STANDARD, state)
     assert deduce_policy(seat, state, legal, random.Random(0)) == "challenge"
     assert advise_policy(seat, state, legal, random.Random(0)) == "accept"
+
+
+def game_file(tmp_path, old: str = "", new: str = "", rulings: str = "") -> str:
+    from ruleslawyer.gamefiles import builtin_path
+
+    text = builtin_path("cunning-folk.toml").read_text("utf-8")
+    assert old in text
+    path = tmp_path / "my-folk.toml"
+    path.write_text(text.replace(old, new, 1) + rulings, "utf-8")
+    return str(path)
+
+
+def test_cli_balance_deals_the_game_files_villages(tmp_path) -> None:
+    # One evil witch fewer, one villager more; the bonus characters replace the file's
+    # villagers; scoundrels deal the file's core (the printed one) plus one card a player.
+    path = game_file(
+        tmp_path,
+        "evil-witch = 2\nevil-elder = 1\nvillager = 3",
+        "evil-witch = 1\nevil-elder = 1\nvillager = 4",
+    )
+    args = ("--games", "1", "--setup", "standard", "--setup", "bonus", "--bonus", "cat")
+    out = run(path, *args, "--format", "json")
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["game"] == path
+    standard, bonus = doc["setups"]
+    assert Counter(standard["cards"]) == Counter(
+        {"good-witch": 2, "good-elder": 1, "evil-witch": 1, "evil-elder": 1, "villager": 4}
+    )
+    assert Counter(bonus["cards"]) == Counter(standard["cards"]) - Counter(["villager"]) + Counter(
+        ["cat"]
+    )
+
+
+def test_cli_balance_plays_the_game_files_rulings_and_ruling_wins(tmp_path) -> None:
+    ruled = '\n[rulings]\n"cunning-folk/villager-challenge" = "no-penalty"\n'
+    path = game_file(tmp_path, rulings=ruled)
+    args = ("--games", "3", "--players", "2", "--setup", "standard", "--format", "json")
+    from_file = json.loads(run(path, *args).output)
+    from_option = json.loads(
+        run("cunning-folk", *args, "--ruling", "cunning-folk/villager-challenge=no-penalty").output
+    )
+    assert from_file["rulings"] == {"cunning-folk/villager-challenge": "no-penalty"}
+    assert from_file["setups"] == from_option["setups"]
+    back = run(path, *args, "--ruling", "cunning-folk/villager-challenge=penalty-applies")
+    assert json.loads(back.output)["setups"] == json.loads(run(*args).output)["setups"]
+
+
+def test_cli_balance_refuses_a_broken_file_and_another_game(tmp_path) -> None:
+    path = game_file(tmp_path, "columns = 3", "columns = 4")
+    out = run(path, "--games", "1")
+    assert out.exit_code == 2 and len(out.output.splitlines()) == 1, out.output
+    assert out.output.startswith(f"error: {path}:") and ": grid: found" in out.output
+    other = run("kaelyfos", "--games", "1")
+    assert other.exit_code == 2 and "expected a cunning-folk game file" in other.output

@@ -16,7 +16,15 @@ from typing import Any
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks.twisted_cryptids import searches
 from ruleslawyer.checks.twisted_cryptids.searches import with_ruling
-from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
+from ruleslawyer.findings import (
+    Finding,
+    Kind,
+    Location,
+    Witness,
+    data_error,
+    point_finding,
+    skipped_for,
+)
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import Game, load_game, structural_problems
@@ -46,17 +54,8 @@ def _counts(rulings: Mapping[str, str]) -> tuple[int, ...]:
 
 def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
     game = load_game(source)
-    problems = structural_problems(game, source.document)
-    findings = [
-        data_error(
-            rp.GAME,
-            "structure",
-            "The game file breaks a structural rule of the rulebook",
-            Location(source.display, place, source.line(place)),
-            message,
-        )
-        for place, message in problems
-    ]
+    findings = check_structure(source, game)
+    problems = list(findings)
     small = rulings.get(rp.SMALL_GAME_CAP.id, rp.SMALL_GAME_CAP.default or "no-cap")
     playable = not problems
     relocation, deadlock = _relocation(game, rulings, small, playable, budget)
@@ -80,7 +79,27 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     findings.append(
         _searched(searches.boxed_spot_move, rp.BOXED_SPOT_MOVE, game, rulings, budget, playable)
     )
+    if problems:  # what the data errors kept from being searched says where the first one is
+        cut = budget.spent()
+        findings = [
+            skipped_for(f, problems) if f.message == SKIP or not (f.finished or cut) else f
+            for f in findings
+        ]
     return findings
+
+
+def check_structure(source: GameSource, game: Game) -> list[Finding]:
+    """The structural rules ``game`` breaks, as data errors in file order."""
+    return [
+        data_error(
+            rp.GAME,
+            "structure",
+            "The game file breaks a structural rule of the rulebook",
+            Location(source.display, place, source.line(place)),
+            message,
+        )
+        for place, message in structural_problems(game, source.document)
+    ]
 
 
 def _searched(
@@ -94,7 +113,7 @@ def _skipped(point: Any, rulings: Mapping[str, str], why: str) -> Finding:
 
 
 BUDGET = "not searched: the budget (--max-seconds) was spent"
-SKIP = "Not searched: the game file has data errors (see above), so games cannot be dealt."
+SKIP = "Not searched: the game file has data errors, so games cannot be dealt."
 
 
 # --- placement (Z3) -------------------------------------------------------------------------

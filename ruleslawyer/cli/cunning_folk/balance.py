@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,11 @@ from ruleslawyer.cli.common import (
     comma_choices,
     emit,
     format_option,
+    game_file_argument,
+    load_game_file,
     one_line_errors,
     output_option,
+    refuse_data_errors,
     ruling_option,
 )
 from ruleslawyer.cli.cunning_folk.options import check_seconds
@@ -27,6 +31,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 
 
 @click.command()
+@game_file_argument("cunning-folk")
 @click.option(
     "--setup",
     "setups",
@@ -40,7 +45,8 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     show_default=True,
     callback=_bonus,
     metavar="ROLES",
-    help="The bonus setup's characters, comma-separated, each replacing a villager.",
+    help="The bonus setup's characters, comma-separated, each replacing a villager (a game "
+    "file's bonus.replaces).",
 )
 @click.option(
     "--players", type=click.IntRange(2, 4), default=3, show_default=True, help="Seats at the table."
@@ -80,6 +86,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 @output_option
 @one_line_errors
 def balance(
+    target: str,
     setups: tuple[str, ...],
     bonus: tuple[str, ...],
     players: int,
@@ -93,16 +100,17 @@ def balance(
     output: Path | None,
 ) -> None:
     """How often good and evil win, and each seat, over seeded games with stated policies
-    (sampled: 95% Wilson intervals). Seat 1 plays first. Exit 3 when --max-seconds ends it."""
+    (sampled: 95% Wilson intervals). Seat 1 plays first. Exit 3 when --max-seconds ends it.
+
+    \b
+    GAME|FILE: cunning-folk (the built-in counts) or a game file of your own: its
+    compositions deal the villages and its [rulings], then --ruling, are played."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.checks.cunning_folk import _data_errors
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.models.cunning_folk.data import load_game_data
     from ruleslawyer.models.cunning_folk.play import Rules, Table
-    from ruleslawyer.models.cunning_folk.village import (
-        RULE_POINTS,
-        bonus_setup,
-        scoundrel_setup,
-        standard_setup,
-    )
+    from ruleslawyer.models.cunning_folk.village import CELLS, bonus_setup, scoundrel_setup
     from ruleslawyer.solvers.cunning_folk.balance import OUTCOME_TEXT, POLICIES
     from ruleslawyer.solvers.cunning_folk.balance import balance as run
 
@@ -112,22 +120,37 @@ def balance(
             param_hint="--policies",
         )
     seat_policies = policies * players if len(policies) == 1 else policies
-    chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source="--ruling")
+    source, chosen = load_game_file(target, "cunning-folk", rulings)
+    data = load_game_data(source)
+    refuse_data_errors(_data_errors(source, data))
+    standard = Counter(data.standard.compositions[0])
     rules = Rules.from_rulings(chosen)
     names = [f"P{p + 1}" for p in range(players)]
     budget = Budget(max_seconds=max_seconds)
     tables = []
     for name in dict.fromkeys(setups or ("standard", "bonus")):
-        if name == "scoundrels" and players != 3:
+        core = sum(data.scoundrel_core.values())
+        if name == "scoundrels" and core + players != len(CELLS):
             raise click.BadParameter(
-                f"found {players} players, expected 3 for scoundrels (6 cards plus one per "
-                "player fill the 3x3 village)",
+                f"found {players} players, expected {len(CELLS) - core} for scoundrels ({core} "
+                "cards plus one per player fill the 3x3 village)",
                 param_hint="--players",
             )
+        if name == "scoundrels" and data.kept_per_player != 1:
+            place = "scoundrels.kept_per_player"
+            raise InputError(source.display, place, data.kept_per_player, "1 for balance")
         setup = {
-            "standard": standard_setup,
-            "bonus": lambda: bonus_setup(bonus, source="--bonus"),
-            "scoundrels": lambda: scoundrel_setup(players),
+            "standard": lambda: data.standard,
+            "bonus": lambda: bonus_setup(
+                bonus,
+                source="--bonus",
+                standard=standard,
+                characters=data.bonus_characters,
+                replaces=data.replaces,
+            ),
+            "scoundrels": lambda: scoundrel_setup(
+                players, core_counts=data.scoundrel_core, pool_counts=data.scoundrel_pool
+            ),
         }[name]()
         head: dict[str, Any] = {"setup": name, "players": names, "rulings": dict(chosen)}
         if name == "bonus":
@@ -137,6 +160,8 @@ def balance(
             run(table, head, seat_policies, games, seed, max_moves=max_moves, budget=budget)
         )
     result = {
+        "game": source.display,
+        "provenance": source.provenance,
         "players": players,
         "seed": seed,
         "policies": {p: POLICIES[p] for p in dict.fromkeys(seat_policies)},
@@ -153,7 +178,8 @@ def balance(
 
 def render(r: dict[str, Any]) -> str:
     """The balance result as text: assumptions first, then each setup's rates."""
-    lines = [f"{r['players']} players, seat 1 first; seed {r['seed']}"]
+    lines = [f"game: {r['game']} (provenance: {r['provenance']})"]
+    lines.append(f"{r['players']} players, seat 1 first; seed {r['seed']}")
     lines += [f"policy {text}" for text in r["policies"].values()]
     rulings = r["rulings"]
     if isinstance(rulings, dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -378,3 +379,11 @@ def _with_model(report: dict[str, Any]) -> dict[str, Any]:
 from ruleslawyer.cli.twist_of_fate.balance import balance  # noqa: E402 (after the group)
 
 group.add_command(balance)
+
+# `advise` (the word the other games use for "what should I play here") is `solve`, listed as
+# its alias in `ruleslawyer twist-of-fate --help`.
+advise = copy.copy(solve)
+advise.name = "advise"
+advise.short_help = "Alias of solve: score every legal move of the player to move."
+advise.help = f"Alias of `ruleslawyer twist-of-fate solve`.\n\n{solve.help}"
+group.add_command(advise)

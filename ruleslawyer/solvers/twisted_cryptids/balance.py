@@ -10,6 +10,7 @@ tied seat. Intervals: Wilson score, 95%.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
@@ -22,7 +23,12 @@ POLICY = "random: a uniformly random legal move at every choice, every seat"
 
 
 def balance(
-    game: Game, players: int, games: int, seed: int, budget: Budget | None = None
+    game: Game,
+    players: int,
+    games: int,
+    seed: int,
+    budget: Budget | None = None,
+    rulings: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     wins = [0] * players
     shared = 0
@@ -32,7 +38,7 @@ def balance(
     for i in range(games):
         if budget is not None and budget.spent():
             break
-        state = random_game(game, players, seed + i)
+        state = random_game(game, players, seed + i, rulings=rulings)
         best = winners(state)
         shared += len(best) > 1
         for p in best:
