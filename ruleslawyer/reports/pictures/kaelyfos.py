@@ -126,22 +126,19 @@ def _panel(
     interior = [x for n in board.nodes if n.side == "interior" for x, _ in [places[n.id]]]
     if exterior and interior:  # the line between the halves
         middle = (max(exterior) + min(interior)) / 2
-        pic.line(middle, dy + 28, middle, dy + height - 8, stroke="#bbb", stroke_dasharray="4 4")
+        bottom = dy + height - 8 - COUNTER_LINE * len(counter_lines(state, width - 20))
+        pic.line(middle, dy + 28, middle, bottom, stroke="#bbb", stroke_dasharray="4 4")
     for edge in board.edges:
         (x1, y1), (x2, y2) = places[edge.a], places[edge.b]
         pic.line(x1, y1, x2, y2, stroke="#555", stroke_width=2)
         length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         for (xa, ya), sign, dots in (((x1, y1), 1, edge.dots[0]), ((x2, y2), -1, edge.dots[1])):
-            if dots:  # just past the node's circle, a little off the line
-                pic.text(
-                    xa + sign * ux * 26 - uy * 6,
-                    ya + sign * uy * 26 + ux * 6 + 4,
-                    "•" * dots,
-                    fill="#b03060",
-                    font_size=12,
-                    text_anchor="middle",
-                )
+            # Just past the node's circle, a little off the line, one dot after another
+            # along it (shapes, not text: a node's name, drawn later, stays on top).
+            cx, cy = xa + sign * ux * 24 - uy * 6, ya + sign * uy * 24 + ux * 6
+            for k in range(dots):
+                pic.circle(cx + sign * ux * 5 * k, cy + sign * uy * 5 * k, 2, fill="#b03060")
     nests = {node: letter for letter, node in state.get("nests", {}).items()}
     traps = {t["node"]: t["caught"] for t in state.get("traps", [])}
     explorers: dict[str, list[str]] = {}
