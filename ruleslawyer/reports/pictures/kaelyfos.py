@@ -128,22 +128,21 @@ def _panel(
         middle = (max(exterior) + min(interior)) / 2
         bottom = dy + height - 8 - COUNTER_LINE * len(counter_lines(state, width - 20))
         pic.line(middle, dy + 28, middle, bottom, stroke="#bbb", stroke_dasharray="4 4")
-    for edge in board.edges:
-        (x1, y1), (x2, y2) = places[edge.a], places[edge.b]
-        pic.line(x1, y1, x2, y2, stroke="#555", stroke_width=2)
-        length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
-        ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        for (xa, ya), sign, dots in (((x1, y1), 1, edge.dots[0]), ((x2, y2), -1, edge.dots[1])):
-            # Just past the node's circle, a little off the line, one dot after another
-            # along it (shapes, not text: a node's name, drawn later, stays on top).
-            cx, cy = xa + sign * ux * 24 - uy * 6, ya + sign * uy * 24 + ux * 6
-            for k in range(dots):
-                pic.circle(cx + sign * ux * 5 * k, cy + sign * uy * 5 * k, 2, fill="#b03060")
-    nests = {node: letter for letter, node in state.get("nests", {}).items()}
-    traps = {t["node"]: t["caught"] for t in state.get("traps", [])}
     explorers: dict[str, list[str]] = {}
     for name, node in state.get("explorers", {}).items():
         explorers.setdefault(node, []).append(name)
+    labels = _label_boxes(board, places, explorers)
+    for edge in board.edges:
+        (x1, y1), (x2, y2) = places[edge.a], places[edge.b]
+        pic.line(x1, y1, x2, y2, stroke="#555", stroke_width=2)
+        for (xa, ya), (xb, yb), dots in (
+            ((x1, y1), (x2, y2), edge.dots[0]),
+            ((x2, y2), (x1, y1), edge.dots[1]),
+        ):
+            for cx, cy in _dots((xa, ya), (xb, yb), dots, labels):
+                pic.circle(cx, cy, 2, fill="#b03060")
+    nests = {node: letter for letter, node in state.get("nests", {}).items()}
+    traps = {t["node"]: t["caught"] for t in state.get("traps", [])}
     for node in board.nodes:
         x, y = places[node.id]
         if node.scarab:
@@ -201,6 +200,51 @@ def _panel(
                 class_="counter",
             )
             x += text_width(words, COUNTER_SIZE, bold=bold) + 16
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _label_boxes(
+    board: Board, places: Mapping[str, tuple[float, float]], explorers: Mapping[str, list[str]]
+) -> list[Box]:
+    """The boxes of the node names and explorer labels a panel draws (estimated widths)."""
+    boxes = []
+    for node in board.nodes:
+        x, y = places[node.id]
+        half = text_width(node.id, NAME_SIZE) / 2
+        boxes.append((x - half, y + 30 - NAME_SIZE, x + half, y + 34))
+        if node.id in explorers:
+            half = text_width(explorer_label(sorted(explorers[node.id])), PIECE_SIZE) / 2
+            boxes.append((x - half, y - 29 - PIECE_SIZE, x + half, y - 17))
+    return boxes
+
+
+def _dots(
+    start: tuple[float, float], end: tuple[float, float], dots: int, labels: Sequence[Box]
+) -> list[tuple[float, float]]:
+    """Where an exit's pheromone dots go: just past the node's circle, a little off the
+    line, one after another along it; further along where a label would cover them."""
+    (xa, ya), (xb, yb) = start, end
+    length = max(((xb - xa) ** 2 + (yb - ya) ** 2) ** 0.5, 1.0)
+    ux, uy = (xb - xa) / length, (yb - ya) / length
+
+    def at(d: float) -> list[tuple[float, float]]:
+        return [
+            (xa + ux * (d + 5 * k) - uy * 6, ya + uy * (d + 5 * k) + ux * 6) for k in range(dots)
+        ]
+
+    def clear(points: list[tuple[float, float]]) -> bool:
+        return not any(
+            x + 3 > left and x - 3 < right and y + 3 > top and y - 3 < bottom
+            for x, y in points
+            for left, top, right, bottom in labels
+        )
+
+    d = 24.0
+    while d + 5 * dots < length - 16 and not clear(at(d)):
+        d += 4
+    return at(d) if clear(at(d)) else at(24.0)
 
 
 def counters(state: Mapping[str, Any]) -> list[tuple[str, str]]:
