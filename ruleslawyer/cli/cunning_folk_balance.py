@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from ruleslawyer.cli.common import (
     ruling_option,
 )
 from ruleslawyer.cli.cunning_folk import _seconds
+from ruleslawyer.schemas import dumps as json_text
 
 POLICY_NAMES = ("random", "deduce")
 
@@ -146,7 +146,7 @@ def balance(
         "finished": all(t["finished"] for t in tables),
         "setups": tables,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
+    emit(json_text(result) if fmt == "json" else render(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from ruleslawyer.cli.common import (
     one_line_errors,
     output_option,
 )
+from ruleslawyer.schemas import dumps as json_text
 
 
 @click.group("twisted-cryptids")
@@ -43,7 +43,7 @@ def stacks(log: Path, fmt: str, output: Path | None) -> None:
 
     record, game = load_record(log)
     result = analyse(record, game, display=str(log))
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_stacks(result)
+    text = json_text(result) if fmt == "json" else render_stacks(result)
     emit(text, output)
 
 
@@ -159,7 +159,7 @@ def advise(
         not_averaged=NOT_AVERAGED,
     )
     result = {"position": str(record), **result}
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_advice(result), output)
+    emit(json_text(result) if fmt == "json" else render_advice(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 
@@ -234,7 +234,7 @@ def balance(
         "finished": all(t["finished"] for t in tables),
         "counts": tables,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_balance(result), output)
+    emit(json_text(result) if fmt == "json" else render_balance(result), output)
 
 
 def render_balance(r: dict[str, Any]) -> str:
