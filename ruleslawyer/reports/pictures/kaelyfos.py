@@ -131,7 +131,11 @@ def _panel(
     explorers: dict[str, list[str]] = {}
     for name, node in state.get("explorers", {}).items():
         explorers.setdefault(node, []).append(name)
-    labels = _label_boxes(board, places, explorers)
+    pieces = {
+        *(t["node"] for t in state.get("traps", [])),
+        *(n for n, count in state.get("bloodsuckers", {}).items() if count),
+    }
+    labels = _label_boxes(board, places, explorers, pieces)
     for edge in board.edges:
         (x1, y1), (x2, y2) = places[edge.a], places[edge.b]
         pic.line(x1, y1, x2, y2, stroke="#555", stroke_width=2)
@@ -206,12 +210,18 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
 def _label_boxes(
-    board: Board, places: Mapping[str, tuple[float, float]], explorers: Mapping[str, list[str]]
+    board: Board,
+    places: Mapping[str, tuple[float, float]],
+    explorers: Mapping[str, list[str]],
+    pieces: set[str],
 ) -> list[Box]:
-    """The boxes of the node names and explorer labels a panel draws (estimated widths)."""
+    """The boxes of the node names, explorer labels, and the trap (left) and bloodsuckers
+    (right) of the nodes in ``pieces`` that a panel draws (estimated widths)."""
     boxes = []
     for node in board.nodes:
         x, y = places[node.id]
+        if node.id in pieces:
+            boxes += [(x - 32, y - 9, x - 16, y + 9), (x + 16, y - 9, x + 34, y + 9)]
         half = text_width(node.id, NAME_SIZE) / 2
         boxes.append((x - half, y + 30 - NAME_SIZE, x + half, y + 34))
         if node.id in explorers:
