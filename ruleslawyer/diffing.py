@@ -19,6 +19,7 @@ from ruleslawyer.checking import (
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind
 from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.schemas import dumps
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def to_json(d: Diff, fail_on: frozenset[Kind]) -> dict[str, Any]:
 
 def render(d: Diff, fail_on: frozenset[Kind], fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(to_json(d, fail_on), indent=2, ensure_ascii=False) + "\n"
+        return dumps(to_json(d, fail_on), ensure_ascii=False)
     bullet = "-" if fmt == "markdown" else " "
     lines = [f"{'# ' if fmt == 'markdown' else ''}{d.game}: {d.old.source} -> {d.new.source}", ""]
     failing = {id(f) for f in d.failing(fail_on)}

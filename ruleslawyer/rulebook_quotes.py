@@ -17,7 +17,6 @@ changed quotes are then reported as resolved by that edit.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +24,7 @@ from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Location, RulePoint, Sentence, data_error
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.rulebooks import Candidate, DesignerRulebook
+from ruleslawyer.schemas import dumps
 
 TITLE = "A sentence a rule point quotes changed or is gone from the rulebook"
 
@@ -276,7 +276,7 @@ def render_changes(
             ],
             "points_to_recheck": changed,
         }
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return dumps(doc, ensure_ascii=False)
     md = fmt == "markdown"
     bullet = "-" if md else " "
     lines = [f"{'# ' if md else ''}{game} rulebook: {old.display} -> {new.display}", ""]

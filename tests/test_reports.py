@@ -49,10 +49,36 @@ def test_sarif_validates_against_the_official_schema(sample_result: GameResult, 
             assert loc["physicalLocation"]["region"]["startLine"] >= 1
 
 
+def test_sarif_information_uri_is_the_declared_home_page(
+    sample_result, sarif_schema, monkeypatch
+) -> None:
+    from ruleslawyer.reports import sarif
+
+    monkeypatch.setattr(sarif, "information_uri", lambda: "https://example.org/ruleslawyer")
+    doc = json.loads(renderer("sarif")([sample_result], DEFAULT_FAIL_ON))
+    assert doc["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/ruleslawyer"
+    validate_sarif(doc, sarif_schema)
+    urls = ["Documentation, https://example.org/docs", "Homepage, https://example.org/home"]
+    meta = {"Project-URL": urls}
+
+    class Meta:
+        def get_all(self, key: str) -> list[str] | None:
+            return meta.get(key)
+
+    monkeypatch.undo()
+    monkeypatch.setattr("importlib.metadata.metadata", lambda name: Meta())
+    assert sarif.information_uri() == "https://example.org/home"  # Homepage first
+    meta["Project-URL"] = []
+    assert sarif.information_uri() is None
+
+
 def test_sarif_rules_have_help_and_no_links_that_do_not_exist(sample_result) -> None:
+    from ruleslawyer.reports.sarif import information_uri
+
     doc = json.loads(renderer("sarif")([sample_result], DEFAULT_FAIL_ON))
     driver = doc["runs"][0]["tool"]["driver"]
-    assert "informationUri" not in driver
+    # The project declares no home page yet (pyproject.toml has no [project.urls]).
+    assert driver.get("informationUri") == information_uri()
     for rule in driver["rules"]:
         assert "helpUri" not in rule
         assert rule["help"]["text"] and rule["help"]["markdown"]

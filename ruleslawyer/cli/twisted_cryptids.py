@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from ruleslawyer.cli.common import (
     refuse_data_errors,
     ruling_option,
 )
+from ruleslawyer.schemas import dumps as json_text
 
 
 @click.group("twisted-cryptids")
@@ -47,7 +47,7 @@ def stacks(log: Path, fmt: str, output: Path | None) -> None:
 
     record, game = load_record(log)
     result = analyse(record, game, display=str(log))
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_stacks(result)
+    text = json_text(result) if fmt == "json" else render_stacks(result)
     emit(text, output)
 
 
@@ -163,7 +163,7 @@ def advise(
         not_averaged=NOT_AVERAGED,
     )
     result = {"position": str(record), **result}
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_advice(result), output)
+    emit(json_text(result) if fmt == "json" else render_advice(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 
@@ -276,7 +276,7 @@ def balance(
         "finished": all(t["finished"] for t in tables),
         "counts": tables,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_balance(result), output)
+    emit(json_text(result) if fmt == "json" else render_balance(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 

@@ -135,7 +135,7 @@ def test_step_json_shape() -> None:
     )
     assert result.exit_code == 0
     out = json.loads(result.output)
-    assert set(out) == {"finished", "rulings", "result", "divergences", "choices"}
+    assert set(out) == {"schema_version", "finished", "rulings", "result", "divergences", "choices"}
     assert out["finished"] is True
     assert set(out["result"]) == {
         "bloodsuckers",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from ruleslawyer.cli.common import (
     ruling_option,
 )
 from ruleslawyer.cli.cunning_folk.options import check_seconds
+from ruleslawyer.schemas import dumps as json_text
 
 POLICY_NAMES = ("random", "deduce", "advise")
 
@@ -171,7 +171,7 @@ def balance(
         "finished": all(t["finished"] for t in tables),
         "setups": tables,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
+    emit(json_text(result) if fmt == "json" else render(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 

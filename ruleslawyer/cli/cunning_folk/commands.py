@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,6 +19,7 @@ from ruleslawyer.cli.common import (
 )
 from ruleslawyer.cli.cunning_folk.balance import balance
 from ruleslawyer.cli.cunning_folk.options import check_seconds
+from ruleslawyer.schemas import dumps as json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -108,7 +108,7 @@ def deduce(
     _, log = _read_log(log_file, rulings)
     progress(f"counting the worlds that fit {log_file} ...")
     result = run(log, odds=swap_odds, max_seconds=max_seconds)
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
+    text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)
 
 
@@ -140,7 +140,7 @@ def advise(
     document, log = _read_log(log_file, rulings)
     progress(f"advising from {log_file} ...")
     result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
+    text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)

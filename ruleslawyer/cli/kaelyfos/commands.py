@@ -15,6 +15,7 @@ from ruleslawyer.cli.common import (
     output_option,
     ruling_option,
 )
+from ruleslawyer.schemas import dumps as json_text
 
 
 @click.group()
@@ -58,9 +59,7 @@ def step(
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, position_file)
     outcome = resolve_card(loaded.position, chosen, Budget(max_seconds))
     if fmt == "json":
-        import json
-
-        emit(json.dumps(outcome.to_json(), indent=2) + "\n", output)
+        emit(json_text(outcome.to_json()), output)
     else:
         emit(render(outcome, chosen), output)
     if not outcome.finished:
@@ -87,9 +86,7 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
     chosen = _rulings(loaded.board.rulings, loaded.rulings, rulings, timeline_file)
     out = reveal_with_divergences(loaded.timeline, chosen)
     if fmt == "json":
-        import json
-
-        emit(json.dumps(out, indent=2) + "\n", output)
+        emit(json_text(out), output)
     else:
         emit(render_reveal(out), output)
 
@@ -158,9 +155,7 @@ def advise(
         open_ties,
     )
     if fmt == "json":
-        import json
-
-        emit(json.dumps(advice.to_json(), indent=2) + "\n", output)
+        emit(json_text(advice.to_json()), output)
     else:
         emit(render_advice(advice), output)
     if not advice.finished:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from ruleslawyer.cli.common import (
     progress,
     ruling_option,
 )
+from ruleslawyer.schemas import dumps as json_text
 
 POLICIES = ("mcts", "random")
 
@@ -181,7 +181,7 @@ def balance(
         "move); counted in no seat's wins",
         **found,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
+    emit(json_text(result) if fmt == "json" else render(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 

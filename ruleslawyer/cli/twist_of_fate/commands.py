@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,7 @@ from ruleslawyer.cli.common import (
     progress,
     ruling_option,
 )
+from ruleslawyer.schemas import dumps as json_text
 
 if TYPE_CHECKING:
     from ruleslawyer.budget import Budget
@@ -266,7 +266,7 @@ def solve(
     out["states"] = result.states
     head = render_text(result).split("\nstates:")[0] + "\n"
     if fmt == "json":
-        emit(json.dumps(out, indent=2) + "\n", output)
+        emit(json_text(out), output)
     else:
         emit(head + render_analysis(out) + _tail(out), output)
     if not out["finished"]:
@@ -282,7 +282,7 @@ def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
     )
 
     if fmt == "json":
-        emit(json.dumps(out, indent=2) + "\n", output)
+        emit(json_text(out), output)
     else:
         head = f"player: {out['player']}\n"
         if out["best_move"]:
@@ -340,7 +340,7 @@ def _solve_on_dask(
         sys.exit(130)
     report = _with_model(report)
     if fmt == "json":
-        emit(json.dumps(report, indent=2) + "\n", output)
+        emit(json_text(report), output)
     else:
         from ruleslawyer.cli.twist_of_fate.text import render_analysis
 
