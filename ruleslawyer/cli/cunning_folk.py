@@ -11,6 +11,8 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    Number,
+    ascii_number,
     emit,
     format_option,
     one_line_errors,
@@ -27,21 +29,22 @@ def group() -> None:
     """Cunning Folk: deduction from a log of play."""
 
 
+ODDS_PART = Number("", whole=True, least=0, most=10**9)
+SECONDS = Number("seconds", above=0, most=86400)
+
+
 def _odds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
     swapped, sep, kept = value.partition(":")
-    if sep and swapped.isdigit() and kept.isdigit() and len(value) <= 21:
-        odds = int(swapped), int(kept)
-        if any(odds):
-            return odds
-    raise click.BadParameter(
-        f"found {value!r}, expected SWAPPED:KEPT, two whole numbers not both 0"
+    odds = tuple(
+        ascii_number(part, whole=True) if part.isascii() and part.isdigit() else None
+        for part in (swapped, kept)
     )
-
-
-def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    if value != value:  # NaN passes every range check
-        raise click.BadParameter("found nan, expected a number of seconds from 0 to 86400")
-    return value
+    if sep and all(n is not None and ODDS_PART.in_range(n) for n in odds) and any(odds):
+        return int(odds[0] or 0), int(odds[1] or 0)
+    raise click.BadParameter(
+        f"found {value!r}, expected SWAPPED:KEPT, two whole numbers from 0 to 10^9 (ASCII "
+        "digits), not both 0"
+    )
 
 
 def _log_command(func: F) -> F:
@@ -64,10 +67,9 @@ def _log_command(func: F) -> F:
             ),
             click.option(
                 "--max-seconds",
-                type=click.FloatRange(min=0, min_open=True, max=86400),
+                type=SECONDS,
                 default=60.0,
                 show_default=True,
-                callback=_seconds,
                 help="Stop after this many seconds and report finished: false.",
             ),
         )
@@ -150,6 +152,6 @@ def advise(
         raise SystemExit(EXIT_UNFINISHED)
 
 
-from ruleslawyer.cli.cunning_folk_balance import balance  # noqa: E402 (needs _seconds above)
+from ruleslawyer.cli.cunning_folk_balance import balance  # noqa: E402 (needs SECONDS above)
 
 group.add_command(balance)

@@ -10,14 +10,16 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    SEED,
     comma_choices,
     emit,
     format_option,
     one_line_errors,
     output_option,
     ruling_option,
+    whole,
 )
-from ruleslawyer.cli.cunning_folk import _seconds
+from ruleslawyer.cli.cunning_folk import SECONDS
 
 POLICY_NAMES = ("random", "deduce")
 
@@ -43,7 +45,11 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     help="The bonus setup's characters, comma-separated, each replacing a villager.",
 )
 @click.option(
-    "--players", type=click.IntRange(2, 4), default=3, show_default=True, help="Seats at the table."
+    "--players",
+    type=whole("players", 2, 4),
+    default=3,
+    show_default=True,
+    help="Seats at the table.",
 )
 @click.option(
     "--policies",
@@ -53,26 +59,25 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     metavar="NAMES",
     help="One policy for every seat, or one per seat from seat 1: random | deduce.",
 )
-@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per setup.")
+@click.option("--games", type=whole("games"), default=200, show_default=True, help="Per setup.")
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help="Game i of a setup is dealt and played from SEED/SETUP/i.",
 )
 @click.option(
     "--max-moves",
-    type=click.IntRange(1),
+    type=whole("moves"),
     default=400,
     show_default=True,
     help="A game still going after this many moves ends unended, with no winner.",
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True, max=86400),
+    type=SECONDS,
     default=None,
-    callback=lambda ctx, param, value: value if value is None else _seconds(ctx, param, value),
     help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
 )
 @ruling_option

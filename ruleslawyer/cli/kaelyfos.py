@@ -14,6 +14,7 @@ from ruleslawyer.cli.common import (
     one_line_errors,
     output_option,
     ruling_option,
+    whole,
 )
 
 
@@ -98,7 +99,7 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
 @click.argument("advice_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
 @click.option(
     "--triggers",
-    type=click.IntRange(1, 6),
+    type=whole("triggers", most=6),
     default=1,
     show_default=True,
     help="Horizon: how many timeline triggers (behaviour cards) to score over.",

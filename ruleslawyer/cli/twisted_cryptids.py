@@ -10,10 +10,13 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    SEED,
     emit,
     format_option,
+    max_seconds_option,
     one_line_errors,
     output_option,
+    whole,
 )
 
 
@@ -74,17 +77,17 @@ def render_stacks(result: dict[str, Any]) -> str:
 
 
 @group.command()
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", type=whole("players", 2, 6), default=4, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option(
     "--rounds",
-    type=click.IntRange(0),
+    type=whole("rounds", least=0),
     default=None,
     help="Stop after this many rounds (default: play the whole game).",
 )
 @click.option(
     "--moves",
-    type=click.IntRange(0),
+    type=whole("moves", least=0),
     default=None,
     help="Stop after this many moves and write the record of the player to act, with its "
     "[position] table (for `advise`).",
@@ -108,16 +111,16 @@ def simulate(
 
 @group.command()
 @click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--samples", type=click.IntRange(2), default=200, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sampled worlds.")
+@click.option("--samples", type=whole("samples", 2), default=200, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the sampled worlds.")
 @click.option(
     "--exact-limit",
-    type=click.IntRange(1),
+    type=whole("worlds"),
     default=200,
     show_default=True,
     help="Average exactly over the hidden-Stack worlds when there are at most this many.",
 )
-@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@max_seconds_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
@@ -198,13 +201,13 @@ def render_advice(r: dict[str, Any]) -> str:
 @group.command()
 @click.option(
     "--players",
-    type=click.IntRange(2, 6),
+    type=whole("players", 2, 6),
     multiple=True,
     help="Player counts to play (repeatable; default 2 to 6).",
 )
-@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per count.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@click.option("--games", type=whole("games"), default=200, show_default=True, help="Per count.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
+@max_seconds_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
