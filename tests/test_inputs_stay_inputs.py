@@ -94,7 +94,9 @@ EXPECTED = "expected a Markdown or plain-text rulebook"
 def test_a_rulebook_outside_the_repository_is_refused(repo: Path, value: str) -> None:
     (repo.parent / "outside.md").write_text("Secret.\n", "utf-8")
     name_rulebook(repo, value)
-    line = one_line(run("check", "board.toml"), f"board.toml: rulebook: found '{value}', {EXPECTED}")
+    line = one_line(
+        run("check", "board.toml"), f"board.toml: rulebook: found '{value}', {EXPECTED}"
+    )
     assert "inside the game file's folder or its git root" in line
     assert "Secret" not in line
 

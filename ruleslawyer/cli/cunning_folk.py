@@ -116,6 +116,8 @@ def deduce(
     result = run(log, odds=swap_odds, max_seconds=max_seconds)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
     emit(text, output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 @group.command()

@@ -158,6 +158,8 @@ def balance(
 
 def render(r: dict[str, Any]) -> str:
     """The balance result as text: assumptions first, then each setup's rates."""
+    from ruleslawyer.solvers.balance_stats import mean_text, rate_text
+
     lines = [f"{r['players']} players, seat 1 first; seed {r['seed']}"]
     lines += [f"policy {text}" for text in r["policies"].values()]
     rulings = r["rulings"]
@@ -169,18 +171,12 @@ def render(r: dict[str, Any]) -> str:
         cards = t["cards"] if isinstance(t["cards"], str) else ", ".join(t["cards"])
         lines.append(
             f"{t['setup']} setup ({cards}): {t['sampled']} "
-            f"({t['games_asked']} asked), mean {t['mean_moves']} moves"
+            f"({t['games_asked']} asked), {mean_text(t['mean_moves'], 'moves')}"
         )
         lines.append(f"  prior: {t['prior']}")
         for k, s in t["outcomes"].items():
-            lines.append(f"  {k:<10} {_rate(s)}")
+            lines.append(f"  {k:<10} {rate_text(s)}")
         for s in t["seats"]:
-            lines.append(f"  seat {s['seat']} ({s['policy']}) {_rate(s)}")
+            lines.append(f"  seat {s['seat']} ({s['policy']}) {rate_text(s)}")
     lines.append(f"finished: {str(r['finished']).lower()}")
     return "\n".join(lines) + "\n"
-
-
-def _rate(s: dict[str, Any]) -> str:
-    low, high = s["interval95"]
-    share = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
-    return f"{s['wins']:>4} wins, {share} [{low:.3f}, {high:.3f}]"

@@ -146,6 +146,8 @@ def advise(
         emit(json.dumps(advice.to_json(), indent=2) + "\n", output)
     else:
         emit(render_advice(advice), output)
+    if not advice.finished:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def _rulings(

@@ -238,6 +238,8 @@ def report(
         answer_given()
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
+    if any(r.unfinished() for r in results):
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)

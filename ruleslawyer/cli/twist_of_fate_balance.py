@@ -188,7 +188,7 @@ def balance(
 
 def render(r: dict[str, Any]) -> str:
     """The balance result as text: assumptions first, then each player count's figures."""
-    from ruleslawyer.solvers.balance_stats import rate_text
+    from ruleslawyer.solvers.balance_stats import mean_text, rate_text
 
     lines = [f"deck: {r['deck']} (provenance: {r['deck_provenance']})"]
     if r["warning"]:
@@ -217,7 +217,8 @@ def render(r: dict[str, Any]) -> str:
     for t in r["player_counts"]:
         lines.append(
             f"{t['players']} players: {t['sampled']} ({t['games_asked']} asked), "
-            f"{t['unended']} unended, mean {t['mean_rounds']} rounds, {t['mean_plies']} plies"
+            f"{t['unended']} unended, {mean_text(t['mean_rounds'], 'rounds')}, "
+            f"{mean_text(t['mean_plies'], 'plies')}"
         )
         for s in t["seats"]:
             lines.append(f"  seat {s['seat']}  {rate_text(s)}")

@@ -238,9 +238,13 @@ def balance(
         "counts": tables,
     }
     emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_balance(result), output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def render_balance(r: dict[str, Any]) -> str:
+    from ruleslawyer.solvers.balance_stats import mean_text
+
     lines = [f"policy: {r['policy']}", f"model: {r['model']}", f"win: {r['win']}"]
     for t in r["counts"]:
         lines.append(
@@ -252,7 +256,7 @@ def render_balance(r: dict[str, Any]) -> str:
             low, high = s["interval95"]
             lines.append(
                 f"  seat {s['seat']} ({s['cryptid']}): {s['wins']} wins, {rate} "
-                f"[{low:.3f}, {high:.3f}]; mean final score {s['mean_final_myth']}"
+                f"[{low:.3f}, {high:.3f}]; {mean_text(s['mean_final_myth'], 'final score')}"
             )
     lines.append(f"finished: {str(r['finished']).lower()}")
     return "\n".join(lines) + "\n"
