@@ -67,9 +67,7 @@ def regular_file(
     return info
 
 
-def read_text(
-    path: str | Path, shown: str, expected: str, max_bytes: int = MAX_FILE_BYTES
-) -> str:
+def read_text(path: str | Path, shown: str, expected: str, max_bytes: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of a regular input file, with one-line errors naming ``shown``."""
     info = regular_file(path, shown, expected, max_bytes)
     try:
