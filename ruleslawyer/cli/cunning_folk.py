@@ -146,12 +146,28 @@ def advise(
     from ruleslawyer.solvers.cunning_folk_advise import pending_claim, render_text
 
     document, log = _read_log(log_file, rulings)
+    _still_playing(log, str(log_file))
     progress(f"advising from {log_file} ...")
     result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
     emit(text, output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _still_playing(log: Any, shown: str) -> None:
+    """Refuse a log whose game is over, or whose perspective player is out: no move to advise."""
+    from ruleslawyer.errors import InputError
+
+    if log.standing.over:
+        place = f"event[{len(log.events) - 1}]"
+        raise InputError(
+            shown, place, f"the game over ({log.standing.over})", "a game still going to advise on"
+        )
+    if log.perspective in log.standing.ostracised:
+        raise InputError(
+            shown, "perspective", f"{log.perspective} (ostracised)", "a player still in the game"
+        )
 
 
 from ruleslawyer.cli.cunning_folk_balance import balance  # noqa: E402 (needs SECONDS above)

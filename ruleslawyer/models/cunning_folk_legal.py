@@ -78,6 +78,14 @@ class _Table:
         return InconsistentRecord(self.source, f"event[{r.index}]", r.text, expected)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where the game stands after the log's last event."""
+
+    over: str = ""  # why the game ended ("" while it goes on)
+    ostracised: tuple[str, ...] = ()  # in the order of ``players``
+
+
 def public_events(
     records: Sequence[Record],
     setup: Setup,
@@ -85,8 +93,9 @@ def public_events(
     perspective: str | None,
     rules: Rules,
     source: str,
-) -> tuple[Event, ...]:
-    """Each record's operations, checked against the rules; see the module docstring."""
+) -> tuple[tuple[Event, ...], Standing]:
+    """Each record's operations, checked against the rules (see the module docstring), and
+    where the game stands after them."""
     table = _Table(setup, players, rules, source)
     events = []
     for r in records:
@@ -103,7 +112,8 @@ def public_events(
             _close(table, r)
         ops += _STEPS[r.type](table, r, perspective)
         events.append(Event(r.index, r.type, r.text, tuple(ops)))
-    return tuple(events)
+    out = tuple(p for p in players if table.marks.get(p, 0) >= 2)
+    return tuple(events), Standing(table.over, out)
 
 
 def _close(table: _Table, r: Record) -> None:

@@ -31,7 +31,7 @@ from ruleslawyer.models.cunning_folk import (
     scoundrel_setup,
     standard_setup,
 )
-from ruleslawyer.models.cunning_folk_legal import Record, public_events
+from ruleslawyer.models.cunning_folk_legal import Record, Standing, public_events
 from ruleslawyer.models.cunning_folk_ops import (
     Event,
     Exchange,
@@ -58,6 +58,7 @@ class Log:
     events: tuple[Event, ...]
     rules: Rules = field(default_factory=Rules)
     rulings: Mapping[str, str] = field(default_factory=dict)
+    standing: Standing = field(default_factory=Standing)
 
     @property
     def unknown_swaps(self) -> int:
@@ -110,8 +111,8 @@ def parse_log(
     setup = _setup(doc, source)
     records = [_record(i, e, doc, setup, source) for i, e in enumerate(doc.event)]
     rules = Rules.from_rulings(rulings)
-    events = public_events(records, setup, players, doc.perspective, rules, source)
-    return Log(source, setup, players, doc.perspective, events, rules, rulings)
+    events, standing = public_events(records, setup, players, doc.perspective, rules, source)
+    return Log(source, setup, players, doc.perspective, events, rules, rulings, standing)
 
 
 def _setup(doc: _LogDoc, source: str) -> Setup:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.cunning_folk import CELLS, ROLES
+from ruleslawyer.models.cunning_folk_record import dump_log
 from ruleslawyer.solvers.cunning_folk_advise import (
     ALLEGIANCE,
     Claim,
@@ -281,3 +282,34 @@ def test_a_plan_cut_by_the_budget_says_finished_false(monkeypatch: pytest.Monkey
     out = advise_log(log, pending_claim(document, log))
     assert out["finished"] is False and "elder runs were planned" in out["unfinished"]
     assert "elder" not in out and "claim" not in out
+
+
+def false_claim(cell: str, player: str, revealed: str) -> dict:
+    return {**claim(cell, "good-elder", player), "challenged": True, "revealed": revealed}
+
+
+OSTRACISE_BEA = [false_claim("A1", "bea", "villager"), false_claim("A2", "bea", "villager")]
+
+
+def test_a_log_whose_game_is_over_is_not_advised_on(tmp_path: Path) -> None:
+    # bea and cal each lose two challenges: me is the only player left, and the game is over
+    events = [*OSTRACISE_BEA, false_claim("B1", "cal", "villager")]
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log(doc(*events, false_claim("B2", "cal", "evil-witch"))))
+    result = advise(str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr.startswith(f"error: {path}: event[3]: found 'the game over (me was the ")
+    assert "expected a game still going to advise on" in result.stderr
+    path.write_text(dump_log(doc(*events)))  # one challenge short: still going
+    assert advise(str(path)).exit_code == 0
+
+
+def test_an_ostracised_perspective_is_not_advised(tmp_path: Path) -> None:
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log(doc(*OSTRACISE_BEA, perspective="bea")))
+    result = advise(str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr == (
+        f"error: {path}: perspective: found 'bea (ostracised)', expected a player still in "
+        "the game\n"
+    )
