@@ -127,6 +127,11 @@ def balance(
     from ruleslawyer.solvers.twist_of_fate_balance import balance as run
 
     cards = load_deck(deck)
+    if len(cards.characters) > 6:
+        # "A player may have a maximum of six cards played in front of them": a hand of
+        # seven can never be played out, so no round from the standard start ends
+        found = f"{len(cards.characters)} characters"
+        raise InputError(deck, "character", found, "at most 6, the hand the rules deal each player")
     if 2 in counts and len(cards.characters) != 6:
         # Two-Player Variant: "takes three random cards from the six unused cards"
         found = f"{len(cards.characters)} characters"
