@@ -134,8 +134,10 @@ def advise(
     from ruleslawyer.cli.kaelyfos_advise_text import render_advice
     from ruleslawyer.models.kaelyfos_advice_file import load_advice
     from ruleslawyer.solvers.kaelyfos_advise import advise as rank_actions
+    from ruleslawyer.solvers.kaelyfos_advise import refuse_oversized
 
     loaded = load_advice(advice_file)
+    refuse_oversized(loaded.position.board, triggers, str(advice_file))
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, advice_file)
     advice = rank_actions(
         loaded.position, loaded.material, loaded.spent, triggers, chosen, Budget(max_seconds)

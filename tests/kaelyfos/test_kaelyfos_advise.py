@@ -218,3 +218,27 @@ def test_open_ties_met_are_named() -> None:
     assert advice.to_json()["ties_at_first_option"] == sorted(advice.ranking.ties)
     calm = advise(position(explorers={"ada": "glowing-fold"}), 1, _spent_all_but("Swarm"), 1, {})
     assert calm.ranking.ties == frozenset()
+
+
+def test_an_oversized_deck_is_refused_before_the_search(tmp_path: Path) -> None:
+    # 20 behaviour cards drawn 3 times: 8000 draw sequences (about 50 s), refused at once;
+    # the same board over 1 trigger (20 sequences) is searched
+    import re
+
+    built_in = (ROOT / "ruleslawyer" / "data" / "kaelyfos.toml").read_text("utf-8")
+    cards = "".join(f'[[behavior]]\nname = "B{k}"\nspawn = ["A"]\nmove = 1\n\n' for k in range(20))
+    body = re.sub(r"\[\[behavior\]\]\n(?:(?!\[).*\n)*", "", built_in)
+    (tmp_path / "board.toml").write_text(body + cards, "utf-8")
+    advice = (ROOT / "examples" / "kaelyfos" / "advise.toml").read_text("utf-8")
+    advice = advice.replace('board = "kaelyfos"', 'board = "board.toml"')
+    path = tmp_path / "advise.toml"
+    path.write_text(advice.replace('spent = ["Prowl"]', "spent = []"), "utf-8")
+    result = CliRunner().invoke(cli, ["kaelyfos", "advise", str(path), "--triggers", "3"])
+    assert result.exit_code == 2 and result.stderr == (
+        f"error: {path}: board.behavior: found '20 behaviour cards drawn 3 times (20**3 draw "
+        "sequences)', expected at most 5000 draw sequences to the horizon (fewer --triggers, "
+        "or a smaller deck)\n"
+    )
+    assert (
+        CliRunner().invoke(cli, ["kaelyfos", "advise", str(path), "--triggers", "1"]).exit_code == 0
+    )
