@@ -70,7 +70,7 @@ def test_report_with_unfinished_searches_exits_3(tmp_path: Path) -> None:
     ("args", "said"),
     [
         (("cunning-folk", "balance", "--setup", "standard"), "no mean moves: no game played"),
-        (("twist-of-fate", "balance", "--players", "3"), "no mean rounds: no game played"),
+        (("twist-of-fate", "balance", "--players", "3"), "no mean rounds or plies: no game played"),
     ],
 )
 def test_balance_with_no_game_played_says_so(args, said) -> None:

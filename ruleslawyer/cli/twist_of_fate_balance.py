@@ -220,10 +220,14 @@ def render(r: dict[str, Any]) -> str:
         f"unended: {r['unended']}",
     ]
     for t in r["player_counts"]:
+        means = (
+            mean_text(None, "rounds or plies")
+            if t["mean_rounds"] is None
+            else f"mean {t['mean_rounds']} rounds, {t['mean_plies']} plies"
+        )
         lines.append(
             f"{t['players']} players: {t['sampled']} ({t['games_asked']} asked), "
-            f"{t['unended']} unended, {mean_text(t['mean_rounds'], 'rounds')}, "
-            f"{mean_text(t['mean_plies'], 'plies')}"
+            f"{t['unended']} unended, {means}"
         )
         for s in t["seats"]:
             lines.append(f"  seat {s['seat']}  {rate_text(s)}")

@@ -254,9 +254,14 @@ def render_balance(r: dict[str, Any]) -> str:
         for s in t["seats"]:
             rate = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
             low, high = s["interval95"]
+            score = (
+                mean_text(None, "final score")
+                if s["mean_final_myth"] is None
+                else f"mean final score {s['mean_final_myth']}"
+            )
             lines.append(
                 f"  seat {s['seat']} ({s['cryptid']}): {s['wins']} wins, {rate} "
-                f"[{low:.3f}, {high:.3f}]; {mean_text(s['mean_final_myth'], 'final score')}"
+                f"[{low:.3f}, {high:.3f}]; {score}"
             )
     lines.append(f"finished: {str(r['finished']).lower()}")
     return "\n".join(lines) + "\n"
