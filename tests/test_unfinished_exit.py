@@ -82,3 +82,12 @@ def test_balance_with_no_game_played_says_so(args, said) -> None:
 def test_mean_text() -> None:
     assert mean_text(41.5, "moves") == "mean 41.5 moves"
     assert mean_text(None, "moves") == "no mean moves: no game played"
+
+
+def test_diff_with_unfinished_searches_says_so_and_exits_3() -> None:
+    board = str(ROOT / "examples" / "designer-repo" / "board.toml")
+    document = unfinished(run("diff", board, board, "--max-seconds", SPENT, "--format", "json"))
+    assert document["appeared"] == [] and document["disappeared"] == []
+    text = run("diff", board, board, "--max-seconds", SPENT)
+    assert text.exit_code == 3 and text.output.splitlines()[-1].startswith("finished: false")
+    assert run("diff", board, board, "--format", "json").exit_code == 0

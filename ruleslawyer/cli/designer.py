@@ -101,6 +101,8 @@ def diff(
     emit(render(result, kinds, fmt), output)
     if result.failing(kinds):
         raise SystemExit(1)
+    if not result.finished:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path | None) -> None:
