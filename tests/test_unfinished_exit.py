@@ -91,3 +91,10 @@ def test_diff_with_unfinished_searches_says_so_and_exits_3() -> None:
     text = run("diff", board, board, "--max-seconds", SPENT)
     assert text.exit_code == 3 and text.output.splitlines()[-1].startswith("finished: false")
     assert run("diff", board, board, "--format", "json").exit_code == 0
+
+
+def test_baseline_of_unfinished_searches_says_so_and_exits_3(tmp_path: Path) -> None:
+    out = tmp_path / "baseline.json"
+    result = run("baseline", "kaelyfos", "-o", str(out), "--max-seconds", SPENT)
+    assert result.exit_code == 3 and out.is_file()
+    assert result.stderr.startswith(f"wrote {out}: ") and "finished: false (" in result.stderr
