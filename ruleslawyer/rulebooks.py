@@ -234,6 +234,8 @@ def read(
         body = read_text(path, shown, expected, MAX_RULEBOOK_BYTES)
     except InputError as exc:
         found = exc.found if exc.place == "" else f"{exc.found} at {exc.place}"
+        if str(found).endswith(" bytes"):  # the size: say the cap too
+            found = f"{found}, more than {MAX_RULEBOOK_BYTES}"
         raise InputError(origin, place, shown, f"{expected} ({found})") from None
     if "\0" in body:
         line = body.count("\n", 0, body.index("\0")) + 1

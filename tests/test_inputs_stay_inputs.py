@@ -134,7 +134,10 @@ def test_without_a_git_root_only_the_game_files_folder_is_allowed(repo: Path) ->
         (lambda p: p.write_bytes(b"\xff\xfe#\x00 \x00R\x00"), "bytes that are not UTF-8"),
         (lambda p: p.mkdir(), "a directory"),
         (lambda p: os.mkfifo(p), "a FIFO, not a regular file"),
-        (lambda p: p.write_bytes(b"x" * (MAX_RULEBOOK_BYTES + 1)), "2097153 bytes"),
+        (
+            lambda p: p.write_bytes(b"x" * (MAX_RULEBOOK_BYTES + 1)),
+            "2097153 bytes, more than 2097152",
+        ),
         (lambda p: p.symlink_to(p), "Too many levels of symbolic links"),
     ],
     ids=["nul", "utf-16", "directory", "fifo", "over-2-MiB", "symlink-loop"],
