@@ -169,3 +169,21 @@ def test_a_rulebook_of_exactly_the_cap_is_read(repo: Path) -> None:
     rulebook.write_text(text + "\n" * padding, "utf-8")
     assert rulebook.stat().st_size == MAX_RULEBOOK_BYTES
     assert run("check", "board.toml").exit_code in (0, 1)
+
+
+def test_no_output_overwrites_the_deck_a_position_names(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[1] / "examples" / "twist-of-fate"
+    for name in ("across-rounds.toml", "two-card-deck.toml"):
+        shutil.copy(examples / name, tmp_path / name)
+    deck = tmp_path / "two-card-deck.toml"
+    before = deck.read_bytes()
+    result = run("twist-of-fate", "solve", str(tmp_path / "across-rounds.toml"), "-o", str(deck))
+    one_line(result, "two-card-deck.toml", "an input of this command")
+    assert deck.read_bytes() == before
+
+
+def test_no_output_overwrites_a_baseline_it_read(repo: Path) -> None:
+    before = (repo / "ruleslawyer-baseline.json").read_bytes()
+    args = ("check", "board.toml", "--baseline", "ruleslawyer-baseline.json")
+    one_line(run(*args, "-o", "ruleslawyer-baseline.json"), "an input of this command")
+    assert (repo / "ruleslawyer-baseline.json").read_bytes() == before
