@@ -304,6 +304,21 @@ def test_a_log_whose_game_is_over_is_not_advised_on(tmp_path: Path) -> None:
     assert advise(str(path)).exit_code == 0
 
 
+def test_a_log_ending_in_a_won_elder_run_is_not_advised_on(tmp_path: Path) -> None:
+    # bea's good-elder run picks all three evil cards: she wins, the game is over
+    def pick(cell: str, role: str) -> dict:
+        return {"type": "reveal", "player": "bea", "cell": cell, "revealed": role}
+
+    run = [claim("A1", "good-elder"), pick("A1", "evil-witch"), pick("B1", "evil-witch")]
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log(doc(*run, pick("C1", "evil-elder"))))
+    result = advise(str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert "event[3]: found 'the game over (bea identified every card opposing" in result.stderr
+    path.write_text(dump_log(doc(*run)))  # one pick short: the run goes on
+    assert advise(str(path)).exit_code == 0
+
+
 def test_an_ostracised_perspective_is_not_advised(tmp_path: Path) -> None:
     path = tmp_path / "log.toml"
     path.write_text(dump_log(doc(*OSTRACISE_BEA, perspective="bea")))
