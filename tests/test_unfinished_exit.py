@@ -32,6 +32,8 @@ def test_cunning_folk_deduce_out_of_time_exits_3() -> None:
     log = str(ROOT / "examples" / "cunning-folk" / "thirty-events.toml")
     result = run("cunning-folk", "deduce", log, "--max-seconds", SPENT, "--format", "json")
     assert unfinished(result)["worlds"] is None
+    text = run("cunning-folk", "deduce", log, "--max-seconds", SPENT)
+    assert text.exit_code == 3 and text.output.startswith("finished: false (the time budget")
 
 
 def test_twisted_cryptids_balance_out_of_time_exits_3() -> None:
