@@ -146,7 +146,9 @@ def test_a_rulebook_that_is_not_text_is_one_line(repo: Path, make, found: str) -
     make(repo / "rules" / "bad.md")
     name_rulebook(repo, "rules/bad.md")
     outcome: list = []
-    worker = threading.Thread(target=lambda: outcome.append(run("check", "board.toml")))
+    worker = threading.Thread(
+        target=lambda: outcome.append(run("check", "board.toml")), daemon=True
+    )
     worker.start()
     worker.join(30)  # a FIFO used to block the read for ever
     assert outcome, "check blocked on the rulebook"
