@@ -40,6 +40,12 @@ class Diff:
         return [f for f in new if f.fails(effective_fail_on(fail_on))]
 
     @property
+    def finished(self) -> bool:
+        """False when a search on either side ran out of its budget: the diff may miss or
+        invent differences there."""
+        return not (self.old.unfinished() or self.new.unfinished())
+
+    @property
     def empty(self) -> bool:
         return (
             not (self.appeared or self.disappeared or self.witness_changed or self.rulings)
@@ -159,6 +165,7 @@ def to_json(d: Diff, fail_on: frozenset[Kind]) -> dict[str, Any]:
         ],
         "rulings": {k: {"old": a, "new": b} for k, (a, b) in d.rulings.items()},
         "analysis": {k: {"old": a, "new": b} for k, (a, b) in d.analysis.items()},
+        "finished": d.finished,
     }
 
 
@@ -204,4 +211,9 @@ def render(d: Diff, fail_on: frozenset[Kind], fmt: str) -> str:
     if d.empty:
         lines.append("No differences.")
     lines.append(f"{len(failing)} new finding(s) at or above --fail-on")
+    if not d.finished:
+        lines.append(
+            "finished: false (a search ran out of its budget: differences there may be "
+            "missing or not real)"
+        )
     return "\n".join(lines) + "\n"

@@ -49,7 +49,11 @@ def baseline(
     budget = Budget(max_seconds=max_seconds)
     results = check_all(targets, parse_ruling_options(rulings), budget, progress)
     count = sum(len(r.findings) for r in results)
-    emit(baselines.render(results), output, note=f": {count} finding(s)")
+    cut = sum(len(r.unfinished()) for r in results)
+    note = f"; finished: false ({cut} search(es) ran out of the budget)" if cut else ""
+    emit(baselines.render(results), output, note=f": {count} finding(s){note}")
+    if cut:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 @click.command()
@@ -102,6 +106,8 @@ def diff(
     emit(render(result, kinds, fmt), output)
     if result.failing(kinds):
         raise SystemExit(1)
+    if not result.finished:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path | None) -> None:

@@ -9,14 +9,17 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    SEED,
     emit,
     format_option,
     game_file_argument,
     load_game_file,
+    max_seconds_option,
     one_line_errors,
     output_option,
     refuse_data_errors,
     ruling_option,
+    whole,
 )
 from ruleslawyer.schemas import dumps as json_text
 
@@ -78,17 +81,17 @@ def render_stacks(result: dict[str, Any]) -> str:
 
 
 @group.command()
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", type=whole("players", 2, 6), default=4, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option(
     "--rounds",
-    type=click.IntRange(0),
+    type=whole("rounds", least=0),
     default=None,
     help="Stop after this many rounds (default: play the whole game).",
 )
 @click.option(
     "--moves",
-    type=click.IntRange(0),
+    type=whole("moves", least=0),
     default=None,
     help="Stop after this many moves and write the record of the player to act, with its "
     "[position] table (for `advise`).",
@@ -112,16 +115,16 @@ def simulate(
 
 @group.command()
 @click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--samples", type=click.IntRange(2), default=200, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sampled worlds.")
+@click.option("--samples", type=whole("samples", 2), default=200, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the sampled worlds.")
 @click.option(
     "--exact-limit",
-    type=click.IntRange(1),
+    type=whole("worlds"),
     default=200,
     show_default=True,
     help="Average exactly over the hidden-Stack worlds when there are at most this many.",
 )
-@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@max_seconds_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
@@ -203,19 +206,14 @@ def render_advice(r: dict[str, Any]) -> str:
 @game_file_argument("twisted-cryptids")
 @click.option(
     "--players",
-    type=click.IntRange(2, 6),
+    type=whole("players", 2, 6),
     multiple=True,
     help="Player counts to play (repeatable; default every count the player-count reading "
     "in force allows: 2 to 6).",
 )
-@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per count.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option(
-    "--max-seconds",
-    type=click.FloatRange(0, min_open=True),
-    default=None,
-    help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
-)
+@click.option("--games", type=whole("games"), default=200, show_default=True, help="Per count.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
+@max_seconds_option
 @ruling_option
 @format_option(("text", "json"))
 @output_option
@@ -282,6 +280,8 @@ def balance(
 
 
 def render_balance(r: dict[str, Any]) -> str:
+    from ruleslawyer.solvers.balance_stats import mean_text
+
     lines = [f"policy: {r['policy']}", f"model: {r['model']}", f"win: {r['win']}"]
     for t in r["counts"]:
         lines.append(
@@ -291,9 +291,14 @@ def render_balance(r: dict[str, Any]) -> str:
         for s in t["seats"]:
             rate = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
             low, high = s["interval95"]
+            score = (
+                mean_text(None, "final score")
+                if s["mean_final_myth"] is None
+                else f"mean final score {s['mean_final_myth']}"
+            )
             lines.append(
                 f"  seat {s['seat']} ({s['cryptid']}): {s['wins']} wins, {rate} "
-                f"[{low:.3f}, {high:.3f}]; mean final score {s['mean_final_myth']}"
+                f"[{low:.3f}, {high:.3f}]; {score}"
             )
     lines.append(f"finished: {str(r['finished']).lower()}")
     return "\n".join(lines) + "\n"

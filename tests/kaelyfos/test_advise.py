@@ -515,3 +515,27 @@ def test_block_order_on_an_open_pheromone_tie() -> None:
         rankings.add(tuple((o.label, o.value) for o in advice.ranking.options))
     assert len(firsts) == 2  # the file order does move the first option
     assert len(rankings) == 1
+
+
+def test_an_oversized_deck_is_refused_before_the_search(tmp_path: Path) -> None:
+    # 20 behaviour cards drawn 3 times: 8000 draw sequences, refused at once;
+    # the same board over 1 trigger (20 sequences) is searched
+    import re
+
+    built_in = (ROOT / "ruleslawyer" / "data" / "kaelyfos.toml").read_text("utf-8")
+    cards = "".join(f'[[behavior]]\nname = "B{k}"\nspawn = ["A"]\nmove = 1\n\n' for k in range(20))
+    body = re.sub(r"\[\[behavior\]\]\n(?:(?!\[).*\n)*", "", built_in)
+    (tmp_path / "board.toml").write_text(body + cards, "utf-8")
+    advice = (ROOT / "examples" / "kaelyfos" / "advise.toml").read_text("utf-8")
+    advice = advice.replace('board = "kaelyfos"', 'board = "board.toml"')
+    path = tmp_path / "advise.toml"
+    path.write_text(advice.replace('spent = ["Prowl"]', "spent = []"), "utf-8")
+    result = CliRunner().invoke(cli, ["kaelyfos", "advise", str(path), "--triggers", "3"])
+    assert result.exit_code == 2 and result.stderr == (
+        f"error: {path}: board.behavior: found '20 behaviour cards drawn 3 times (20**3 draw "
+        "sequences)', expected at most 5000 draw sequences to the horizon (fewer --triggers, "
+        "or a smaller deck)\n"
+    )
+    assert (
+        CliRunner().invoke(cli, ["kaelyfos", "advise", str(path), "--triggers", "1"]).exit_code == 0
+    )

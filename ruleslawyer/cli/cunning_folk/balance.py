@@ -10,6 +10,7 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    SEED,
     comma_choices,
     emit,
     format_option,
@@ -19,8 +20,9 @@ from ruleslawyer.cli.common import (
     output_option,
     refuse_data_errors,
     ruling_option,
+    whole,
 )
-from ruleslawyer.cli.cunning_folk.options import check_seconds
+from ruleslawyer.cli.cunning_folk.options import SECONDS
 from ruleslawyer.schemas import dumps as json_text
 
 POLICY_NAMES = ("random", "deduce", "advise")
@@ -49,7 +51,11 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     "file's bonus.replaces).",
 )
 @click.option(
-    "--players", type=click.IntRange(2, 4), default=3, show_default=True, help="Seats at the table."
+    "--players",
+    type=whole("players", 2, 4),
+    default=3,
+    show_default=True,
+    help="Seats at the table.",
 )
 @click.option(
     "--policies",
@@ -59,26 +65,25 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     metavar="NAMES",
     help="One policy for every seat, or one per seat from seat 1: random | deduce | advise.",
 )
-@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per setup.")
+@click.option("--games", type=whole("games"), default=200, show_default=True, help="Per setup.")
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help="Game i of a setup is dealt and played from SEED/SETUP/i.",
 )
 @click.option(
     "--max-moves",
-    type=click.IntRange(1),
+    type=whole("moves"),
     default=400,
     show_default=True,
     help="A game still going after this many moves ends unended, with no winner.",
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True, max=86400),
+    type=SECONDS,
     default=None,
-    callback=lambda ctx, param, value: value if value is None else check_seconds(ctx, param, value),
     help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
 )
 @ruling_option
@@ -178,6 +183,8 @@ def balance(
 
 def render(r: dict[str, Any]) -> str:
     """The balance result as text: assumptions first, then each setup's rates."""
+    from ruleslawyer.solvers.balance_stats import mean_text, rate_text
+
     lines = [f"game: {r['game']} (provenance: {r['provenance']})"]
     lines.append(f"{r['players']} players, seat 1 first; seed {r['seed']}")
     lines += [f"policy {text}" for text in r["policies"].values()]
@@ -190,18 +197,12 @@ def render(r: dict[str, Any]) -> str:
         cards = t["cards"] if isinstance(t["cards"], str) else ", ".join(t["cards"])
         lines.append(
             f"{t['setup']} setup ({cards}): {t['sampled']} "
-            f"({t['games_asked']} asked), mean {t['mean_moves']} moves"
+            f"({t['games_asked']} asked), {mean_text(t['mean_moves'], 'moves')}"
         )
         lines.append(f"  prior: {t['prior']}")
         for k, s in t["outcomes"].items():
-            lines.append(f"  {k:<10} {_rate(s)}")
+            lines.append(f"  {k:<10} {rate_text(s)}")
         for s in t["seats"]:
-            lines.append(f"  seat {s['seat']} ({s['policy']}) {_rate(s)}")
+            lines.append(f"  seat {s['seat']} ({s['policy']}) {rate_text(s)}")
     lines.append(f"finished: {str(r['finished']).lower()}")
     return "\n".join(lines) + "\n"
-
-
-def _rate(s: dict[str, Any]) -> str:
-    low, high = s["interval95"]
-    share = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
-    return f"{s['wins']:>4} wins, {share} [{low:.3f}, {high:.3f}]"

@@ -10,6 +10,8 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    Number,
+    ascii_number,
     emit,
     format_option,
     one_line_errors,
@@ -18,7 +20,7 @@ from ruleslawyer.cli.common import (
     ruling_option,
 )
 from ruleslawyer.cli.cunning_folk.balance import balance
-from ruleslawyer.cli.cunning_folk.options import check_seconds
+from ruleslawyer.cli.cunning_folk.options import SECONDS
 from ruleslawyer.schemas import dumps as json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,14 +31,20 @@ def group() -> None:
     """Cunning Folk: deduction from a log of play."""
 
 
+ODDS_PART = Number("", whole=True, least=0, most=10**9)
+
+
 def _odds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
     swapped, sep, kept = value.partition(":")
-    if sep and swapped.isdigit() and kept.isdigit() and len(value) <= 21:
-        odds = int(swapped), int(kept)
-        if any(odds):
-            return odds
+    odds = tuple(
+        ascii_number(part, whole=True) if part.isascii() and part.isdigit() else None
+        for part in (swapped, kept)
+    )
+    if sep and all(n is not None and ODDS_PART.in_range(n) for n in odds) and any(odds):
+        return int(odds[0] or 0), int(odds[1] or 0)
     raise click.BadParameter(
-        f"found {value!r}, expected SWAPPED:KEPT, two whole numbers not both 0"
+        f"found {value!r}, expected SWAPPED:KEPT, two whole numbers from 0 to 10^9 (ASCII "
+        "digits), not both 0"
     )
 
 
@@ -60,10 +68,9 @@ def _log_command(func: F) -> F:
             ),
             click.option(
                 "--max-seconds",
-                type=click.FloatRange(min=0, min_open=True, max=86400),
+                type=SECONDS,
                 default=60.0,
                 show_default=True,
-                callback=check_seconds,
                 help="Stop after this many seconds and report finished: false.",
             ),
         )
@@ -110,6 +117,8 @@ def deduce(
     result = run(log, odds=swap_odds, max_seconds=max_seconds)
     text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 @group.command()
@@ -138,12 +147,28 @@ def advise(
     from ruleslawyer.solvers.cunning_folk.advise import pending_claim, render_text
 
     document, log = _read_log(log_file, rulings)
+    _still_playing(log, str(log_file))
     progress(f"advising from {log_file} ...")
     result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
     text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _still_playing(log: Any, shown: str) -> None:
+    """Refuse a log whose game is over, or whose perspective player is out: no move to advise."""
+    from ruleslawyer.errors import InputError
+
+    if log.standing.over:
+        place = f"event[{len(log.events) - 1}]"
+        raise InputError(
+            shown, place, f"the game over ({log.standing.over})", "a game still going to advise on"
+        )
+    if log.perspective in log.standing.ostracised:
+        raise InputError(
+            shown, "perspective", f"{log.perspective} (ostracised)", "a player still in the game"
+        )
 
 
 group.add_command(balance)

@@ -14,6 +14,7 @@ from ruleslawyer.cli.common import (
     one_line_errors,
     output_option,
     ruling_option,
+    whole,
 )
 from ruleslawyer.schemas import dumps as json_text
 
@@ -95,7 +96,7 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
 @click.argument("advice_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
 @click.option(
     "--triggers",
-    type=click.IntRange(1, 6),
+    type=whole("triggers", most=6),
     default=1,
     show_default=True,
     help="Horizon: how many timeline triggers (behaviour cards) to score over.",
@@ -142,8 +143,10 @@ def advise(
     from ruleslawyer.cli.kaelyfos.advise_text import render_advice
     from ruleslawyer.models.kaelyfos.advice_file import load_advice
     from ruleslawyer.solvers.kaelyfos.advise import advise as rank_actions
+    from ruleslawyer.solvers.kaelyfos.advise import refuse_oversized
 
     loaded = load_advice(advice_file)
+    refuse_oversized(loaded.position.board, triggers, str(advice_file))
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, advice_file)
     advice = rank_actions(
         loaded.position,

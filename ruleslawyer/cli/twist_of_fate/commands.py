@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
-    FiniteFloat,
+    Number,
     emit,
     format_option,
     max_seconds_option,
@@ -25,6 +25,7 @@ from ruleslawyer.cli.common import (
     output_option,
     progress,
     ruling_option,
+    whole,
 )
 from ruleslawyer.schemas import dumps as json_text
 
@@ -46,13 +47,13 @@ def group() -> None:
 @max_seconds_option
 @click.option(
     "--max-states",
-    type=click.IntRange(min=1),
+    type=whole("states"),
     default=None,
     help="Stop after this many distinct states and report finished: false.",
 )
 @click.option(
     "--max-memory",
-    type=FiniteFloat(least=0.01),
+    type=Number("GiB", least=0.01, most=2**20),
     default=5.0,
     show_default=True,
     metavar="GIB",
@@ -61,7 +62,7 @@ def group() -> None:
 )
 @click.option(
     "--threads",
-    type=click.IntRange(min=1, max=64),
+    type=whole("threads", most=64),
     default=None,
     help="Search threads of the Numba solver (sharing its tables); default one per "
     "usable processor, at most 4. The answer does not depend on it.",
@@ -87,7 +88,7 @@ def group() -> None:
 )
 @click.option(
     "--rounds",
-    type=click.IntRange(min=0),
+    type=whole("rounds", least=0),
     default=None,
     help="With --horizon game: how many round ends to cross at most (default 1).",
 )
@@ -108,7 +109,7 @@ def group() -> None:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=0, max=256),
+    type=whole("workers", least=0, most=256),
     default=None,
     help="dask: a local cluster of N worker processes (default 2); 0 runs the "
     "partitions one after another in this process.",
@@ -128,14 +129,14 @@ def group() -> None:
 )
 @click.option(
     "--max-disk",
-    type=click.FloatRange(min=0.001),
+    type=Number("GiB", least=0.001, most=2**20),
     default=None,
     metavar="GIB",
     help="dask: stop with finished: false (files kept for --resume) once the work dir holds this.",
 )
 @click.option(
     "--worker-memory",
-    type=click.FloatRange(min=0.1),
+    type=Number("GiB", least=0.1, most=2**20),
     default=4.0,
     show_default=True,
     metavar="GIB",
@@ -143,7 +144,7 @@ def group() -> None:
 )
 @click.option(
     "--partition-states",
-    type=click.IntRange(min=1),
+    type=whole("states"),
     default=None,
     help="dask: the states a partition aims at (default 2097152); the answer does not "
     "depend on it.",

@@ -78,6 +78,14 @@ class _Table:
         return InconsistentRecord(self.source, f"event[{r.index}]", r.text, expected)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where the game stands after the log's last event."""
+
+    over: str = ""  # why the game ended ("" while it goes on)
+    ostracised: tuple[str, ...] = ()  # in the order of ``players``
+
+
 def public_events(
     records: Sequence[Record],
     setup: Setup,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import resolve_rulings
 from ruleslawyer.gamefiles import validate
-from ruleslawyer.models.cunning_folk.legal import Record, public_walk
+from ruleslawyer.models.cunning_folk.legal import Record, Standing, public_walk
 from ruleslawyer.models.cunning_folk.ops import (
     Event,
     Exchange,
@@ -62,6 +62,7 @@ class Log:
     # whether the log's ``suspected`` table gave them (else: what the log makes certain).
     marks: tuple[int, ...] = ()
     marks_stated: bool = False
+    standing: Standing = field(default_factory=Standing)
 
     def marks_now(self) -> tuple[int, ...]:
         """The suspected cards in front of each player at the log's end (0 where unknown)."""
@@ -121,8 +122,18 @@ def parse_log(
     rules = Rules.from_rulings(rulings)
     events, certain, over = public_walk(records, setup, players, doc.perspective, rules, source)
     marks = _marks(doc, certain, over, source)
+    out = tuple(p for p, m in zip(players, marks, strict=True) if m >= 2)
     return Log(
-        source, setup, players, doc.perspective, events, rules, rulings, marks, bool(doc.suspected)
+        source,
+        setup,
+        players,
+        doc.perspective,
+        events,
+        rules,
+        rulings,
+        marks,
+        bool(doc.suspected),
+        Standing(over, out),
     )
 
 

@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.errors import InputError
 from ruleslawyer.models.kaelyfos.points import (
     EXHAUSTED_DECK,
     NIGHTMARE_LIMIT,
@@ -471,6 +472,23 @@ def follow_ups(
             value = evaluator.draw(best[1], best[2], rest, shown, triggers - 1)
             out.append(FollowUp(name, i, len(seen), label(best[0], position), value))
     return tuple(out)
+
+
+MAX_DRAW_SEQUENCES = 5000  # about 7 ms each on a 20-card board: half a minute at most
+
+
+def refuse_oversized(board: Any, triggers: int, source: str) -> None:
+    """Refuse, before searching, a horizon whose draws the search cannot go through in
+    reasonable time: at most :data:`MAX_DRAW_SEQUENCES` sequences of ``triggers`` card
+    names (the board's distinct behaviour cards to the power ``triggers``, a bound)."""
+    names = len({b.name for b in board.behaviors})
+    if names**triggers > MAX_DRAW_SEQUENCES:
+        raise InputError(
+            source, "board.behavior", f"{names} behaviour cards drawn {triggers} times "
+            f"({names}**{triggers} draw sequences)",
+            f"at most {MAX_DRAW_SEQUENCES} draw sequences to the horizon (fewer --triggers, "
+            "or a smaller deck)",
+        )  # fmt: skip
 
 
 def _remaining(board: Any, spent: tuple[str, ...]) -> Deck:

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from ruleslawyer.errors import InputError
+from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import HUMANS, STACK_DEPTH, STACKS, Game
 from ruleslawyer.models.twisted_cryptids.play import (
     BOXED,
@@ -253,6 +254,18 @@ def _phase_details(state: State, record: Record, game: Game, display: str) -> St
             raise InputError(
                 display, "position.encounter", pos.encounter, "a Site with a Hiding Spot on it"
             )
+        if not any(r == state.round for own in state.revealed for _, _, r in own):
+            # nobody has revealed yet (a reveal's effect may move Humans): the Encounter is
+            # where the rules hold it, the most Humans among the Sites with a Hiding Spot
+            scope = state.reading(rp.ENCOUNTER_SCOPE.id)
+            tied = [sites[t] for t in encounter_candidates(state.sites, state.spots, scope)]
+            if pos.encounter not in tied:
+                humans = sum(state.sites[site])
+                raise InputError(
+                    display, "position.encounter", f"{pos.encounter} ({humans} Humans)",
+                    f"a Site the Encounter is held at: {' or '.join(tied)}, the most Humans "
+                    "among the Sites with a Hiding Spot",
+                )  # fmt: skip
     return state
 
 
