@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ from ruleslawyer.cli.common import (
     FiniteFloat,
     emit,
     format_option,
+    interrupted,
     max_seconds_option,
     one_line_errors,
     output_option,
@@ -31,6 +31,26 @@ if TYPE_CHECKING:
     from ruleslawyer.budget import Budget
     from ruleslawyer.models.twist_of_fate import Rules
     from ruleslawyer.models.twist_of_fate_files import Position
+
+
+class GiB(FiniteFloat):
+    """A finite number of GiB from ``least`` to ``most``."""
+
+    def __init__(self, least: float, most: float) -> None:
+        super().__init__(least=least)
+        self.most = most
+
+    def convert(self, value: Any, param: Any, ctx: click.Context | None) -> float:
+        number = super().convert(value, param, ctx)
+        if number > self.most:
+            self.fail(f"{value!r} is not a finite number of at most {self.most:.15g}", param, ctx)
+        return number
+
+
+MAX_DISK = GiB(0.001, 1 << 20)  # up to 1 PiB
+# a worker process holds about 0.2 GiB before any task, a task of the default
+# partition size up to about 0.6 GiB more (README: --engine dask)
+WORKER_MEMORY = GiB(1.0, 4096)
 
 
 @click.group(name="twist-of-fate")
@@ -109,8 +129,8 @@ def group() -> None:
     "--workers",
     type=click.IntRange(min=0, max=256),
     default=None,
-    help="dask: a local cluster of N worker processes (default 2); 0 runs the "
-    "partitions one after another in this process.",
+    help="dask: a local cluster of N worker processes (default 2, at most one per usable "
+    "processor); 0 runs the partitions one after another in this process.",
 )
 @click.option(
     "--scheduler", metavar="ADDRESS", default=None, help="dask: the scheduler of a running cluster."
@@ -127,18 +147,20 @@ def group() -> None:
 )
 @click.option(
     "--max-disk",
-    type=click.FloatRange(min=0.001),
+    type=MAX_DISK,
     default=None,
     metavar="GIB",
-    help="dask: stop with finished: false (files kept for --resume) once the work dir holds this.",
+    help="dask: stop with finished: false (files kept for --resume) once the work dir holds "
+    "this (0.001 to 1048576).",
 )
 @click.option(
     "--worker-memory",
-    type=click.FloatRange(min=0.1),
+    type=WORKER_MEMORY,
     default=4.0,
     show_default=True,
     metavar="GIB",
-    help="dask: the memory limit of each local worker process.",
+    help="dask: the memory limit of each local worker process (1 to 4096; Dask lowers it "
+    "to the machine's memory).",
 )
 @click.option(
     "--partition-states",
@@ -227,6 +249,7 @@ def solve(
             raise click.UsageError(
                 "--workers and --scheduler: give one (a local or a running cluster)"
             )
+        _check_workers(workers)
         _solve_on_dask(
             pos, rules, budget, fmt, output,
             workers=2 if workers is None and scheduler is None else workers,
@@ -334,9 +357,9 @@ def _solve_on_dask(
         report = engine.solve(pos, rules, budget, **options)
     except KeyboardInterrupt:
         where = options["work_dir"]
-        kept = f": tier files kept in {where} for --resume" if where else ""
-        click.echo(f"interrupted{kept}", err=True)
-        sys.exit(130)
+        if where:
+            click.echo(f"interrupted: tier files kept in {where} for --resume", err=True)
+        interrupted()  # exit 130, and nothing Dask says while it shuts down
     report = _with_model(report)
     if fmt == "json":
         emit(json.dumps(report, indent=2) + "\n", output)
@@ -350,6 +373,22 @@ def _solve_on_dask(
         emit(text + body + engine.render_text(report), output)
     if not report["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _check_workers(workers: int | None) -> None:
+    """Refuse a local cluster of more worker processes than usable processors: they
+    would only wait on each other, and starting them can outlast any patience."""
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.solvers.twist_of_fate_numba import usable_processors
+
+    most = usable_processors()
+    if workers is not None and workers > most:
+        raise InputError(
+            "--workers",
+            "",
+            workers,
+            f"at most {most} (the processors this process may use)",
+        )
 
 
 def _with_model(report: dict[str, Any]) -> dict[str, Any]:
