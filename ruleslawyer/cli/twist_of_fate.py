@@ -19,7 +19,6 @@ from ruleslawyer.cli.common import (
     FiniteFloat,
     emit,
     format_option,
-    interrupted,
     max_seconds_option,
     one_line_errors,
     output_option,
@@ -359,7 +358,7 @@ def _solve_on_dask(
         where = options["work_dir"]
         if where:
             click.echo(f"interrupted: tier files kept in {where} for --resume", err=True)
-        interrupted()  # exit 130, and nothing Dask says while it shuts down
+        raise  # one_line_errors: exit 130, and nothing Dask says while it shuts down
     report = _with_model(report)
     if fmt == "json":
         emit(json.dumps(report, indent=2) + "\n", output)

@@ -37,7 +37,9 @@ import os
 import re
 import resource
 import shutil
+import signal
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -875,18 +877,35 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
         "distributed.worker.memory.target": False,
         "distributed.worker.memory.spill": False,
         "distributed.worker.memory.pause": False,
+        "distributed.worker.preload": [__name__],  # dask_setup: Ctrl-C left to the client
     }
-    with dask.config.set(quiet):
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            memory_limit=worker_memory,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-    client = Client(cluster)
+    cluster = None
+    try:
+        with dask.config.set(quiet):
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                memory_limit=worker_memory,
+                dashboard_address=None,
+                # the workers' own complaints (a heartbeat lost as a run ends): what
+                # fails reaches the client as an exception, said in one line
+                silence_logs=logging.CRITICAL,
+            )
+            client = Client(cluster)
+    except KeyboardInterrupt:
+        if cluster is not None:
+            cluster.close()
+        raise
     return DaskRunner(client, f"local cluster of {workers} worker processes"), cluster
+
+
+def dask_setup(worker: Any) -> None:
+    """Run in each local worker process as it starts (Dask's preload of this module):
+    Ctrl-C, which a terminal sends the whole process group, is for the client alone;
+    it stops the workers itself."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def solve(
@@ -904,7 +923,8 @@ def solve(
 ) -> dict[str, Any]:
     """Solve on Dask; the report (:meth:`Engine.report`). A work directory of its own
     (no ``work_dir``) is removed after a finished or interrupted run and kept after an
-    unfinished one (the report names it) or a failed one (the error does)."""
+    unfinished one (the report names it) or a failed one that left whole tiers (the
+    error names the directory)."""
     import tempfile
 
     if resume and work_dir is None:
@@ -914,8 +934,9 @@ def solve(
         work = Path(tempfile.mkdtemp(prefix="ruleslawyer-tiers-")) if own else Path(work_dir)
     except OSError as exc:
         raise _work_error(Path(tempfile.gettempdir()), exc) from None
-    runner, closing = connect(workers, scheduler, worker_memory)
+    closing = None
     try:
+        runner, closing = connect(workers, scheduler, worker_memory)
         engine = Engine(
             position,
             rules,
@@ -928,8 +949,9 @@ def solve(
         )
         result = engine.solve()
         out = engine.report(result)
-    except KeyboardInterrupt:
-        if own:
+    except BaseException as exc:
+        # a directory of its own: kept only when the error names it for --resume
+        if own and (isinstance(exc, KeyboardInterrupt) or not (work / MANIFEST).exists()):
             shutil.rmtree(work, ignore_errors=True)
         raise
     finally:
