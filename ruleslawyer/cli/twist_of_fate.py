@@ -47,8 +47,8 @@ class GiB(FiniteFloat):
 
 
 MAX_DISK = GiB(0.001, 1 << 20)  # up to 1 PiB
-# a worker process holds about 0.2 GiB before any task, a task of the default
-# partition size up to about 0.6 GiB more (README: --engine dask)
+# a worker process holds about 0.2 GiB before any task; one peaked at 0.73 GiB on
+# 3p-9 in partitions of the default size (README: --engine dask)
 WORKER_MEMORY = GiB(1.0, 4096)
 
 

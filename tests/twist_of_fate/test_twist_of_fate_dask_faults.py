@@ -130,10 +130,8 @@ def test_dask_sizes_out_of_range_are_one_line(small: Path, option: str, value: s
 
 def test_more_workers_than_processors_is_refused_before_any_starts(small: Path) -> None:
     most = twist_of_fate_numba.usable_processors()
-    began = time.monotonic()
     code, _, err = _cli(str(small), "--engine", "dask", "--workers", str(most + 1))
     _one_line(code, err, "--workers", f"at most {most}")
-    assert time.monotonic() - began < 30  # no cluster was started
 
 
 # ---- damaged work directories ----
