@@ -658,7 +658,7 @@ class Engine:
 
     def _save_run(self) -> None:
         _write_json(self.work / MANIFEST, self.run.to_json())
-        for old in self.work.glob("ends*.npy"):  # only the manifest's is kept
+        for old in self.work.glob("ends-*.npy"):  # only the manifest's is kept
             if self.run.ends is None or old.name != self.run.ends["name"]:
                 old.unlink()
 
