@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +28,10 @@ from ruleslawyer.cli.common import (
 )
 from ruleslawyer.schemas import dumps as json_text
 
-if TYPE_CHECKING:
-    from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twist_of_fate.files import Position
-    from ruleslawyer.models.twist_of_fate.play import Rules
+MAX_DISK = Number("GiB", least=0.001, most=2**20)  # up to 1 PiB
+# a worker process holds about 0.2 GiB before any task; one peaked at 0.73 GiB on
+# 3p-9 in partitions of the default size (README: --engine dask)
+WORKER_MEMORY = Number("GiB", least=1, most=4096)
 
 
 @click.group(name="twist-of-fate")
@@ -111,8 +110,8 @@ def group() -> None:
     "--workers",
     type=whole("workers", least=0, most=256),
     default=None,
-    help="dask: a local cluster of N worker processes (default 2); 0 runs the "
-    "partitions one after another in this process.",
+    help="dask: a local cluster of N worker processes (default 2, at most one per usable "
+    "processor); 0 runs the partitions one after another in this process.",
 )
 @click.option(
     "--scheduler", metavar="ADDRESS", default=None, help="dask: the scheduler of a running cluster."
@@ -129,18 +128,20 @@ def group() -> None:
 )
 @click.option(
     "--max-disk",
-    type=Number("GiB", least=0.001, most=2**20),
+    type=MAX_DISK,
     default=None,
     metavar="GIB",
-    help="dask: stop with finished: false (files kept for --resume) once the work dir holds this.",
+    help="dask: stop with finished: false (files kept for --resume) once the work dir holds "
+    "this (0.001 to 1048576).",
 )
 @click.option(
     "--worker-memory",
-    type=Number("GiB", least=0.1, most=2**20),
+    type=WORKER_MEMORY,
     default=4.0,
     show_default=True,
     metavar="GIB",
-    help="dask: the memory limit of each local worker process.",
+    help="dask: the memory limit of each local worker process (1 to 4096; Dask lowers it "
+    "to the machine's memory).",
 )
 @click.option(
     "--partition-states",
@@ -229,6 +230,7 @@ def solve(
             raise click.UsageError(
                 "--workers and --scheduler: give one (a local or a running cluster)"
             )
+        _check_workers(workers)
         _solve_on_dask(
             pos, rules, budget, fmt, output,
             workers=2 if workers is None and scheduler is None else workers,
@@ -336,9 +338,9 @@ def _solve_on_dask(
         report = engine.solve(pos, rules, budget, **options)
     except KeyboardInterrupt:
         where = options["work_dir"]
-        kept = f": tier files kept in {where} for --resume" if where else ""
-        click.echo(f"interrupted{kept}", err=True)
-        sys.exit(130)
+        if where:
+            click.echo(f"interrupted: tier files kept in {where} for --resume", err=True)
+        raise  # one_line_errors: exit 130, and nothing Dask says while it shuts down
     report = _with_model(report)
     if fmt == "json":
         emit(json_text(report), output)
@@ -352,6 +354,22 @@ def _solve_on_dask(
         emit(text + body + engine.render_text(report), output)
     if not report["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _check_workers(workers: int | None) -> None:
+    """Refuse a local cluster of more worker processes than usable processors: they
+    would only wait on each other, and starting them can outlast any patience."""
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.solvers.twist_of_fate.memory import usable_processors
+
+    most = usable_processors()
+    if workers is not None and workers > most:
+        raise InputError(
+            "--workers",
+            "",
+            workers,
+            f"at most {most} (the processors this process may use)",
+        )
 
 
 def _with_model(report: dict[str, Any]) -> dict[str, Any]:
