@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -15,6 +16,7 @@ from ruleslawyer.cli.common import (
     output_option,
     ruling_option,
 )
+from ruleslawyer.errors import InputError
 
 
 @click.group()
@@ -165,6 +167,108 @@ def advise(
         emit(render_advice(advice), output)
     if not advice.finished:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+@group.command()
+@click.argument("board_ref", metavar="[BOARD]", default="kaelyfos")
+@click.option(
+    "--explorer",
+    "explorers",
+    multiple=True,
+    metavar="NAME=NODE",
+    help="An explorer's placement (repeatable). Default: the crew on the Scarab (setup).",
+)
+@click.option(
+    "--material",
+    type=click.IntRange(0, 100),
+    default=0,
+    show_default=True,
+    help="The crew's material at the start (1 per trap built).",
+)
+@click.option(
+    "--triggers",
+    type=click.IntRange(1, 6),
+    default=1,
+    show_default=True,
+    help="Horizon: how many timeline triggers (behaviour cards) to score over.",
+)
+@click.option(
+    "--open-ties",
+    "open_ties",
+    type=click.Choice(["uniform", "worst", "best"]),
+    default="uniform",
+    show_default=True,
+    help="A choice the rules leave open (pheromone tie, move order): each option equally "
+    "likely, the worst for the crew, or the best.",
+)
+@ruling_option
+@max_seconds_option
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def balance(
+    board_ref: str,
+    explorers: tuple[str, ...],
+    material: int,
+    triggers: int,
+    open_ties: str,
+    rulings: tuple[str, ...],
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Expected distress per nest deal and per behaviour card, under the advise crew.
+
+    Exact: every deal of the nests onto the nest sites (each equally likely) and
+    every first behaviour card (by copies), from the board's start (the crew on the
+    Scarab) or the --explorer placements, no bloodsuckers out, no traps, the whole
+    supply. Before the first card the crew takes advise's best free actions for the
+    deal; from there on it plays as advise does over the next --triggers cards
+    (explorers stay put: their movement is not modelled). Per deal, per first card,
+    and the means over the deals: expected distress, expected waking nightmares,
+    the worst total.
+
+    \b
+    BOARD: a built-in id (kaelyfos, the default) or a board file's path.
+    """
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.cli.kaelyfos.balance_text import render_balance
+    from ruleslawyer.models.kaelyfos.files import load_board
+    from ruleslawyer.solvers.kaelyfos.balance import balance as run_balance
+
+    board, display = load_board(board_ref)
+    if not board.behaviors:
+        raise InputError(
+            display, "behavior", "no [[behavior]] cards", "a board whose deck balance can draw from"
+        )
+    chosen = _rulings(board.rulings, (), rulings, Path(display))
+    placed = _placements(explorers, board)
+    result = run_balance(board, placed, material, triggers, chosen, Budget(max_seconds), open_ties)
+    if fmt == "json":
+        import json
+
+        emit(json.dumps(result.to_json(), indent=2) + "\n", output)
+    else:
+        emit(render_balance(result), output)
+    if not result.finished:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def _placements(options: tuple[str, ...], board: Any) -> tuple[tuple[str, str], ...]:
+    """``--explorer NAME=NODE`` options: distinct names on face-up nodes of ``board``."""
+    from ruleslawyer.models.kaelyfos.setup import explorer_sites
+
+    sites = explorer_sites(board)
+    out: dict[str, str] = {}
+    for i, option in enumerate(options):
+        name, sep, node = option.partition("=")
+        place = f"--explorer[{i}]"
+        if not sep or not name or name in out:
+            raise InputError("options", place, option, "NAME=NODE with a name not given before")
+        if node not in sites:
+            raise InputError("options", place, node, f"a face-up node ({', '.join(sites)})")
+        out[name] = node
+    return tuple(sorted(out.items()))
 
 
 def _rulings(

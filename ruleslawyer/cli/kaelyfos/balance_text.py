@@ -1,0 +1,44 @@
+"""Plain-text rendering of ``kaelyfos balance``."""
+
+from __future__ import annotations
+
+from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, Value
+from ruleslawyer.solvers.kaelyfos.balance import Balance
+
+
+def figures(value: Value) -> str:
+    return (
+        f"distress {value.expected} (~{float(value.expected):.3f}), "
+        f"nightmares {value.nightmares} (~{float(value.nightmares):.3f}), worst {value.worst}"
+    )
+
+
+def render_balance(result: Balance) -> str:
+    doc = result.to_json()
+    deck = ", ".join(f"{n} x{c}" if c > 1 else n for n, c in result.deck)
+    consulted = ", ".join(f"{p}={result.rulings[p]}" for p in doc["rule_points_consulted"])
+    lines = [
+        f"model: {doc['model']}",
+        f"behaviour cards: {doc['behaviour_cards']}; deck: {deck}",
+        f"readings consulted: {consulted or 'none'}",
+        f"finished: {'true' if result.finished else 'false (the --max-seconds budget ran out)'}"
+        f"; deals done: {len(result.rows)} of {result.deals}",
+    ]
+    if doc["open_ties_met"]:
+        lines.append(
+            f"choices the rules leave open, met on some draw ({OPEN_TIES}={result.ties}): "
+            + ", ".join(doc["open_ties_met"])
+        )
+    lines.append("per nest deal:")
+    for row in result.rows:
+        nests = " ".join(f"{letter}={node}" for letter, node in row.nests)
+        lines.append(f"  {nests}: {figures(row.value)}; crew first: {row.label}")
+        lines += [f"    first card {name}: {figures(v)}" for name, v in row.cards]
+    overall = result.overall()
+    if overall is None:
+        lines.append("per first card and overall: not given (not every deal was done)")
+    else:
+        lines.append("per first card, mean over the deals:")
+        lines += [f"  {name}: {figures(v)}" for name, v in result.per_card()]
+        lines.append(f"overall: {figures(overall)}")
+    return "\n".join(lines) + "\n"
