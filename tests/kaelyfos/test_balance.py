@@ -170,3 +170,15 @@ def test_bad_input_one_line(tmp_path: Path) -> None:
         assert result.exit_code == 2, (args, result.output)
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and expected in lines[0], (args, result.output)
+
+
+def test_divergences_are_the_figures_under_that_reading() -> None:
+    placed = (("ada", "bony-protrusion"), ("ben", "exterior-orifice"))
+    out = balance(board(), placed, 1, 1, {})
+    points = {p: (r, other) for p, r, other in out.divergences}
+    assert "kaelyfos/trapped-attack" in points
+    reading, other = points["kaelyfos/trapped-attack"]
+    ruled = balance(board(), placed, 1, 1, {"kaelyfos/trapped-attack": reading})
+    assert (ruled.per_card(), ruled.overall()) == (other.per_card(), other.overall())
+    assert "kaelyfos/trapped-attack" not in {p for p, _, _ in ruled.divergences}
+    assert ruled.overall() != out.overall()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, Value
+from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, ZERO, Value, title
 from ruleslawyer.solvers.kaelyfos.balance import Balance
 
 
@@ -41,4 +41,12 @@ def render_balance(result: Balance) -> str:
         lines.append("per first card, mean over the deals:")
         lines += [f"  {name}: {figures(v)}" for name, v in result.per_card()]
         lines.append(f"overall: {figures(overall)}")
+    if result.divergences:
+        lines.append("open rule points whose other reading changes the figures:")
+        for point, reading, other in result.divergences:
+            lines.append(f"  {point}={reading} ({title(point)}):")
+            lines += [f"    {name}: {figures(v)}" for name, v in other.per_card()]
+            lines.append(f"    overall: {figures(other.overall() or ZERO)}")
+    elif result.finished:
+        lines.append("no open rule point changes the figures")
     return "\n".join(lines) + "\n"

@@ -18,19 +18,20 @@ it takes ``advise``'s option 1 (fewest actions, then the first found).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.graphs.board import Board
-from ruleslawyer.models.kaelyfos.points import in_force
+from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID, in_force
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position
 from ruleslawyer.models.kaelyfos.setup import nest_deals
 from ruleslawyer.solvers.kaelyfos.advise import (
     MODEL,
     OPEN_TIES,
     TIE_READINGS,
+    ZERO,
     Deck,
     Evaluator,
     OutOfTime,
@@ -39,6 +40,7 @@ from ruleslawyer.solvers.kaelyfos.advise import (
     label,
     mean,
     remaining,
+    title,
 )
 
 START = 'the crew on the Scarab ("Place the crew on the Scarab.")'
@@ -97,6 +99,8 @@ class Balance:
     finished: bool
     consulted: frozenset[str]
     ties_met: frozenset[str]
+    # open rule points (and open-tie readings) whose other reading changes the figures
+    divergences: tuple[tuple[str, str, Balance], ...] = ()
 
     def model(self) -> str:
         where = ", ".join(f"{e} on {n}" for e, n in self.explorers)
@@ -109,8 +113,8 @@ class Balance:
         return setup + "; " + MODEL.format(triggers=self.triggers, ties=ties)
 
     def per_card(self) -> tuple[tuple[str, Value], ...]:
-        """Each first card's figure, the mean over the deals (only when finished)."""
-        if not self.finished:
+        """Each first card's figure, the mean over the deals (only when every deal is done)."""
+        if len(self.rows) < self.deals:
             return ()
         share = Fraction(1, len(self.rows))
         return tuple(
@@ -118,7 +122,7 @@ class Balance:
         )
 
     def overall(self) -> Value | None:
-        if not self.finished:
+        if len(self.rows) < self.deals:
             return None
         return mean([(Fraction(1, len(self.rows)), r.value) for r in self.rows])
 
@@ -142,6 +146,16 @@ class Balance:
             "per_deal": [r.to_json() for r in self.rows],
             "per_first_card": {name: value_json(v) for name, v in self.per_card()},
             "overall": value_json(overall) if overall is not None else None,
+            "open_rule_points_changing_the_figures": [
+                {
+                    "point": point,
+                    "reading": reading,
+                    "title": title(point),
+                    "per_first_card": {n: value_json(v) for n, v in other.per_card()},
+                    "overall": value_json(other.overall() or ZERO),
+                }
+                for point, reading, other in self.divergences
+            ],
         }
 
 
@@ -154,7 +168,8 @@ def balance(
     budget: Budget | None = None,
     ties: str = "uniform",
 ) -> Balance:
-    """The figures for every deal and first card (see the module doc).
+    """The figures for every deal and first card (see the module doc), and every open rule
+    point (consulted, not settled by ``rulings``) whose other reading changes them.
 
     ``explorers`` (name, node) as stated; empty: one explorer, ``crew``, on the Scarab.
     """
@@ -162,6 +177,42 @@ def balance(
     chosen = in_force(dict(rulings))
     stated = bool(explorers)
     crew = tuple(sorted(explorers)) if stated else (("crew", str(board.scarab)),)
+    base = _figures(board, crew, stated, material, triggers, chosen, budget, ties)
+    others: list[tuple[str, str, dict[str, str], str]] = [
+        (point, reading, {**chosen, point: reading}, ties)
+        for point in sorted(base.consulted)
+        if point not in rulings and point in POINTS_BY_ID
+        for reading in POINTS_BY_ID[point].reading_names
+        if reading != chosen[point]
+    ]
+    if base.ties_met:
+        others += [(OPEN_TIES, r, chosen, r) for r in TIE_READINGS if r != ties]
+    finished = base.finished
+    divergences = []
+    for point, reading, readings, tie_reading in others:
+        if not finished:
+            break
+        other = _figures(board, crew, stated, material, triggers, readings, budget, tie_reading)
+        finished = other.finished
+        if other.finished and (other.per_card(), other.overall()) != (
+            base.per_card(),
+            base.overall(),
+        ):
+            divergences.append((point, reading, other))
+    return replace(base, finished=finished, divergences=tuple(divergences))
+
+
+def _figures(
+    board: Board,
+    crew: tuple[tuple[str, str], ...],
+    stated: bool,
+    material: int,
+    triggers: int,
+    chosen: dict[str, str],
+    budget: Budget,
+    ties: str,
+) -> Balance:
+    """The figures under the readings ``chosen`` (no divergences)."""
     cards = {b.name: Card(b.spawn, b.move) for b in board.behaviors}
     deck = remaining(board, ())
     evaluator = Evaluator(chosen, cards, budget, ties)
