@@ -177,7 +177,7 @@ def balance(
     chosen = in_force(dict(rulings))
     stated = bool(explorers)
     crew = tuple(sorted(explorers)) if stated else (("crew", str(board.scarab)),)
-    base = _figures(board, crew, stated, material, triggers, chosen, budget, ties)
+    base = deal_figures(board, crew, stated, material, triggers, chosen, budget, ties)
     others: list[tuple[str, str, dict[str, str], str]] = [
         (point, reading, {**chosen, point: reading}, ties)
         for point in sorted(base.consulted)
@@ -192,7 +192,7 @@ def balance(
     for point, reading, readings, tie_reading in others:
         if not finished:
             break
-        other = _figures(board, crew, stated, material, triggers, readings, budget, tie_reading)
+        other = deal_figures(board, crew, stated, material, triggers, readings, budget, tie_reading)
         finished = other.finished
         if other.finished and (other.per_card(), other.overall()) != (
             base.per_card(),
@@ -202,7 +202,7 @@ def balance(
     return replace(base, finished=finished, divergences=tuple(divergences))
 
 
-def _figures(
+def deal_figures(
     board: Board,
     crew: tuple[tuple[str, str], ...],
     stated: bool,
