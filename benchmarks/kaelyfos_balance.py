@@ -13,26 +13,16 @@ The start: ada on the bony protrusion, ben on the exterior orifice, 1 material.
 
 from __future__ import annotations
 
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from kaelyfos_advise import wall  # run as a script: benchmarks/ is on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-REPEAT = 3
 PLACED = (("ada", "bony-protrusion"), ("ben", "exterior-orifice"))
 MATERIAL = 1
-
-
-def wall(args: list[str]) -> float:
-    times = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        subprocess.run(args, cwd=ROOT, capture_output=True, check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def in_process(triggers: int) -> tuple[float, float, bool]:

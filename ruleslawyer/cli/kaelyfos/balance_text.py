@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, ZERO, Value, title
+from ruleslawyer.cli.kaelyfos.advise_text import figures, open_ties_line
+from ruleslawyer.solvers.kaelyfos.advise import ZERO, title
 from ruleslawyer.solvers.kaelyfos.balance import Balance
-
-
-def figures(value: Value) -> str:
-    return (
-        f"distress {value.expected} (~{float(value.expected):.3f}), "
-        f"nightmares {value.nightmares} (~{float(value.nightmares):.3f}), worst {value.worst}"
-    )
 
 
 def render_balance(result: Balance) -> str:
@@ -24,11 +18,7 @@ def render_balance(result: Balance) -> str:
         f"finished: {'true' if result.finished else 'false (the --max-seconds budget ran out)'}"
         f"; deals done: {len(result.rows)} of {result.deals}",
     ]
-    if doc["open_ties_met"]:
-        lines.append(
-            f"choices the rules leave open, met on some draw ({OPEN_TIES}={result.ties}): "
-            + ", ".join(doc["open_ties_met"])
-        )
+    lines += open_ties_line(doc["open_ties_met"], result.ties)
     lines.append("per nest deal:")
     for row in result.rows:
         nests = " ".join(f"{letter}={node}" for letter, node in row.nests)

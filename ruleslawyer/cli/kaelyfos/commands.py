@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,24 @@ from ruleslawyer.cli.common import (
     ruling_option,
 )
 from ruleslawyer.errors import InputError
+
+triggers_option = click.option(
+    "--triggers",
+    type=click.IntRange(1, 6),
+    default=1,
+    show_default=True,
+    help="Horizon: how many timeline triggers (behaviour cards) to score over.",
+)
+open_ties_option = click.option(
+    "--open-ties",
+    "open_ties",
+    type=click.Choice(["uniform", "worst", "best"]),
+    default="uniform",
+    show_default=True,
+    help="A choice the rules leave open (pheromone tie, move order): each option equally "
+    "likely, the worst for the crew, or the best. The others are shown where they change "
+    "the answer.",
+)
 
 
 @click.group()
@@ -59,14 +78,7 @@ def step(
     loaded = load_position(position_file)
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, position_file)
     outcome = resolve_card(loaded.position, chosen, Budget(max_seconds))
-    if fmt == "json":
-        import json
-
-        emit(json.dumps(outcome.to_json(), indent=2) + "\n", output)
-    else:
-        emit(render(outcome, chosen), output)
-    if not outcome.finished:
-        raise SystemExit(EXIT_UNFINISHED)
+    _answer(outcome, lambda: render(outcome, chosen), fmt, output)
 
 
 @group.command()
@@ -98,22 +110,8 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
 
 @group.command()
 @click.argument("advice_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
-@click.option(
-    "--triggers",
-    type=click.IntRange(1, 6),
-    default=1,
-    show_default=True,
-    help="Horizon: how many timeline triggers (behaviour cards) to score over.",
-)
-@click.option(
-    "--open-ties",
-    "open_ties",
-    type=click.Choice(["uniform", "worst", "best"]),
-    default="uniform",
-    show_default=True,
-    help="A choice the rules leave open (pheromone tie, move order): each option equally "
-    "likely, the worst for the crew, or the best. The others are shown where they re-rank.",
-)
+@triggers_option
+@open_ties_option
 @ruling_option
 @max_seconds_option
 @format_option(("text", "json"))
@@ -159,14 +157,7 @@ def advise(
         Budget(max_seconds),
         open_ties,
     )
-    if fmt == "json":
-        import json
-
-        emit(json.dumps(advice.to_json(), indent=2) + "\n", output)
-    else:
-        emit(render_advice(advice), output)
-    if not advice.finished:
-        raise SystemExit(EXIT_UNFINISHED)
+    _answer(advice, lambda: render_advice(advice), fmt, output)
 
 
 @group.command()
@@ -185,22 +176,8 @@ def advise(
     show_default=True,
     help="The crew's material at the start (1 per trap built).",
 )
-@click.option(
-    "--triggers",
-    type=click.IntRange(1, 6),
-    default=1,
-    show_default=True,
-    help="Horizon: how many timeline triggers (behaviour cards) to score over.",
-)
-@click.option(
-    "--open-ties",
-    "open_ties",
-    type=click.Choice(["uniform", "worst", "best"]),
-    default="uniform",
-    show_default=True,
-    help="A choice the rules leave open (pheromone tie, move order): each option equally "
-    "likely, the worst for the crew, or the best.",
-)
+@triggers_option
+@open_ties_option
 @ruling_option
 @max_seconds_option
 @format_option(("text", "json"))
@@ -244,12 +221,17 @@ def balance(
     chosen = _rulings(board.rulings, (), rulings, Path(display))
     placed = _placements(explorers, board)
     result = run_balance(board, placed, material, triggers, chosen, Budget(max_seconds), open_ties)
+    _answer(result, lambda: render_balance(result), fmt, output)
+
+
+def _answer(result: Any, text: Callable[[], str], fmt: str, output: Path | None) -> None:
+    """Print ``result`` as JSON or ``text()``; exit 3 when it did not finish."""
     if fmt == "json":
         import json
 
         emit(json.dumps(result.to_json(), indent=2) + "\n", output)
     else:
-        emit(render_balance(result), output)
+        emit(text(), output)
     if not result.finished:
         raise SystemExit(EXIT_UNFINISHED)
 

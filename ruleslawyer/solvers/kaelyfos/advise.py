@@ -553,6 +553,31 @@ class Advice:
         }
 
 
+def other_readings(
+    consulted: frozenset[str],
+    met: frozenset[str],
+    rulings: Mapping[str, str],
+    chosen: Mapping[str, str],
+    ties: str,
+) -> list[tuple[str, str, dict[str, str], str]]:
+    """The other readings to try: (point, reading, the readings in force, the open-tie reading).
+
+    Every other reading of each rule point ``consulted`` that ``rulings`` does not settle,
+    then the other :data:`TIE_READINGS` of :data:`OPEN_TIES` when a card ``met`` an open
+    choice.
+    """
+    out = [
+        (point, reading, {**chosen, point: reading}, ties)
+        for point in sorted(consulted)
+        if point not in rulings and point in POINTS_BY_ID
+        for reading in POINTS_BY_ID[point].reading_names
+        if reading != chosen[point]
+    ]
+    if met:
+        out += [(OPEN_TIES, r, dict(chosen), r) for r in TIE_READINGS if r != ties]
+    return out
+
+
 def advise(
     position: Position,
     material: int,
@@ -571,17 +596,10 @@ def advise(
     chosen = in_force(dict(rulings))
     base = rank(position, material, spent, triggers, chosen, budget, ties)
     finished = base.finished
-    others: list[tuple[str, str, dict[str, str], str]] = [
-        (point, reading, {**chosen, point: reading}, ties)
-        for point in sorted(base.consulted)
-        if point not in rulings and point in POINTS_BY_ID
-        for reading in POINTS_BY_ID[point].reading_names
-        if reading != chosen[point]
-    ]
-    if base.ties:
-        others += [(OPEN_TIES, r, chosen, r) for r in TIE_READINGS if r != ties]
     divergences = []
-    for point, reading, readings, tie_reading in others:
+    for point, reading, readings, tie_reading in other_readings(
+        base.consulted, base.ties, rulings, chosen, ties
+    ):
         if not finished:
             break
         other = rank(position, material, spent, triggers, readings, budget, tie_reading)

@@ -24,7 +24,7 @@ from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.graphs.board import Board
-from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID, in_force
+from ruleslawyer.models.kaelyfos.points import in_force
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position
 from ruleslawyer.models.kaelyfos.setup import nest_deals
 from ruleslawyer.solvers.kaelyfos.advise import (
@@ -39,6 +39,7 @@ from ruleslawyer.solvers.kaelyfos.advise import (
     deck_provenance,
     label,
     mean,
+    other_readings,
     remaining,
     title,
 )
@@ -178,18 +179,11 @@ def balance(
     stated = bool(explorers)
     crew = tuple(sorted(explorers)) if stated else (("crew", str(board.scarab)),)
     base = deal_figures(board, crew, stated, material, triggers, chosen, budget, ties)
-    others: list[tuple[str, str, dict[str, str], str]] = [
-        (point, reading, {**chosen, point: reading}, ties)
-        for point in sorted(base.consulted)
-        if point not in rulings and point in POINTS_BY_ID
-        for reading in POINTS_BY_ID[point].reading_names
-        if reading != chosen[point]
-    ]
-    if base.ties_met:
-        others += [(OPEN_TIES, r, chosen, r) for r in TIE_READINGS if r != ties]
     finished = base.finished
     divergences = []
-    for point, reading, readings, tie_reading in others:
+    for point, reading, readings, tie_reading in other_readings(
+        base.consulted, base.ties_met, rulings, chosen, ties
+    ):
         if not finished:
             break
         other = deal_figures(board, crew, stated, material, triggers, readings, budget, tie_reading)
