@@ -39,4 +39,6 @@ def render_balance(result: Balance) -> str:
             lines.append(f"    overall: {figures(other.overall() or ZERO)}")
     elif result.finished:
         lines.append("no open rule point changes the figures")
+    if not result.finished and overall is not None:
+        lines.append("open rule points: not every other reading was tried (the budget ran out)")
     return "\n".join(lines) + "\n"
