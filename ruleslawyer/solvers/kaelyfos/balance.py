@@ -47,7 +47,7 @@ from ruleslawyer.solvers.kaelyfos.advise import (
 START = 'the crew on the Scarab ("Place the crew on the Scarab.")'
 SETUP = (
     'every deal of the nests A, B, C onto the nest sites, each equally likely ("Randomly '
-    'place a nest token"); at the start: explorers {explorers}, no bloodsuckers out, no '
+    'place a nest token"); at the start: {explorers}, no bloodsuckers out, no '
     "traps, the whole supply ({supply} black markers), material {material}; before the first "
     "card the crew takes advise's option 1 for the deal (it has not seen the card); a "
     "card's figure is the expectation over the horizon given that card is drawn first, a "
@@ -106,7 +106,9 @@ class Balance:
     def model(self) -> str:
         where = ", ".join(f"{e} on {n}" for e, n in self.explorers)
         setup = SETUP.format(
-            explorers=f"{where} (stated)" if self.stated else START,
+            explorers=f"explorers {where} (stated: where they stand when the first trigger comes)"
+            if self.stated
+            else START,
             supply=self.board.supply,
             material=self.material,
         )
