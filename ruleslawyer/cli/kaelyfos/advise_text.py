@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, Advice, Option, title
+from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, Advice, Option, Value, title
+
+
+def figures(value: Value) -> str:
+    """A value's figures: exact distress and nightmares (with decimals), the worst total."""
+    return (
+        f"distress {value.expected} (~{float(value.expected):.3f}), "
+        f"nightmares {value.nightmares} (~{float(value.nightmares):.3f}), worst {value.worst}"
+    )
+
+
+def open_ties_line(met: list[str], ties: str) -> list[str]:
+    """The line naming the open choices a card met (none: no line)."""
+    if not met:
+        return []
+    return [
+        f"choices the rules leave open, met on some draw ({OPEN_TIES}={ties}): " + ", ".join(met)
+    ]
 
 
 def _option(rank: int, option: Option) -> str:
-    v = option.value
-    return (
-        f"  {rank}. {option.label}: distress {v.expected} (~{float(v.expected):.3f}), "
-        f"nightmares {v.nightmares} (~{float(v.nightmares):.3f}), worst {v.worst}"
-    )
+    return f"  {rank}. {option.label}: {figures(option.value)}"
 
 
 def render_advice(advice: Advice) -> str:
@@ -23,11 +36,7 @@ def render_advice(advice: Advice) -> str:
         f"material: {advice.material}",
         f"finished: {'true' if advice.finished else 'false (the --max-seconds budget ran out)'}",
     ]
-    if doc["open_ties_met"]:
-        lines.append(
-            f"choices the rules leave open, met on some draw ({OPEN_TIES}={advice.ties}): "
-            + ", ".join(doc["open_ties_met"])
-        )
+    lines += open_ties_line(doc["open_ties_met"], advice.ties)
     lines.append("options, best first:")
     lines += [_option(i, o) for i, o in enumerate(advice.ranking.options, 1)]
     if advice.then:

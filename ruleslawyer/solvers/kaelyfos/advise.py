@@ -361,19 +361,44 @@ class Evaluator:
         if self.calls % 16 == 0 and self.budget.spent():
             raise OutOfTime
         total = sum(c for _, c in deck)
-        values = []
-        for name, copies in deck:
-            left, shown = _take(deck, name), _add(revealed, name)
-
-            def later(result: Result, left: Deck = left, shown: Deck = shown) -> Value:
-                after = next_position(position, result)
-                return self.value(after, material, left, shown, triggers - 1)
-
-            start = replace(position, card=self.cards[name])
-            value = card_value(start, self.chosen, self.ties, later, self._seen)
-            values.append((Fraction(copies, total), value))
+        values = [
+            (Fraction(copies, total), self.card(position, material, deck, revealed, name, triggers))
+            for name, copies in deck
+        ]
         self.memo[key] = result = mean(values)
         return result
+
+    def card(
+        self,
+        position: Position,
+        material: int,
+        deck: Deck,
+        revealed: Deck,
+        name: str,
+        triggers: int,
+    ) -> Value:
+        """``name`` drawn next from ``deck`` (as :meth:`drawable` leaves it), and what follows."""
+        left, shown = _take(deck, name), _add(revealed, name)
+
+        def later(result: Result) -> Value:
+            after = next_position(position, result)
+            return self.value(after, material, left, shown, triggers - 1)
+
+        start = replace(position, card=self.cards[name])
+        return card_value(start, self.chosen, self.ties, later, self._seen)
+
+    def best(
+        self, position: Position, material: int, deck: Deck, revealed: Deck, triggers: int
+    ) -> tuple[tuple[Action, ...], Position, int]:
+        """The crew's option 1 before the next trigger: the sequence, the position, material left.
+
+        The lowest :meth:`Value.key`, then the fewest actions, then the first in
+        :func:`reachable` order: the option :func:`rank` puts first.
+        """
+        return min(
+            reachable(position, material, self.readings),
+            key=lambda r: (*self.draw(r[1], r[2], deck, revealed, triggers).key(), len(r[0])),
+        )
 
 
 def rank(
@@ -392,7 +417,7 @@ def rank(
     """
     board = position.board
     cards = {b.name: Card(b.spawn, b.move) for b in board.behaviors}
-    deck = _remaining(board, spent)
+    deck = remaining(board, spent)
     evaluator = Evaluator(chosen, cards, budget, ties, between)
     scored: list[Option] = []
     finished = True
@@ -448,7 +473,7 @@ def follow_ups(
     for action in option.actions:
         after = take(after, action, evaluator.readings)
     left = material - sum(a.kind == "build" for a in option.actions)
-    deck, revealed = evaluator.drawable(_remaining(board, spent), deck_of(spent))
+    deck, revealed = evaluator.drawable(remaining(board, spent), deck_of(spent))
     out = []
     for name, _ in deck:
         seen: list[Position] = []
@@ -462,13 +487,7 @@ def follow_ups(
         card_value(replace(after, card=cards[name]), chosen, ties, collect)
         for i, nxt in enumerate(seen, 1):
             rest, shown = evaluator.drawable(_take(deck, name), _add(revealed, name))
-            best = min(
-                reachable(nxt, left, evaluator.readings),
-                key=lambda r, rest=rest, shown=shown: (
-                    *evaluator.draw(r[1], r[2], rest, shown, triggers - 1).key(),
-                    len(r[0]),
-                ),
-            )
+            best = evaluator.best(nxt, left, rest, shown, triggers - 1)
             value = evaluator.draw(best[1], best[2], rest, shown, triggers - 1)
             out.append(FollowUp(name, i, len(seen), label(best[0], position), value))
     return tuple(out)
@@ -491,10 +510,17 @@ def refuse_oversized(board: Any, triggers: int, source: str) -> None:
         )  # fmt: skip
 
 
-def _remaining(board: Any, spent: tuple[str, ...]) -> Deck:
+def remaining(board: Any, spent: tuple[str, ...]) -> Deck:
     printed = Counter(b.name for b in board.behaviors)
     printed.subtract(Counter(spent))
     return tuple(sorted((n, c) for n, c in printed.items() if c > 0))
+
+
+def deck_provenance(board: Any) -> str:
+    """The board's name and provenance, saying when its cards are placeholders."""
+    printed = board.provenance == "printed"
+    tail = ")" if printed else "; placeholder cards, not the printed ones)"
+    return f"{board.name} (provenance: {board.provenance}{tail}"
 
 
 def title(point: str) -> str:
@@ -522,15 +548,8 @@ class Advice:
         board = self.position.board
         return {
             "model": self.model(),
-            "behaviour_cards": (
-                f"{board.name} (provenance: {board.provenance}"
-                + (
-                    "; placeholder cards, not the printed ones)"
-                    if board.provenance != "printed"
-                    else ")"
-                )
-            ),
-            "deck_left": dict(_remaining(board, self.spent)),
+            "behaviour_cards": deck_provenance(board),
+            "deck_left": dict(remaining(board, self.spent)),
             "spent": list(self.spent),
             "material": self.material,
             "triggers": self.triggers,
@@ -552,6 +571,31 @@ class Advice:
         }
 
 
+def other_readings(
+    consulted: frozenset[str],
+    met: frozenset[str],
+    rulings: Mapping[str, str],
+    chosen: Mapping[str, str],
+    ties: str,
+) -> list[tuple[str, str, dict[str, str], str]]:
+    """The other readings to try: (point, reading, the readings in force, the open-tie reading).
+
+    Every other reading of each rule point ``consulted`` that ``rulings`` does not settle,
+    then the other :data:`TIE_READINGS` of :data:`OPEN_TIES` when a card ``met`` an open
+    choice.
+    """
+    out = [
+        (point, reading, {**chosen, point: reading}, ties)
+        for point in sorted(consulted)
+        if point not in rulings and point in POINTS_BY_ID
+        for reading in POINTS_BY_ID[point].reading_names
+        if reading != chosen[point]
+    ]
+    if met:
+        out += [(OPEN_TIES, r, dict(chosen), r) for r in TIE_READINGS if r != ties]
+    return out
+
+
 def advise(
     position: Position,
     material: int,
@@ -570,17 +614,10 @@ def advise(
     chosen = in_force(dict(rulings))
     base = rank(position, material, spent, triggers, chosen, budget, ties)
     finished = base.finished
-    others: list[tuple[str, str, dict[str, str], str]] = [
-        (point, reading, {**chosen, point: reading}, ties)
-        for point in sorted(base.consulted)
-        if point not in rulings and point in POINTS_BY_ID
-        for reading in POINTS_BY_ID[point].reading_names
-        if reading != chosen[point]
-    ]
-    if base.ties:
-        others += [(OPEN_TIES, r, chosen, r) for r in TIE_READINGS if r != ties]
     divergences = []
-    for point, reading, readings, tie_reading in others:
+    for point, reading, readings, tie_reading in other_readings(
+        base.consulted, base.ties, rulings, chosen, ties
+    ):
         if not finished:
             break
         other = rank(position, material, spent, triggers, readings, budget, tie_reading)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import permutations
 
 from ruleslawyer.models.kaelyfos.points import EXHAUSTED_DECK, NIGHTMARE_LIMIT
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, free_actions, resolve
@@ -83,13 +84,14 @@ def _card(
     return now + e, len(out.result.nightmares) + n, now + w
 
 
-def _draws(
+def _firsts(
     position: Position, material: int, deck: list[str], shown: list[str], left: int, game: _Game
-) -> Triple:
+) -> list[tuple[str, Triple]]:
+    """Each copy of each card drawn next, with its value and what follows (none: no draw)."""
     if not deck and shown and game.chosen[EXHAUSTED_DECK] == "reshuffle":
         deck, shown = shown, []
     if left == 0 or not deck:
-        return NONE
+        return []
     values = []
     for i, name in enumerate(deck):
         rest, seen = deck[:i] + deck[i + 1 :], [*shown, name]
@@ -98,12 +100,24 @@ def _draws(
             after = next_position(position, result)
             return _turn(after, material, rest, seen, left - 1, game)
 
-        values.append(_card(replace(position, card=game.cards[name]), game, later, {}))
+        values.append((name, _card(replace(position, card=game.cards[name]), game, later, {})))
+    return values
+
+
+def _mean(values: list[Triple]) -> Triple:
+    if not values:
+        return NONE
     return (
         sum((v[0] for v in values), Fraction(0)) / len(values),
         sum((v[1] for v in values), Fraction(0)) / len(values),
         max(v[2] for v in values),
     )
+
+
+def _draws(
+    position: Position, material: int, deck: list[str], shown: list[str], left: int, game: _Game
+) -> Triple:
+    return _mean([v for _, v in _firsts(position, material, deck, shown, left, game)])
 
 
 def _turn(
@@ -136,3 +150,31 @@ def reference_options(
         actions: _draws(after, left, deck, list(spent), triggers, game)
         for actions, after, left in sequences(start, material, chosen)
     }
+
+
+def reference_balance(
+    start: Position,
+    material: int,
+    triggers: int,
+    chosen: Mapping[str, str],
+    ties: str = "uniform",
+) -> dict[tuple[tuple[str, str], ...], dict[tuple[Action, ...], tuple[Triple, dict[str, Triple]]]]:
+    """For every deal of the nests: every sequence of free actions before the first card,
+    its value over the whole deck and its value given each first card (by name).
+
+    Deals are every permutation of the board's nest sites given to A, B, C; the crew's
+    free actions are tried before every trigger.
+    """
+    board = start.board
+    game = _Game(chosen, {b.name: Card(b.spawn, b.move) for b in board.behaviors}, ties, True)
+    deck = [b.name for b in board.behaviors]
+    out = {}
+    for sites in permutations(board.nest_sites):
+        nests = tuple(sorted(zip("ABC", sites, strict=True)))
+        here = replace(start, nests=nests)
+        out[nests] = {}
+        for actions, after, left in sequences(here, material, chosen):
+            firsts = _firsts(after, left, deck, [], triggers, game)
+            per_card = {name: _mean([v for n, v in firsts if n == name]) for name in dict(firsts)}
+            out[nests][actions] = (_mean([v for _, v in firsts]), per_card)
+    return out
