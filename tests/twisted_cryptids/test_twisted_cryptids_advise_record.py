@@ -57,7 +57,7 @@ def test_example_known_answer() -> None:
     result = advise(state, hidden=hidden, exact_limit=1000)
     assert result["mode"] == "exact" and result["worlds"] == 630 and result["finished"]
     got = {
-        r["move"]: (r["myth_change"]["mean"], r["leader_myth_change"]["mean"])
+        r["move"]: (r["score_change"]["mean"], r["leader_score_change"]["mean"])
         for r in result["choices"]
     }
     pass_ = (0.0, round(8 / 7, 4))
@@ -153,8 +153,8 @@ def _check_against_reference(record: Record) -> None:
     assert {r["move"] for r in fast["choices"]} == set(ref)
     for row in fast["choices"]:
         mine, leader = ref[row["move"]]
-        assert row["myth_change"]["mean"] == pytest.approx(mine, abs=1e-4)
-        assert row["leader_myth_change"]["mean"] == pytest.approx(leader, abs=1e-4)
+        assert row["score_change"]["mean"] == pytest.approx(mine, abs=1e-4)
+        assert row["leader_score_change"]["mean"] == pytest.approx(leader, abs=1e-4)
 
 
 @pytest.mark.parametrize(("seed", "moves"), [(1, 58), (3, 67), (4, 61), (7, 58)])
