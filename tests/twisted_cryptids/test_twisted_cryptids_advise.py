@@ -124,3 +124,10 @@ def test_readme_balance_example_is_real() -> None:
     shown = _readme_block("ruleslawyer twisted-cryptids balance --players 4 --games 200")
     args = ["twisted-cryptids", "balance", "--players", "4", "--games", "200"]
     assert CliRunner().invoke(cli, args).output.splitlines() == shown
+
+
+def test_readme_last_round_example_is_real() -> None:
+    command = "ruleslawyer twisted-cryptids advise examples/twisted-cryptids/advise-last-round.toml"
+    shown = _readme_block(command + "\n")
+    actual = CliRunner().invoke(cli, command.split()[1:]).output.splitlines()
+    assert shown and shown == actual

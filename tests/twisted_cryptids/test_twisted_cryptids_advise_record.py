@@ -131,7 +131,17 @@ def test_generated_records_cover_the_phases() -> None:
     assert any(len(r.known) > 9 for _, _, r in GENERATED)  # some with peeks
 
 
-@pytest.mark.parametrize(("seed", "moves", "record"), GENERATED, ids=lambda x: str(x)[:12])
+def _param(seed: int, moves: int, record: Record) -> object:
+    # a last-round Dawn: the actor's Event choices, then the Dusk and Night of every world in
+    # the reference, take up to minutes
+    assert record.position is not None
+    last = record.rounds_played + 1 == GAME.rounds and record.position.phase == "dawn"
+    return pytest.param(seed, moves, record, marks=[pytest.mark.slow] if last else [])
+
+
+@pytest.mark.parametrize(
+    ("seed", "moves", "record"), [_param(*g) for g in GENERATED], ids=lambda x: str(x)[:12]
+)
 def test_record_advice_matches_brute_force(seed: int, moves: int, record: Record) -> None:
     _check_against_reference(record)
 
