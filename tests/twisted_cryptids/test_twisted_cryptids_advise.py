@@ -131,3 +131,10 @@ def test_readme_last_round_example_is_real() -> None:
     shown = _readme_block(command + "\n")
     actual = CliRunner().invoke(cli, command.split()[1:]).output.splitlines()
     assert shown and shown == actual
+
+
+@pytest.mark.slow
+def test_readme_advise_balance_example_is_real() -> None:
+    command = "ruleslawyer twisted-cryptids balance --players 2 --games 4 --policy advise"
+    shown = _readme_block(command)
+    assert CliRunner().invoke(cli, command.split()[1:]).output.splitlines() == shown
