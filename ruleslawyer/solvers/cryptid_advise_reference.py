@@ -30,7 +30,8 @@ from ruleslawyer.solvers.cryptid_advise import (
 History = tuple[str, ...]
 
 
-def _seen(state: State, move_text: str, after: State) -> str:
+def _seen(move_text: str, after: State) -> str:
+    """What the actor sees of one move: its words and the kinds revealed so far."""
     kinds = [
         [after.game.cryptids[after.cryptids[p]].sightings[s].kind for _, s, _ in after.revealed[p]]
         for p in range(after.n)
@@ -54,10 +55,7 @@ def _play(frame: Frame, lines: Sequence[tuple[State, History]]) -> list[Pair]:
             for move in later_moves(states[0]):
                 text = describe(states[0], move)
                 nexts = [(step(s, move), lines[i][1]) for s, i in zip(states, members, strict=True)]
-                values = _play(
-                    frame,
-                    [(n, (*h, _seen(s, text, n))) for (n, h), s in zip(nexts, states, strict=True)],
-                )
+                values = _play(frame, [(n, (*h, _seen(text, n))) for n, h in nexts])
                 if best is None or better(values, best):
                     best = values
             assert best is not None
@@ -67,7 +65,7 @@ def _play(frame: Frame, lines: Sequence[tuple[State, History]]) -> list[Pair]:
             for s, i in zip(states, members, strict=True):
                 move = legal_moves(s)[0]
                 after = step(s, move)
-                nexts.append((after, (*lines[i][1], _seen(s, describe(s, move), after))))
+                nexts.append((after, (*lines[i][1], _seen(describe(s, move), after))))
             values = _play(frame, nexts)
         for i, v in zip(members, values, strict=True):
             out[i] = v
@@ -85,8 +83,8 @@ def plain_means(
     out = {}
     for move in legal_moves(state):
         text = describe(state, move)
-        starts = [replace(state, stacks=w) for w in worlds]
-        res = _play(frame, [(step(s, move), (_seen(s, text, step(s, move)),)) for s in starts])
+        after = [step(replace(state, stacks=w), move) for w in worlds]
+        res = _play(frame, [(n, (_seen(text, n),)) for n in after])
         out[label(state, move)] = (
             sum(a for a, _ in res) / len(res),
             sum(b for _, b in res) / len(res),
