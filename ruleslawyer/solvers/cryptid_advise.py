@@ -439,7 +439,13 @@ def advise(
         progress.update(i + 1)
     progress.close()
     rows.sort(key=lambda r: (-r["score_change"]["mean"], r["leader_score_change"]["mean"]))
+    score = scoring_text(state, trait_known=trait_known)
     return {
+        "model": (
+            f"each figure: the expected change of {score}, for the actor and for the leader; "
+            f"horizon: {HORIZONS[frame.scoring]}; policy: {POLICY}; prior: {PRIOR}; "
+            f"not averaged: {not_averaged}"
+        ),
         "actor": state.players[actor],
         "leader": state.players[leader],
         "round": state.round,
@@ -448,7 +454,7 @@ def advise(
         "prior": PRIOR,
         "horizon": HORIZONS[frame.scoring],
         "scoring": frame.scoring,
-        "score": scoring_text(state, trait_known=trait_known),
+        "score": score,
         "policy": POLICY,
         "not_averaged": not_averaged,
         "worlds": count,

@@ -148,6 +148,7 @@ def test_cli_ruling_is_applied_and_stated() -> None:
     assert out.exit_code == 0, out.output
     doc = json.loads(out.output)
     assert doc["rulings"]["twisted-cryptids/myth-floor"] == "negative"
+    assert "end-of-game scoring" in doc["model"] and doc["policy"] in doc["model"]
     assert "twisted-cryptids/myth-floor" not in {
         d["point"] for d in doc["open_rule_points_changing_the_ranking"]
     }
