@@ -125,6 +125,7 @@ def simulate(
     help="Average exactly over the hidden-Stack worlds when there are at most this many.",
 )
 @max_seconds_option
+@ruling_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
@@ -134,41 +135,75 @@ def advise(
     seed: int,
     exact_limit: int,
     max_seconds: float | None,
+    rulings: tuple[str, ...],
     fmt: str,
     output: Path | None,
 ) -> None:
     """Rank every legal choice of the perspective player, to act in RECORD's [position], by
-    the expected change of their Myth (and of the leader's).
+    the expected change of the score the horizon counts (theirs, and the leader's).
 
     Averaged over the other players' hidden Stacks consistent with the record (the worlds
     `stacks` counts): exactly when there are at most --exact-limit, else --samples seeded
-    worlds with 95% intervals. Horizon: this round's Dusk reveals; later choices: the first
-    legal move.
+    worlds with 95% intervals. Horizon: this round's Dusk reveals, counting Myth; in the last
+    round the end of the game, counting the printed end-of-game scoring. The perspective's
+    later choices: their best; the other players': the first legal move. Then every open
+    rule point whose other readings change the ranking (--ruling settles one).
 
     \b
     RECORD: a `stacks` record with a [position] table (the board, every Hiding Spot, the phase,
     the perspective's hand). Example: examples/twisted-cryptids/advise-day.toml.
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.solvers.twisted_cryptids.advise import advise as run
-    from ruleslawyer.solvers.twisted_cryptids.position import NOT_AVERAGED, position_state
+    from ruleslawyer.solvers.twisted_cryptids.advise import advise_readings
+    from ruleslawyer.solvers.twisted_cryptids.position import (
+        NOT_AVERAGED,
+        position_state,
+        trait_known,
+    )
     from ruleslawyer.solvers.twisted_cryptids.record import load_record
 
+    settled = _rulings(rulings, str(record))
     rec, game = load_record(record)
-    state, hidden = position_state(rec, game, str(record))
-    result = run(
+    state, hidden = position_state(rec, game, str(record), settled)
+    result = advise_readings(
         state,
+        settled,
+        Budget(max_seconds=max_seconds),
         exact_limit=exact_limit,
         samples=samples,
         seed=seed,
-        budget=Budget(max_seconds=max_seconds),
         hidden=hidden,
         not_averaged=NOT_AVERAGED,
+        trait_known=trait_known(rec),
     )
     result = {"position": str(record), **result}
     emit(json_text(result) if fmt == "json" else render_advice(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _rulings(options: tuple[str, ...], source: str) -> dict[str, str]:
+    """``--ruling ID=READING`` options, checked against the rule points (one-line errors)."""
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.models.twisted_cryptids.points import RULE_POINTS
+
+    return resolve_rulings(RULE_POINTS, {}, parse_ruling_options(options), source=source)
+
+
+def _stat_text(stat: dict[str, Any]) -> str:
+    text = f"{stat['mean']:+.2f}"
+    if "interval95" in stat:
+        low, high = stat["interval95"]
+        text += f" [{low:+.2f}, {high:+.2f}]"
+    return text
+
+
+def _choice_lines(choices: list[dict[str, Any]], indent: str = "") -> list[str]:
+    return [
+        f"{indent}{i:3}. score {_stat_text(row['score_change'])}; leader "
+        f"{_stat_text(row['leader_score_change'])}: {row['move']}"
+        for i, row in enumerate(choices, start=1)
+    ]
 
 
 def render_advice(r: dict[str, Any]) -> str:
@@ -177,29 +212,42 @@ def render_advice(r: dict[str, Any]) -> str:
         if r["mode"] == "exact"
         else f"sampled: {r['samples']} of {r['worlds']} worlds (seed {r['seed']}), 95% intervals"
     )
+    defaults = _default_readings()
+    settled = [f"{k}={v}" for k, v in sorted(r["rulings"].items()) if defaults.get(k) != v]
     lines = [
         f"position: {r['position']}; round {r['round']}, phase {r['phase']}",
         f"{r['actor']} to act; leader (most Myth among the others): {r['leader']}",
         f"prior: {r['prior']}; {how}",
-        f"horizon: {r['horizon']}; policy: {r['policy']}",
+        f"horizon: {r['horizon']}",
+        f"score counted (each figure: its expected change): {r['score']}",
+        f"policy: {r['policy']}",
         f"not averaged: {r['not_averaged']}",
+        "rulings: "
+        + (", ".join(settled) if settled else "every rule point at its default reading"),
         f"finished: {str(r['finished']).lower()} ({r['moves_ranked']} of {r['moves_legal']} "
         "legal choices)",
+        *_choice_lines(r["choices"]),
     ]
-
-    def fmt(stat: dict[str, Any]) -> str:
-        text = f"{stat['mean']:+.2f}"
-        if "interval95" in stat:
-            low, high = stat["interval95"]
-            text += f" [{low:+.2f}, {high:+.2f}]"
-        return text
-
-    for i, row in enumerate(r["choices"], start=1):
+    changing = r["open_rule_points_changing_the_ranking"]
+    if not r["open_rule_points_tried"]:
+        lines.append("open rule points: not all tried (out of time)")
+    elif not changing:
+        lines.append("open rule points changing the ranking: none")
+    if r["readings_with_another_player_to_act"]:
         lines.append(
-            f"{i:3}. Myth {fmt(row['myth_change'])}; leader {fmt(row['leader_myth_change'])}: "
-            f"{row['move']}"
+            "not ranked (another player would act here): "
+            + ", ".join(r["readings_with_another_player_to_act"])
         )
+    for d in changing:
+        lines.append(f"under {d['point']}={d['reading']} ({d['title']}):")
+        lines.extend(_choice_lines(d["choices"], "  "))
     return "\n".join(lines) + "\n"
+
+
+def _default_readings() -> dict[str, str]:
+    from ruleslawyer.models.twisted_cryptids.points import RULE_POINTS
+
+    return {p.id: p.default or "" for p in RULE_POINTS if p.readings}
 
 
 @group.command()
@@ -213,6 +261,27 @@ def render_advice(r: dict[str, Any]) -> str:
 )
 @click.option("--games", type=whole("games"), default=200, show_default=True, help="Per count.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option(
+    "--policy",
+    type=click.Choice(["random", "advise"]),
+    default="random",
+    show_default=True,
+    help="Every seat's agent: uniformly random moves, or the move `advise` ranks first.",
+)
+@click.option(
+    "--agent-exact-limit",
+    type=whole("worlds"),
+    default=24,
+    show_default=True,
+    help="advise agent: average exactly when there are at most this many worlds.",
+)
+@click.option(
+    "--agent-samples",
+    type=whole("samples", least=2),
+    default=24,
+    show_default=True,
+    help="advise agent: otherwise this many worlds, sampled with the game's seed.",
+)
 @max_seconds_option
 @ruling_option
 @format_option(("text", "json"))
@@ -223,14 +292,17 @@ def balance(
     players: tuple[int, ...],
     games: int,
     seed: int,
+    policy: str,
+    agent_exact_limit: int,
+    agent_samples: int,
     max_seconds: float | None,
     rulings: tuple[str, ...],
     fmt: str,
     output: Path | None,
 ) -> None:
     """Seat win rates from seeded games, per player count (95% Wilson intervals). Seat k
-    plays the k-th Cryptid of the game file; every seat plays the random policy. Exit 3
-    when --max-seconds ends it.
+    plays the k-th Cryptid of the game file; every seat plays --policy. --max-seconds stops
+    between moves: the games finished are counted, `finished: false`, exit 3.
 
     \b
     GAME|FILE: twisted-cryptids (the built-in placeholder data) or a game file of your
@@ -240,7 +312,7 @@ def balance(
     from ruleslawyer.models.twisted_cryptids.game import load_game
     from ruleslawyer.models.twisted_cryptids.play import player_counts
     from ruleslawyer.models.twisted_cryptids.points import PLAYER_COUNT
-    from ruleslawyer.solvers.twisted_cryptids.balance import POLICY
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent
     from ruleslawyer.solvers.twisted_cryptids.balance import balance as run
 
     source, chosen = load_game_file(target, "twisted-cryptids", rulings)
@@ -256,14 +328,15 @@ def balance(
                 param_hint="--players",
             )
     budget = Budget(max_seconds=max_seconds)
+    agent = Agent(policy, agent_exact_limit, agent_samples)
     counts = sorted(set(players)) or list(allowed)
-    tables = [run(game, n, games, seed, budget, chosen) for n in counts]
+    tables = [run(game, n, games, seed, budget, agent, chosen) for n in counts]
     readings = ", ".join(f"{k}={v}" for k, v in chosen.items())
     result = {
         "game": source.display,
         "provenance": source.provenance,
         "rulings": dict(chosen),
-        "policy": POLICY,
+        "policy": agent.text(),
         "model": f"{source.display}, "
         + (
             f"rulings {readings}, default readings of every other rule point"

@@ -129,3 +129,68 @@ def test_cli_balance_budget_exits_3() -> None:
         cli, ["twisted-cryptids", "balance", "--games", "100000", "--max-seconds", "0.05"]
     )
     assert out.exit_code == 3 and "finished: false" in out.output
+
+
+def test_advise_agent_plays_advise_first_choice() -> None:
+    # The advise agent's move is the one `advise` ranks first from the seat's own view
+    # (exact here: 10 worlds), with its sample seeded by the game's seed.
+    import random
+
+    from ruleslawyer.models.twisted_cryptids.play import legal_moves
+    from ruleslawyer.solvers.twisted_cryptids.advise import advise, label
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent
+    from ruleslawyer.solvers.twisted_cryptids.simulate import position
+
+    for seed, moves in ((7, 58), (1, 58)):
+        state = position(GAME, 2, seed, moves)
+        agent = Agent("advise", exact_limit=24, samples=24)
+        move = agent.choose(state, random.Random(0), seed)
+        first = advise(state, exact_limit=24, samples=24, seed=seed)["choices"][0]["move"]
+        assert label(state, move) == first and move in legal_moves(state)
+
+
+def test_advise_agent_setup_is_random_and_stated() -> None:
+    import random
+
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent
+    from ruleslawyer.solvers.twisted_cryptids.simulate import deal
+
+    state = deal(GAME, 3, 5)
+    assert state.round == 0
+    a = Agent("advise").choose(state, random.Random(5), 5)
+    b = Agent("random").choose(state, random.Random(5), 5)
+    assert a == b
+    text = Agent("advise", 7, 9).text()
+    assert text.startswith("advise:") and "at most 7" in text and "over 9 worlds" in text
+    assert "uniformly random" in text
+
+
+def test_cli_advise_agent_budget_exits_3() -> None:
+    args = ["twisted-cryptids", "balance", "--players", "2", "--games", "3", "--policy", "advise"]
+    out = CliRunner().invoke(cli, [*args, "--max-seconds", "0.01", "--format", "json"])
+    assert out.exit_code == 3, out.output
+    doc = json.loads(out.output)
+    assert doc["finished"] is False and doc["policy"].startswith("advise:")
+    assert doc["counts"][0]["games"] < 3
+
+
+def test_cli_balance_ruling_is_stated() -> None:
+    args = ["twisted-cryptids", "balance", "--players", "2", "--games", "2", "--format", "json"]
+    out = CliRunner().invoke(cli, [*args, "--ruling", "twisted-cryptids/myth-floor=negative"])
+    assert out.exit_code == 0, out.output
+    assert "twisted-cryptids/myth-floor=negative" in json.loads(out.output)["model"]
+    bad = CliRunner().invoke(cli, [*args, "--ruling", "twisted-cryptids/myth-floor=up"])
+    assert bad.exit_code == 2 and "found 'up'" in bad.output
+
+
+@pytest.mark.slow
+def test_advise_agent_games_are_seeded_and_counted() -> None:
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent, play
+
+    agent = Agent("advise")
+    result = balance(GAME, 2, 2, 3, agent=agent)
+    wins = [0, 0]
+    for i in range(2):  # plain reference: the same seeded games, counted
+        for p in winners(play(GAME, 2, 3 + i, agent, None)):
+            wins[p] += 1
+    assert [s["wins"] for s in result["seats"]] == wins and result["finished"]

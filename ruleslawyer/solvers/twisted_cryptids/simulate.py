@@ -39,6 +39,22 @@ def random_game(
     return state
 
 
+def agent_game(
+    game: Game,
+    players: int,
+    seed: int,
+    choose: Callable[[State, random.Random], GameMove],
+    rulings: Mapping[str, str] | None = None,
+) -> State:
+    """Play a seeded deal to the end, ``choose(state, rng)`` picking every move (``rng``
+    seeded with ``seed``)."""
+    state = deal(game, players, seed, rulings)
+    rng = random.Random(seed)
+    while state.phase != "over":
+        state = step(state, choose(state, rng))
+    return state
+
+
 def simulated_record(players: int, seed: int, *, rounds: int | None = None) -> Record:
     return record_from_state(random_game(builtin_game(), players, seed, rounds=rounds), 0)
 
