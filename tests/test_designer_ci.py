@@ -10,8 +10,8 @@ the hook with real ``pre-commit``; both pass as shipped and fail once the
 board gains a contradiction. ``pre-commit try-repo`` runs the hook this
 repository publishes (pre-commit builds its environment with pip, 20 s to 2
 minutes here on a cold cache; environments are kept in
-``$XDG_CACHE_HOME/ruleslawyer-tests``). ``.ci/run`` runs the slow ones on their
-own, outside the time box of the other slow tests.
+``$XDG_CACHE_HOME/ruleslawyer-tests``). ``.ci/run`` runs the slow ones with every
+other slow test, to the end.
 """
 
 from __future__ import annotations
