@@ -356,14 +356,14 @@ def _with_model(report: dict[str, Any]) -> dict[str, Any]:
     """The engine's report with the model and horizon it assumed, placed as the memory
     solver's JSON places them. The tier files keep each state's paranoid value, not the
     value of its line, so ``moves`` and ``line`` are null (``--engine memory`` has them)."""
-    from ruleslawyer.solvers.twist_of_fate_maxn import HORIZON, PARANOID, PARANOID_UTILITY
+    from ruleslawyer.solvers.twist_of_fate_maxn import GUARANTEE, GUARANTEE_UTILITY, HORIZON
 
     keys = list(report)
     cut = keys.index("finished") + 1
     assumed = {
         "model": "paranoid",
-        "utility": PARANOID_UTILITY,
-        "tie_break": PARANOID,
+        "utility": GUARANTEE_UTILITY,
+        "tie_break": GUARANTEE,
         "horizon": HORIZON,
         "moves": None,
         "line": None,

@@ -63,13 +63,19 @@ def evaluate(
     mover = pos.state.active
     out = []
     for move in legal_moves(states[0], pos.deck, rules):
+        # plies counted from the position: the move is ply 1, one before its state's plies
         vectors = [
-            value(play(s, move, pos.deck, rules), pos.deck, rules, rounds, model, mover)
+            tuple(
+                (o, t - o, z, ls)
+                for o, t, z, ls in value(
+                    play(s, move, pos.deck, rules), pos.deck, rules, rounds, model, mover
+                )
+            )
             for s in states
         ]
         players = len(vectors[0])
         mean = tuple(
-            tuple(Fraction(sum(v[p][i] for v in vectors), len(vectors)) for i in range(3))
+            tuple(Fraction(sum(v[p][i] for v in vectors), len(vectors)) for i in range(4))
             for p in range(players)
         )
         out.append((move, mean, min(vectors, key=lambda v: (v[mover], v))))
