@@ -39,7 +39,10 @@ def stop_vector(state: State) -> EVector:
 
 
 def expectation(outcomes: list[tuple[int, EVector]]) -> EVector:
-    """The weighted mean of value vectors, component by component (exact)."""
+    """The weighted mean of value vectors, component by component (exact); a single
+    outcome is certain and stays as it is."""
+    if len(outcomes) == 1:
+        return outcomes[0][1]
     total = sum(w for w, _ in outcomes)
 
     def mean(p: int, i: int) -> Fraction:
