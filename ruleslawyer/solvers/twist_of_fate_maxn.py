@@ -141,11 +141,6 @@ def _compiled(
     state = position.state
     name = position.names[state.active]
     depth = sum(len(s.hand) for s in state.seats) + 2
-    if depth - 2 > mk.MAX_PLY:
-        raise InputError(
-            "position", "hand", f"{depth - 2} cards in hand in all",
-            f"at most {mk.MAX_PLY} (the plies a value counts)",
-        )  # fmt: skip
     n = threads
     frame = np.zeros((n, depth, mk.FRAME), dtype=np.int64)
     frame[:, 0, k.F_K1], frame[:, 0, k.F_K2] = enc.root

@@ -93,7 +93,9 @@ from ruleslawyer.solvers.twist_of_fate_kernel import (
 
 W = 11  # bits per player in a value vector
 UMASK = (1 << W) - 1
-MAX_PLY = 31  # lost: 0..31; open: 32..1055; won: 2016..2047
+# lost: 0..31; open: 32..1055; won: 2016..2047. A round has at most 24 plies (position
+# files allow at most 6 cards in a hand for 3-4 players, 9 for 2), so no ply overflows.
+MAX_PLY = 31
 OPEN_BASE = MAX_PLY + 1
 WON_TOP = UMASK
 WON_LOW = WON_TOP - MAX_PLY

@@ -20,6 +20,7 @@ from ruleslawyer.models.twist_of_fate_files import Position
 from ruleslawyer.solvers import twist_of_fate_horizon_reference as reference
 from ruleslawyer.solvers.twist_of_fate_horizon import analyse_rounds
 from ruleslawyer.solvers.twist_of_fate_maxn import analysis_json, vector_json
+from ruleslawyer.solvers.twist_of_fate_maxn_reference import choose
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWNLOW = Character("Mr. Brownlow", (Side((0, 2), (2, 0)), Side((1, 1), (0, 0))), "printed")
@@ -200,11 +201,16 @@ def _agree(position: Position, rules: Rules, rounds: int, model: str) -> None:
     fast = analyse_rounds(position, rules, model, rounds)
     assert fast.finished
     root = position.state.active
+    laters = []
     for move, vector in fast.scored:
         after = play(position.state, move, position.deck, rules)
         later = reference.value(after, position.deck, rules, rounds, model, root)
         # the reference counts plies from ``after``; a root move is ply 1
         assert vector == tuple((o, t - o, z, ls) for o, t, z, ls in later)
+        laters.append(later)
+    if laters:  # the chosen move: the reference's choice among its own values
+        pick = choose(laters, root, model, root)
+        assert fast.line[0][0] == fast.scored[pick][0]
 
 
 def _cli(*args: str) -> tuple[int, str]:
