@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -257,11 +258,12 @@ def solve(
         emit_analysis(found, fmt, output)
         return
     found, result = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
+    # the best move and its value are the outcome-ranked paranoid choice's; the bounds
+    # (guaranteed_sanctuary, ...) are the paranoid solver's
+    result = dataclasses.replace(result, best_move=found["best_move"])
     out = {**result.to_json(), **found, "player": result.player}
     out["finished"] = result.finished and found["finished"]
     out["seconds"] = result.seconds if solver == "numba" else result.seconds + found["seconds"]
-    del out["value"]
-    out["best_move"] = result.best_move
     out["states"] = result.states
     head = render_text(result).split("\nstates:")[0] + "\n"
     if fmt == "json":
@@ -354,8 +356,10 @@ def _solve_on_dask(
 
 def _with_model(report: dict[str, Any]) -> dict[str, Any]:
     """The engine's report with the model and horizon it assumed, placed as the memory
-    solver's JSON places them. The tier files keep each state's paranoid value, not the
-    value of its line, so ``moves`` and ``line`` are null (``--engine memory`` has them)."""
+    solver's JSON places them. The tier files keep each state's paranoid bounds on (won,
+    Sanctuary), not the outcome-ranked value of its line, so ``value``, ``moves`` and
+    ``line`` are null (``--engine memory`` has them), and its best move is the first with
+    the best guaranteed (won, Sanctuary), as its utility says."""
     from ruleslawyer.solvers.twist_of_fate_maxn import GUARANTEE, GUARANTEE_UTILITY, HORIZON
 
     keys = list(report)
@@ -365,6 +369,7 @@ def _with_model(report: dict[str, Any]) -> dict[str, Any]:
         "utility": GUARANTEE_UTILITY,
         "tie_break": GUARANTEE,
         "horizon": HORIZON,
+        "value": None,
         "moves": None,
         "line": None,
     }
