@@ -78,5 +78,7 @@ def evaluate(
             tuple(Fraction(sum(v[p][i] for v in vectors), len(vectors)) for i in range(4))
             for p in range(players)
         )
+        if len(vectors) == 1:  # one world: certain, not an expectation
+            mean = vectors[0]
         out.append((move, mean, min(vectors, key=lambda v: (v[mover], v))))
     return out

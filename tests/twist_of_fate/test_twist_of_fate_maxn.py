@@ -253,3 +253,22 @@ def test_a_seat_does_not_hand_a_rival_the_win_by_hand() -> None:
         side0 = out["moves"][0]
         assert side0["move"]["side"] == 0 and side0["value"]["ann"] == {"outcome": "won", "ply": 1}
         assert side0["value"]["bob"] == {"outcome": "lost", "ply": 1}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=3))
+def test_a_win_now_is_taken_and_a_loss_only_when_forced(case: tuple[Position, Rules]) -> None:
+    # Game End: the player who reaches the last Sanctuary wins at once. So if some move
+    # wins now, the chosen one does (under both models); and the chosen move loses for the
+    # mover only when every move does.
+    position, rules = case
+    for model in ("maxn", "paranoid"):
+        out = analysis_json(position, analyse(position, rules, model))
+        if not out["moves"]:
+            continue
+        me = out["player"]
+        mine = [m["value"][me] for m in out["moves"]]
+        if {"outcome": "won", "ply": 1} in mine:
+            assert out["value"][me] == {"outcome": "won", "ply": 1}
+        if out["value"][me]["outcome"] == "lost":
+            assert all(u["outcome"] == "lost" for u in mine)
