@@ -221,7 +221,7 @@ def test_cli_solve_json_has_exactly_the_issue_fields(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    extra = ("schema_version", "model", "utility", "tie_break", "horizon", "moves", "line")
+    extra = ("schema_version", "model", "utility", "tie_break", "horizon", "value", "moves", "line")
     assert sorted(out) == sorted((*FIELDS, *extra))
     assert out["guaranteed_sanctuary"] == 1 and out["finished"] is True
 

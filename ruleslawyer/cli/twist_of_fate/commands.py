@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -261,11 +262,12 @@ def solve(
         emit_analysis(found, fmt, output)
         return
     found, result = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
+    # the best move and its value are the outcome-ranked paranoid choice's; the bounds
+    # (guaranteed_sanctuary, ...) are the paranoid solver's
+    result = dataclasses.replace(result, best_move=found["best_move"])
     out = {**result.to_json(), **found, "player": result.player}
     out["finished"] = result.finished and found["finished"]
     out["seconds"] = result.seconds if solver == "numba" else result.seconds + found["seconds"]
-    del out["value"]
-    out["best_move"] = result.best_move
     out["states"] = result.states
     head = render_text(result).split("\nstates:")[0] + "\n"
     if fmt == "json":
@@ -374,17 +376,20 @@ def _check_workers(workers: int | None) -> None:
 
 def _with_model(report: dict[str, Any]) -> dict[str, Any]:
     """The engine's report with the model and horizon it assumed, placed as the memory
-    solver's JSON places them. The tier files keep each state's paranoid value, not the
-    value of its line, so ``moves`` and ``line`` are null (``--engine memory`` has them)."""
-    from ruleslawyer.solvers.twist_of_fate.maxn import HORIZON, PARANOID, PARANOID_UTILITY
+    solver's JSON places them. The tier files keep each state's paranoid bounds on (won,
+    Sanctuary), not the outcome-ranked value of its line, so ``value``, ``moves`` and
+    ``line`` are null (``--engine memory`` has them), and its best move is the first with
+    the best guaranteed (won, Sanctuary), as its utility says."""
+    from ruleslawyer.solvers.twist_of_fate.maxn import GUARANTEE, GUARANTEE_UTILITY, HORIZON
 
     keys = list(report)
     cut = keys.index("finished") + 1
     assumed = {
         "model": "paranoid",
-        "utility": PARANOID_UTILITY,
-        "tie_break": PARANOID,
+        "utility": GUARANTEE_UTILITY,
+        "tie_break": GUARANTEE,
         "horizon": HORIZON,
+        "value": None,
         "moves": None,
         "line": None,
     }
