@@ -192,7 +192,7 @@ def allegiance_entropy(worlds: Worlds) -> float:
     return _entropy(_grouped(allegiance_keys(worlds.village), worlds.weight))
 
 
-def _given(worlds: Worlds, cell: int, role: str) -> Worlds:
+def given_face_up(worlds: Worlds, cell: int, role: str) -> Worlds:
     """The worlds where ``cell`` holds ``role``, with that card now face up."""
     keep = worlds.village[:, cell] == ROLE_CODE[role]
     face_up = tuple(up or c == cell for c, up in enumerate(worlds.face_up))
@@ -222,7 +222,7 @@ def claim_outcomes(
         now = plans[claim.role] if plans else elder_plans(worlds, log, role, budget)[claim.role]
         wins["accept"] = now.win_probability
         if p:
-            given = _given(worlds, claim.cell, claim.role)
+            given = given_face_up(worlds, claim.cell, claim.role)
             given_wins = elder_plans(given, log, role, budget)[claim.role].win_probability
             wins["challenge"] = p * given_wins
         fails = {choice: acts[choice] - wins[choice] for choice in acts}
@@ -366,6 +366,19 @@ def run_failure_penalty(log: Log) -> str | None:
     return None
 
 
+def check_in_game(log: Log, claimant: str | None) -> None:
+    """Bad input when the perspective or the claimant is ostracised (out of the game)."""
+    marks = dict(zip(log.players, log.marks_now(), strict=True))
+    for who, role in ((log.perspective, "the advised player"), (claimant, "the claimant")):
+        if who is not None and marks[who] >= 2:
+            raise InputError(
+                log.source,
+                f"suspected.{who}",
+                marks[who],
+                f"at most 1: {who} is {role}, so still in the game",
+            )
+
+
 def advise(
     log: Log,
     claim: Claim | None = None,
@@ -377,17 +390,7 @@ def advise(
     if log.perspective is None:
         raise InputError(log.source, "perspective", "nothing", "the player to advise")
     marks = dict(zip(log.players, log.marks_now(), strict=True))
-    for who, role in (
-        (log.perspective, "the advised player"),
-        (claim and claim.player, "the claimant"),
-    ):
-        if who is not None and marks[who] >= 2:
-            raise InputError(
-                log.source,
-                f"suspected.{who}",
-                marks[who],
-                f"at most 1: {who} is {role}, so still in the game",
-            )
+    check_in_game(log, claim and claim.player)
     budget = Budget(max_seconds=max_seconds)
     worlds = consistent_worlds(log, odds, budget, "advise")
     head: dict[str, Any] = {
