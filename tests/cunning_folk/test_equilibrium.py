@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -224,3 +225,42 @@ def test_cli_needs_a_cell_without_pending_claim(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["cunning-folk", "equilibrium", str(path), "--cell", "B3"])
     assert result.exit_code == 0, result.output
     assert "claim stage at B3" in result.stdout
+
+
+def test_readme_example_by_hand_and_as_printed() -> None:
+    # The worked example (README "Equilibrium"; the reasoning is there): bea bluffs "good
+    # elder" with the evil elder 2 times in 3, I challenge 1 time in 2, value -1/12 to me.
+    section = (ROOT / "README.md").read_text().split("### Equilibrium: how often", 1)[1]
+    command = re.search(r"```sh\nruleslawyer (cunning-folk equilibrium [^\n]+)\n```", section)
+    shown = re.search(r"\n\n```text\n(.*?)```", section, flags=re.DOTALL)
+    assert command and shown
+    result = CliRunner().invoke(cli, command.group(1).split())
+    assert result.exit_code == 0, result.output
+    assert result.output == shown.group(1)
+    out = json.loads(
+        CliRunner().invoke(cli, [*command.group(1).split(), "--format", "json"]).output
+    )
+    assert out["claim_strategy"]["evil-elder"] == {
+        "pass": "1/3",
+        "good-witch": "0",
+        "good-elder": "2/3",
+        "evil-witch": "0",
+        "evil-elder": "0",
+        "villager": "0",
+    }
+    assert out["challenge_probability"]["good-elder"]["probability"] == "1/2"
+    assert out["value"] == {"me": "-1/12", "bea": "1/12"}
+
+
+def test_advise_shows_the_equilibrium_beside_the_prior() -> None:
+    result = CliRunner().invoke(cli, ["cunning-folk", "advise", str(TWO), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    claim = json.loads(result.output)["claim"]
+    assert claim["true_fraction"] == "1/7"
+    # At equilibrium bea always claims good-elder (see the CLI test above): an evil-witch
+    # claim is off the path and my value is the stage's, -2/21.
+    assert claim["equilibrium"]["on_path"] is False
+    assert claim["equilibrium"]["position_value"] == "-2/21"
+    three = ROOT / "examples" / "cunning-folk" / "pending-claim.toml"
+    text = CliRunner().invoke(cli, ["cunning-folk", "advise", str(three)]).output
+    assert "at equilibrium: not computed (3 players" in text

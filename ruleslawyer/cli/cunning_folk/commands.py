@@ -137,10 +137,12 @@ def advise(
     """
     from ruleslawyer.solvers.cunning_folk.advise import advise as run
     from ruleslawyer.solvers.cunning_folk.advise import pending_claim, render_text
+    from ruleslawyer.solvers.cunning_folk.equilibrium import pending_figure
 
     document, log = _read_log(log_file, rulings)
     progress(f"advising from {log_file} ...")
-    result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
+    claim = pending_claim(document, log)
+    result = run(log, claim, odds=swap_odds, max_seconds=max_seconds, equilibrium=pending_figure)
     text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
     emit(text, output)
     if not result["finished"]:

@@ -21,7 +21,7 @@ what the log's rules make it imply (an unchallenged claim implies nothing).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -321,12 +321,27 @@ def stakes_table(log: Log, claim: Claim, penalised: bool) -> StakesTable:
     )
 
 
+# The equilibrium figure of a pending claim (two players), given by the caller so that this
+# module does not import the equilibrium solver (which imports this one).
+EquilibriumFigure = Callable[[Worlds, Log, Claim, Budget], dict[str, Any]]
+
+
 def _claim_advice(
-    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan], budget: Budget
+    worlds: Worlds,
+    claim: Claim,
+    log: Log,
+    plans: Mapping[str, ElderPlan],
+    budget: Budget,
+    equilibrium: EquilibriumFigure | None = None,
 ) -> dict[str, Any]:
     """:func:`claim_outcomes`, with the better choice under each reading of the rule
-    point that decides whether a villager claim has stakes (where the readings part)."""
+    point that decides whether a villager claim has stakes (where the readings part), and
+    the equilibrium challenge probability where ``equilibrium`` gives it."""
     out = claim_outcomes(worlds, claim, log, plans, budget)
+    if equilibrium is not None:
+        out["equilibrium"] = (
+            equilibrium(worlds, log, claim, budget) if len(log.players) == 2 else None
+        )
     if claim.role == VILLAGER:
         point = POINTS[VILLAGER_POINT]
         out["readings"] = {
@@ -385,8 +400,10 @@ def advise(
     *,
     odds: Odds = (1, 1),
     max_seconds: float = DEFAULT_MAX_SECONDS,
+    equilibrium: EquilibriumFigure | None = None,
 ) -> dict[str, Any]:
-    """The advice as the JSON-able dict the CLI prints."""
+    """The advice as the JSON-able dict the CLI prints; ``equilibrium`` adds a pending
+    claim's equilibrium challenge probability (two players; None for more)."""
     if log.perspective is None:
         raise InputError(log.source, "perspective", "nothing", "the player to advise")
     marks = dict(zip(log.players, log.marks_now(), strict=True))
@@ -429,7 +446,9 @@ def advise(
     if claim is not None and budget.spent():
         return unfinished("the claim was weighed")
     try:
-        claim_advice = None if claim is None else _claim_advice(worlds, claim, log, plans, budget)
+        claim_advice = (
+            None if claim is None else _claim_advice(worlds, claim, log, plans, budget, equilibrium)
+        )
     except BudgetExceeded:
         return unfinished("the claim was weighed")
     elder = {
@@ -472,6 +491,8 @@ def render_text(result: dict[str, Any], log: Log) -> str:
             f"  true with probability {claim['true_fraction']} = {claim['true_probability']:.4f}"
             f"; penalty {claim['penalty']}"
         )
+        if "equilibrium" in claim:
+            lines.append(f"  {equilibrium_line(claim['equilibrium'], len(log.players))}")
         if claim["failed_run"] != "no run":
             lines.append(f"  failed run: {claim['failed_run']}")
         marks = ", ".join(f"{k} {v}" for k, v in claim["suspected_now"].items())
@@ -512,3 +533,18 @@ def render_text(result: dict[str, Any], log: Log) -> str:
         )
     lines.append(f"rulings: {rulings}")
     return "\n".join([*lines, *notes]) + "\n"
+
+
+def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
+    """The equilibrium challenge probability beside the prior-based chance, in words."""
+    if figure is None:
+        return (
+            f"at equilibrium: not computed ({players} players; `cunning-folk equilibrium` "
+            "solves two-player claim stages only)"
+        )
+    path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
+    return (
+        f"at equilibrium (bluffing modelled, `cunning-folk equilibrium`): challenge with "
+        f"probability {figure['probability']} = {figure['value']:.4f}{path}; your value "
+        f"{figure['position_value']}"
+    )

@@ -336,7 +336,10 @@ def result_json(game: StageGame, eq: Equilibrium) -> dict[str, Any]:
             game.challenger: _num(eq.value),
             game.claimant: _num(-eq.value),
         },
-        "value_float": {game.challenger: float(eq.value), game.claimant: -float(eq.value)},
+        "value_float": {
+            game.challenger: float(eq.value),
+            game.claimant: 0.0 - float(eq.value) + 0.0,
+        },
     }
 
 
@@ -407,14 +410,15 @@ def equilibrium(
 
 
 def pending_figure(worlds: Worlds, log: Log, claim: Claim, budget: Budget) -> dict[str, Any]:
-    """For ``advise``: the equilibrium challenge probability of a pending two-player claim."""
+    """For ``advise``: the equilibrium challenge probability of a pending two-player claim,
+    and the stage's value for the advised player (the challenger)."""
     game = build_stage(worlds, log, claim.player, claim.cell, budget)
     eq = solve(game)
     figures = result_json(game, eq)
     return {
         **figures["challenge_probability"][claim.role],
         "exact": eq.exact,
-        "value": figures["value"][log.perspective or ""],
+        "position_value": figures["value"][log.perspective or ""],
     }
 
 
