@@ -264,3 +264,31 @@ def test_advise_shows_the_equilibrium_beside_the_prior() -> None:
     three = ROOT / "examples" / "cunning-folk" / "pending-claim.toml"
     text = CliRunner().invoke(cli, ["cunning-folk", "advise", str(three)]).output
     assert "at equilibrium: not computed (3 players" in text
+
+
+def test_floats_when_no_fraction_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With no denominator to try, the LP's floats are shown, marked not exact, with the
+    # measured best-response gap (under 1e-9 here).
+    from ruleslawyer.solvers.cunning_folk import equilibrium as module
+
+    monkeypatch.setattr(module, "DENOMINATORS", ())
+    eq = solve(two_card_village())
+    assert not eq.exact and eq.gap <= 1e-9
+    assert abs(eq.challenge[0] - 0.2) <= 1e-9 and abs(eq.value + 0.15) <= 1e-9
+
+
+def test_budget_says_finished_false(monkeypatch: pytest.MonkeyPatch) -> None:
+    short = CliRunner().invoke(
+        cli, ["cunning-folk", "equilibrium", str(TWO), "--max-seconds", "1e-9", "--format", "json"]
+    )
+    assert short.exit_code == 3 and json.loads(short.output)["finished"] is False
+    from ruleslawyer.errors import BudgetExceeded
+    from ruleslawyer.solvers.cunning_folk import equilibrium as module
+
+    def cut(*args: object, **kwargs: object) -> None:
+        raise BudgetExceeded("plan")
+
+    monkeypatch.setattr(module, "elder_plans", cut)
+    result = CliRunner().invoke(cli, ["cunning-folk", "equilibrium", str(TWO)])
+    assert result.exit_code == 3
+    assert result.output.startswith("finished: false (the time budget ended before the elder")
