@@ -178,6 +178,7 @@ def equilibrium(
 
     \b
     LOG.toml: a log as for `deduce`, with a `perspective` player (the challenger).
+    Example: examples/cunning-folk/bluff-or-not.toml (with --cell C3).
     """
     from ruleslawyer.errors import InputError
     from ruleslawyer.models.cunning_folk.village import CELL_INDEX
