@@ -206,11 +206,16 @@ def test_cli_json_holds_the_stage_game(tmp_path: Path) -> None:
     assert "knowledge" in out["assumptions"]
 
 
-def test_cli_three_players_not_supported() -> None:
-    three = ROOT / "examples" / "cunning-folk" / "pending-claim.toml"
-    result = CliRunner().invoke(cli, ["cunning-folk", "equilibrium", str(three)])
+def test_cli_three_players_need_a_pending_claim(tmp_path: Path) -> None:
+    document = tomllib.loads(
+        (ROOT / "examples" / "cunning-folk" / "pending-claim.toml").read_text()
+    )
+    document["event"] = document["event"][:-1]
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log(document))
+    result = CliRunner().invoke(cli, ["cunning-folk", "equilibrium", str(path), "--cell", "C3"])
     assert result.exit_code == 2
-    assert "3-4 players are not supported yet" in result.stderr
+    assert "a pending claim with 3 players" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
@@ -263,7 +268,7 @@ def test_advise_shows_the_equilibrium_beside_the_prior() -> None:
     assert claim["equilibrium"]["position_value"] == "-2/21"
     three = ROOT / "examples" / "cunning-folk" / "pending-claim.toml"
     text = CliRunner().invoke(cli, ["cunning-folk", "advise", str(three)]).output
-    assert "at equilibrium: not computed (3 players" in text
+    assert "at equilibrium: not computed here (3 players" in text
 
 
 def test_floats_when_no_fraction_passes(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -183,11 +183,11 @@ def equilibrium(
     from ruleslawyer.errors import InputError
     from ruleslawyer.models.cunning_folk.village import CELL_INDEX
     from ruleslawyer.solvers.cunning_folk.advise import pending_claim
+    from ruleslawyer.solvers.cunning_folk.cfr import MULTI
     from ruleslawyer.solvers.cunning_folk.equilibrium import equilibrium as run
-    from ruleslawyer.solvers.cunning_folk.equilibrium import render_text, two_players
+    from ruleslawyer.solvers.cunning_folk.equilibrium import render_text
 
     document, log = _read_log(log_file, rulings)
-    two_players(log, "the equilibrium")
     claim = pending_claim(document, log)
     if cell is None and claim is None:
         raise InputError(
@@ -202,8 +202,8 @@ def equilibrium(
         )
     where = CELL_INDEX[cell] if cell is not None else claim.cell  # type: ignore[union-attr]
     progress(f"solving the claim stage of {log_file} ...")
-    result = run(log, where, claim, odds=swap_odds, max_seconds=max_seconds)
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
+    result = run(log, where, claim, odds=swap_odds, max_seconds=max_seconds, multi=MULTI)
+    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log, MULTI)
     emit(text, output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)

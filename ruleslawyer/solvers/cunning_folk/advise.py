@@ -539,8 +539,8 @@ def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
     """The equilibrium challenge probability beside the prior-based chance, in words."""
     if figure is None:
         return (
-            f"at equilibrium: not computed ({players} players; `cunning-folk equilibrium` "
-            "solves two-player claim stages only)"
+            f"at equilibrium: not computed here ({players} players: `cunning-folk "
+            "equilibrium` gives an approximate one, by CFR)"
         )
     path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
     return (

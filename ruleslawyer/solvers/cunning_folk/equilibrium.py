@@ -19,7 +19,7 @@ value against the other equals the same number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -71,6 +71,16 @@ SOLUTION = (
 
 
 @dataclass(frozen=True)
+class Multi:
+    """The solver for three or four players still in (given by :mod:`.cfr`, which
+    imports this module): its figures and what they assume."""
+
+    solve: Callable[[Worlds, Log, str, int, Budget], dict[str, Any]]
+    assumptions: Mapping[str, str]
+    render: Callable[[dict[str, Any]], list[str]]
+
+
+@dataclass(frozen=True)
 class StageGame:
     """The claim stage: the challenger's payoffs, the claimant getting the opposite.
 
@@ -117,29 +127,7 @@ def build_stage(
     """The stage game at ``cell`` from ``worlds``, with the perspective as challenger."""
     challenger = log.perspective or ""
     marks = dict(zip(log.players, log.marks_now(), strict=True))
-    seen = worlds.village[:, cell]
-    total = worlds.total
-    codes = sorted({int(c) for c in seen})
-    roles = [r for r in ROLE_CODE if ROLE_CODE[r] in codes]
-    types = tuple(sorted(roles, key=lambda r: ROLE_CODE[r]))
-    prior = tuple(Fraction(int(worlds.weight[seen == ROLE_CODE[t]].sum()), total) for t in types)
-    claims = tuple(r for r in log.setup.roles if r != LIAR)
-    face_up = worlds.face_up[cell]
-    may_pass = tuple(
-        not (t == LIAR and (not face_up or log.rules.liar_face_up == "must-claim")) for t in types
-    )
-    elders = [e for e in claims if e in ELDERS]
-    # The run's chance: the claimant knows the card (accepted), or it is face up (true,
-    # challenged).
-    accept_wins = {
-        t: elder_plans(_where(worlds, cell, t), log, tuple(elders), budget) if elders else {}
-        for t in types
-    }
-    true_wins = {
-        e: elder_plans(given_face_up(worlds, cell, e), log, (e,), budget)[e]
-        for e in elders
-        if e in types
-    }
+    types, prior, claims, may_pass, accept_wins, true_wins = stage_types(worlds, log, cell, budget)
     challenge: list[tuple[Fraction, ...]] = []
     accept: list[tuple[Fraction, ...]] = []
     for t in types:
@@ -158,8 +146,8 @@ def build_stage(
                 elder=r in ELDERS,
                 run_penalty=run_failure_penalty(log),
             )
-            won = accept_wins[t][r].win_probability if r in ELDERS else Fraction(0)
-            true_won = true_wins[r].win_probability if r in true_wins else Fraction(0)
+            won = accept_wins[t][r] if r in ELDERS else Fraction(0)
+            true_won = true_wins.get(r, Fraction(0))
             game = claim_branches(table, Fraction(int(t == r)), won, true_won)
             row_c.append(summary(game["challenge"])["utility"])
             row_a.append(summary(game["accept"])["utility"])
@@ -168,6 +156,47 @@ def build_stage(
     return StageGame(
         claimant, challenger, cell, types, prior, claims, may_pass, tuple(challenge), tuple(accept)
     )
+
+
+def stage_types(
+    worlds: Worlds, log: Log, cell: int, budget: Budget | None = None
+) -> tuple[
+    tuple[str, ...],
+    tuple[Fraction, ...],
+    tuple[str, ...],
+    tuple[bool, ...],
+    dict[str, dict[str, Fraction]],
+    dict[str, Fraction],
+]:
+    """The claimant's types at ``cell`` with their probabilities, the claims, who may
+    pass, and the elder runs' chances: unchallenged given each type (the card known to
+    the runner, left as it is), and true and challenged (the card face up)."""
+    seen = worlds.village[:, cell]
+    codes = {int(c) for c in seen}
+    types = tuple(sorted((r for r in ROLE_CODE if ROLE_CODE[r] in codes), key=ROLE_CODE.get))
+    total = worlds.total
+    prior = tuple(Fraction(int(worlds.weight[seen == ROLE_CODE[t]].sum()), total) for t in types)
+    claims = tuple(r for r in log.setup.roles if r != LIAR)
+    face_up = worlds.face_up[cell]
+    may_pass = tuple(
+        not (t == LIAR and (not face_up or log.rules.liar_face_up == "must-claim")) for t in types
+    )
+    elders = tuple(e for e in claims if e in ELDERS)
+    accept_wins = {
+        t: {
+            e: plan.win_probability
+            for e, plan in (
+                elder_plans(_where(worlds, cell, t), log, elders, budget) if elders else {}
+            ).items()
+        }
+        for t in types
+    }
+    true_wins = {
+        e: elder_plans(given_face_up(worlds, cell, e), log, (e,), budget)[e].win_probability
+        for e in elders
+        if e in types
+    }
+    return types, prior, claims, may_pass, accept_wins, true_wins
 
 
 def _where(worlds: Worlds, cell: int, role: str) -> Worlds:
@@ -355,17 +384,20 @@ def stage_assumptions(log: Log, odds: Odds) -> dict[str, str]:
     }
 
 
-def two_players(log: Log, what: str) -> None:
-    """Bad input unless the log has two players and a perspective."""
+def claimant_of(log: Log, pending: Claim | None) -> str:
+    """The claimant: the pending claim's player, else (two players) the other player."""
+    if log.perspective is None:
+        raise InputError(log.source, "perspective", "nothing", "the challenger's name")
+    if pending is not None:
+        return pending.player
     if len(log.players) != 2:
         raise InputError(
             log.source,
-            "players",
-            len(log.players),
-            f"two players for {what} (3-4 players are not supported yet)",
+            "event",
+            "no pending claim",
+            f"a pending claim with {len(log.players)} players (its player is the claimant)",
         )
-    if log.perspective is None:
-        raise InputError(log.source, "perspective", "nothing", "the challenger's name")
+    return next(p for p in log.players if p != log.perspective)
 
 
 def equilibrium(
@@ -375,11 +407,16 @@ def equilibrium(
     *,
     odds: Odds = (1, 1),
     max_seconds: float = DEFAULT_MAX_SECONDS,
+    multi: Multi | None = None,
 ) -> dict[str, Any]:
-    """The equilibrium of the claim stage at ``cell`` as the JSON-able dict the CLI prints."""
-    two_players(log, "the equilibrium")
-    claimant = next(p for p in log.players if p != log.perspective)
+    """The equilibrium of the claim stage at ``cell`` as the JSON-able dict the CLI prints:
+    exact for two players; with more, ``multi`` (:mod:`.cfr`) gives the figures and its
+    assumptions, else bad input."""
+    claimant = claimant_of(log, pending)
     check_in_game(log, claimant)
+    two = sum(m < 2 for m in log.marks_now()) == 2
+    if not two and multi is None:
+        raise InputError(log.source, "players", len(log.players), "two players still in the game")
     budget = Budget(max_seconds=max_seconds)
     head: dict[str, Any] = {
         "perspective": log.perspective,
@@ -388,13 +425,19 @@ def equilibrium(
         "pending_claim": None if pending is None else pending.role,
         "rulings": dict(log.rulings),
         "suspected": dict(zip(log.players, log.marks_now(), strict=True)),
-        "assumptions": stage_assumptions(log, odds),
+        "assumptions": {
+            **stage_assumptions(log, odds),
+            **({} if two or multi is None else multi.assumptions),
+        },
     }
     worlds = consistent_worlds(log, odds, budget, "equilibrium")
     if not worlds.finished:
         reason = "the time budget ended before every event was filtered"
         return {"finished": False, "worlds": None, **head, "unfinished": reason}
     try:
+        if not two and multi is not None:
+            figures = multi.solve(worlds, log, claimant, cell, budget)
+            return {"finished": True, "worlds": worlds.total, **head, **figures}
         game = build_stage(worlds, log, claimant, cell, budget)
     except BudgetExceeded:
         reason = "the time budget ended before the elder runs were planned"
@@ -422,22 +465,34 @@ def pending_figure(worlds: Worlds, log: Log, claim: Claim, budget: Budget) -> di
     }
 
 
-def render_text(result: dict[str, Any], log: Log) -> str:
+def render_text(result: dict[str, Any], log: Log, multi: Multi | None = None) -> str:
     """The strategies, values and assumptions in words."""
     notes = [f"assumes {k.replace('_', ' ')}: {v}" for k, v in result["assumptions"].items()]
     rulings = ", ".join(f"{k}={v}" for k, v in result["rulings"].items()) or "none (defaults)"
+    answer = (
+        f"the others answer in turn from {result['claimant']}'s left"
+        if result.get("approximate")
+        else f"{result['perspective']} challenges"
+    )
     head = (
         f"claim stage at {result['cell']} after {len(log.events)} events: "
-        f"{result['claimant']} claims, {result['perspective']} challenges"
+        f"{result['claimant']} claims, {answer}"
     )
     if not result["finished"]:
         lines = [f"finished: false ({result['unfinished']}; {head})"]
         return "\n".join([*lines, f"rulings: {rulings}", *notes]) + "\n"
-    gap = result["best_response_gap"]
-    exact = "exact" if result["exact"] else f"floats, best-response gap {gap:.1e}"
-    lines = [f"{head} ({log.setup.name} setup): {result['worlds']} worlds; equilibrium {exact}"]
+    if result.get("approximate"):
+        exact = "approximate"
+    elif result["exact"]:
+        exact = "equilibrium exact"
+    else:
+        exact = f"equilibrium in floats, best-response gap {result['best_response_gap']:.1e}"
+    lines = [f"{head} ({log.setup.name} setup): {result['worlds']} worlds; {exact}"]
     if result["pending_claim"]:
         lines.append(f"pending claim: {result['claimant']} says {result['pending_claim']}")
+    if result.get("approximate") and multi is not None:
+        lines += multi.render(result)
+        return "\n".join([*lines, f"rulings: {rulings}", *notes]) + "\n"
     stage = result["stage_game"]
     lines.append(f"{result['claimant']}'s claim strategy, per card seen:")
     for row in stage["types"]:
