@@ -16,6 +16,14 @@ and the exact check), and the plain reference in the same run: the stage as a ma
 game over every pure strategy of both players (one action per card for the claimant,
 challenge-or-accept per claim for the challenger), solved by one LP. `same` is yes when
 its value equals the exact value to 1e-9.
+
+Three players (--three N): the first N 30-event logs of the `advise` benchmark (the
+first examples/cunning-folk/thirty-events.toml), each ending in bea's pending good-elder
+claim in C3 where the log allows one, and again with a suspected card stated for each
+player. Target: NashConv under 0.01 of the payoff range within 60 s. Columns: wall time
+of the whole `equilibrium` command in a fresh process beside `deduce` on the same log
+(the reference, same run), the CFR iterations, and the NashConv measured (absolute and
+as a share of the range, 2).
 """
 
 from __future__ import annotations
@@ -107,13 +115,17 @@ def normal_form_value(game) -> float:
     return float(res.x[-1])
 
 
-def wall(path: Path, repeat: int) -> tuple[float, float]:
+def wall(
+    path: Path, repeat: int, cell: tuple[str, ...] = ("--cell", CELL), command: str = ""
+) -> tuple[float, float]:
+    """The best wall and CPU times of the command (``equilibrium`` unless ``command``)."""
     best, cpu = math.inf, math.inf
+    argv = [*COMMAND[:-1], command] if command else list(COMMAND)
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         subprocess.run(
-            [*COMMAND, str(path), "--cell", CELL],
+            [*argv, str(path), *cell],
             check=True,
             cwd=ROOT,
             capture_output=True,
@@ -128,6 +140,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3, help="wall times: best of this many")
+    parser.add_argument("--three", type=int, default=2, help="three-player logs")
     args = parser.parse_args()
 
     tmp = ROOT / "benchmarks" / ".cunning_folk_equilibrium_log.toml"
@@ -145,7 +158,47 @@ def main() -> None:
         run(f"seed {seed}", document, tmp, args.repeat)
         if legal(blind(document)):  # nothing seen: the most worlds (when still legal)
             run(f"seed {seed} blind", blind(document), tmp, args.repeat)
+    three(args.three, tmp, args.repeat)
     tmp.unlink(missing_ok=True)
+
+
+def three(count: int, tmp: Path, repeat: int) -> None:
+    """The three-player rows: CFR's NashConv and the command's time beside `deduce`."""
+    import json
+
+    from benchmarks.cunning_folk_advise import CLAIM, with_claim
+    from benchmarks.cunning_folk_deduce import logs
+
+    print(
+        f"\n{'three-player log':<54} {'CLI wall s':>10} {'deduce wall s':>13} "
+        f"{'iterations':>10} {'NashConv':>9} {'of range':>9}"
+    )
+    rows = []
+    for name, document in logs(count):
+        document = with_claim(document, name)
+        if document["event"][-1] != CLAIM:
+            continue
+        rows.append((name, document))
+        marked = {**document, "suspected": {"me": 1, "bea": 1, "cal": 1}}
+        if legal(marked):  # everyone one card from ostracism: the stakes are higher
+            rows.append((f"{name}, 1 card each", marked))
+    for name, document in rows:
+        tmp.write_text(dump_log(document))
+        cli_wall, _ = wall(tmp, repeat, ())
+        deduce_wall, _ = wall(tmp, repeat, (), "deduce")
+        done = subprocess.run(
+            [*COMMAND, str(tmp), "--format", "json"],
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        out = json.loads(done.stdout)
+        iterations = out["method"].split()[1]
+        print(
+            f"{name:<54} {cli_wall:>10.2f} {deduce_wall:>13.2f} {iterations:>10} "
+            f"{out['nash_conv']:>9.6f} {out['nash_conv_of_range']:>9.6f}"
+        )
 
 
 def run(name: str, document: dict, tmp: Path, repeat: int) -> None:

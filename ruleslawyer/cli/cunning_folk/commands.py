@@ -173,8 +173,9 @@ def equilibrium(
     (--cell, or the cell of the log's pending claim). The claimant's card is drawn from
     the perspective's worlds; payoffs are the game utility of what follows (+1 win, -1
     loss, 0 goes on). Prints the claim strategy per card, the challenge probability per
-    claim and the value for each player, exact where checked in fractions. 3-4 players
-    are not supported yet (exit 2).
+    claim and the value for each player, exact where checked in fractions. With three or
+    four players still in, the pending claim's player claims and every other answers in
+    turn: an approximate equilibrium by CFR, with its measured NashConv.
 
     \b
     LOG.toml: a log as for `deduce`, with a `perspective` player (the challenger).

@@ -52,13 +52,13 @@ DENOMINATORS = (10**3, 10**6, 10**9, 10**12)
 
 STAGE = (
     "one claim stage: the claimant looks at the cell and passes or claims (any role the "
-    "setup holds but the liar; seeing the liar forces a claim), the challenger challenges "
-    "or accepts; what follows is valued by the game utility and later turns are not "
-    "searched; the pass and a non-elder action count 0"
+    "setup holds but the liar; seeing the liar forces a claim), each other player still in "
+    "challenges or accepts; what follows is valued by the game utility and later turns are "
+    "not searched; the pass and a non-elder action count 0"
 )
 KNOWLEDGE = (
-    "common prior: the claimant's card is drawn from the perspective's worlds, and both "
-    "players know those weights; the claimant knows only the card they look at, beyond "
+    "common prior: the claimant's card is drawn from the perspective's worlds, and every "
+    "player knows those weights; the claimant knows only the card they look at, beyond "
     "what the perspective knows; an elder run is valued by the elder planner over the "
     "perspective's worlds given that card (given it face up after a true claim is "
     "challenged)"
