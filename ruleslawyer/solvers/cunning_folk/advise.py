@@ -381,10 +381,11 @@ def run_failure_penalty(log: Log) -> str | None:
     return None
 
 
-def check_in_game(log: Log, claimant: str | None) -> None:
-    """Bad input when the perspective or the claimant is ostracised (out of the game)."""
+def check_in_game(log: Log, claimant: str | None, me: str = "the advised player") -> None:
+    """Bad input when the perspective (``me``) or the claimant is ostracised (out of the
+    game)."""
     marks = dict(zip(log.players, log.marks_now(), strict=True))
-    for who, role in ((log.perspective, "the advised player"), (claimant, "the claimant")):
+    for who, role in ((log.perspective, me), (claimant, "the claimant")):
         if who is not None and marks[who] >= 2:
             raise InputError(
                 log.source,

@@ -1,4 +1,5 @@
-"""``ruleslawyer cunning-folk equilibrium``: a two-player claim stage solved exactly.
+"""``ruleslawyer cunning-folk equilibrium``: a two-player claim stage solved exactly
+(three or four players: :mod:`.cfr`, approximately).
 
 The stage: the claimant looks at one cell; its role (the claimant's private *type*) is
 drawn from the perspective's worlds (the weights ``deduce`` counts). The claimant then
@@ -413,7 +414,7 @@ def equilibrium(
     exact for two players; with more, ``multi`` (:mod:`.cfr`) gives the figures and its
     assumptions, else bad input."""
     claimant = claimant_of(log, pending)
-    check_in_game(log, claimant)
+    check_in_game(log, claimant, "the perspective")
     two = sum(m < 2 for m in log.marks_now()) == 2
     if not two and multi is None:
         raise InputError(log.source, "players", len(log.players), "two players still in the game")
