@@ -87,3 +87,19 @@ def test_cli_three_players_is_approximate() -> None:
     assert out["stage_game"]["players"]["answerers_in_order"] == ["cal", "me"]
     text = CliRunner().invoke(cli, ["cunning-folk", "equilibrium", str(THREE)]).output
     assert "approximate equilibrium (CFR" in text and "NashConv" in text
+
+
+def test_cfr_cut_by_the_budget_says_finished_false(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Spent:
+        def spent(self, states: int = 0) -> bool:
+            return True
+
+    game, _ = three_players()
+    approx = cfr.solve(game, target=0, budget=Spent())  # type: ignore[arg-type]
+    assert approx.stopped == cfr.TIME_BUDGET and approx.iterations == 500
+    solve = cfr.solve
+    monkeypatch.setattr(cfr, "solve", lambda g, budget: solve(g, target=0, budget=budget))
+    monkeypatch.setattr(cfr, "build_multi_stage", lambda *args: game)
+    figures = cfr.approximate(None, None, "bea", C3, Spent())  # type: ignore[arg-type]
+    assert figures["finished"] is False and figures["stopped"] == cfr.TIME_BUDGET
+    assert figures["nash_conv"] >= 0 and "before CFR's target" in figures["unfinished"]

@@ -32,6 +32,7 @@ from ruleslawyer.solvers.cunning_folk.equilibrium import PASS, Multi, stage_type
 from ruleslawyer.solvers.cunning_folk.worlds import Worlds
 
 Vector = tuple[float, ...]
+TIME_BUDGET = "the time budget ended"
 
 
 @dataclass(frozen=True)
@@ -287,6 +288,7 @@ class Approximate:
     gains: tuple[float, ...]
     values: tuple[float, ...]
     history: tuple[tuple[int, float], ...]  # (iterations, NashConv) as measured
+    stopped: str  # why CFR stopped: the NashConv target, the iterations, the time budget
 
 
 def solve(
@@ -301,17 +303,23 @@ def solve(
     iterations are spent, or the budget ends (checked every ``every`` iterations)."""
     table = _Regrets()
     history: list[tuple[int, float]] = []
-    done = 0
+    done, stopped = 0, f"after {iterations} iterations"
     while done < iterations:
         for _ in range(min(every, iterations - done)):
             iterate(game, table)
         done = min(iterations, done + every)
         conv, gains = nash_conv(game, table)
         history.append((done, conv))
-        if conv <= target * 2 or (budget is not None and budget.spent()):
+        if conv <= target * 2:
+            stopped = f"the NashConv reached {target} of the payoff range"
+            break
+        if budget is not None and budget.spent():
+            stopped = TIME_BUDGET
             break
     conv, gains = nash_conv(game, table)
-    return Approximate(table, done, conv, tuple(gains), tuple(values(game, table)), tuple(history))
+    return Approximate(
+        table, done, conv, tuple(gains), tuple(values(game, table)), tuple(history), stopped
+    )
 
 
 def result_json(game: MultiStage, approx: Approximate) -> dict[str, Any]:
@@ -333,6 +341,7 @@ def result_json(game: MultiStage, approx: Approximate) -> dict[str, Any]:
         "exact": False,
         "approximate": True,
         "method": f"CFR, {approx.iterations} iterations",
+        "stopped": approx.stopped,
         "nash_conv": approx.nash_conv,
         "nash_conv_of_range": approx.nash_conv / 2,
         "best_response_gain": dict(zip(game.players, approx.gains, strict=True)),
@@ -401,13 +410,16 @@ def approximate(
     """The approximate equilibrium's figures and the stage game, as JSON-able dicts."""
     game = build_multi_stage(worlds, log, claimant, cell, budget)
     approx = solve(game, budget=budget)
-    return {**result_json(game, approx), "stage_game": stage_json(game)}
+    figures = {**result_json(game, approx), "stage_game": stage_json(game)}
+    if approx.stopped == TIME_BUDGET:  # the figures reached are kept, marked unfinished
+        figures |= {"finished": False, "unfinished": f"{TIME_BUDGET} before CFR's target"}
+    return figures
 
 
 def render_lines(result: dict[str, Any]) -> list[str]:
     """The approximate strategies, values and NashConv in words."""
     lines = [
-        f"approximate equilibrium ({result['method']}): NashConv "
+        f"approximate equilibrium ({result['method']}; stopped: {result['stopped']}): NashConv "
         f"{result['nash_conv']:.6f} = {result['nash_conv_of_range']:.6f} of the payoff range"
     ]
     stage = result["stage_game"]

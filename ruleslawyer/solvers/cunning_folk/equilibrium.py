@@ -438,6 +438,7 @@ def equilibrium(
     try:
         if not two and multi is not None:
             figures = multi.solve(worlds, log, claimant, cell, budget)
+            # CFR cut by the budget sets finished false itself, its figures kept.
             return {"finished": True, "worlds": worlds.total, **head, **figures}
         game = build_stage(worlds, log, claimant, cell, budget)
     except BudgetExceeded:
