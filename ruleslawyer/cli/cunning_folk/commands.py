@@ -21,6 +21,7 @@ from ruleslawyer.cli.common import (
 )
 from ruleslawyer.cli.cunning_folk.balance import balance
 from ruleslawyer.cli.cunning_folk.options import SECONDS
+from ruleslawyer.models.cunning_folk.village import CELLS
 from ruleslawyer.schemas import dumps as json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -145,11 +146,13 @@ def advise(
     """
     from ruleslawyer.solvers.cunning_folk.advise import advise as run
     from ruleslawyer.solvers.cunning_folk.advise import pending_claim, render_text
+    from ruleslawyer.solvers.cunning_folk.equilibrium import pending_figure
 
     document, log = _read_log(log_file, rulings)
     _still_playing(log, str(log_file))
     progress(f"advising from {log_file} ...")
-    result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
+    claim = pending_claim(document, log)
+    result = run(log, claim, odds=swap_odds, max_seconds=max_seconds, equilibrium=pending_figure)
     text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)
     if not result["finished"]:
@@ -169,6 +172,67 @@ def _still_playing(log: Any, shown: str) -> None:
         raise InputError(
             shown, "perspective", f"{log.perspective} (ostracised)", "a player still in the game"
         )
+
+
+@group.command()
+@_log_command
+@click.option(
+    "--cell",
+    type=click.Choice(CELLS),
+    default=None,
+    help="The cell the claimant looks at (default: the pending claim's cell).",
+)
+@one_line_errors
+def equilibrium(
+    log_file: Path,
+    fmt: str,
+    output: Path | None,
+    rulings: tuple[str, ...],
+    swap_odds: tuple[int, int],
+    max_seconds: float,
+    cell: str | None,
+) -> None:
+    """The claim stage at equilibrium: how often to bluff, how often to challenge.
+
+    Two players: the perspective challenges, the other claims after looking at the cell
+    (--cell, or the cell of the log's pending claim). The claimant's card is drawn from
+    the perspective's worlds; payoffs are the game utility of what follows (+1 win, -1
+    loss, 0 goes on). Prints the claim strategy per card, the challenge probability per
+    claim and the value for each player, exact where checked in fractions. With three or
+    four players still in, the pending claim's player claims and every other answers in
+    turn: an approximate equilibrium by CFR, with its measured NashConv.
+
+    \b
+    LOG.toml: a log as for `deduce`, with a `perspective` player (the challenger).
+    Example: examples/cunning-folk/bluff-or-not.toml (with --cell C3).
+    """
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.models.cunning_folk.village import CELL_INDEX
+    from ruleslawyer.solvers.cunning_folk.advise import pending_claim
+    from ruleslawyer.solvers.cunning_folk.cfr import MULTI
+    from ruleslawyer.solvers.cunning_folk.equilibrium import equilibrium as run
+    from ruleslawyer.solvers.cunning_folk.equilibrium import render_text
+
+    document, log = _read_log(log_file, rulings)
+    claim = pending_claim(document, log)
+    if cell is None and claim is None:
+        raise InputError(
+            str(log_file), "--cell", "nothing", "a cell (the log ends in no pending claim)"
+        )
+    if cell is not None and claim is not None and CELL_INDEX[cell] != claim.cell:
+        raise InputError(
+            str(log_file),
+            "--cell",
+            cell,
+            f"the pending claim's cell {CELLS[claim.cell]} (or no --cell)",
+        )
+    where = CELL_INDEX[cell] if cell is not None else claim.cell  # type: ignore[union-attr]
+    progress(f"solving the claim stage of {log_file} ...")
+    result = run(log, where, claim, odds=swap_odds, max_seconds=max_seconds, multi=MULTI)
+    text = json_text(result) if fmt == "json" else render_text(result, log, MULTI)
+    emit(text, output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 group.add_command(balance)

@@ -21,7 +21,7 @@ what the log's rules make it imply (an unchallenged claim implies nothing).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -192,7 +192,7 @@ def allegiance_entropy(worlds: Worlds) -> float:
     return _entropy(_grouped(allegiance_keys(worlds.village), worlds.weight))
 
 
-def _given(worlds: Worlds, cell: int, role: str) -> Worlds:
+def given_face_up(worlds: Worlds, cell: int, role: str) -> Worlds:
     """The worlds where ``cell`` holds ``role``, with that card now face up."""
     keep = worlds.village[:, cell] == ROLE_CODE[role]
     face_up = tuple(up or c == cell for c, up in enumerate(worlds.face_up))
@@ -222,7 +222,7 @@ def claim_outcomes(
         now = plans[claim.role] if plans else elder_plans(worlds, log, role, budget)[claim.role]
         wins["accept"] = now.win_probability
         if p:
-            given = _given(worlds, claim.cell, claim.role)
+            given = given_face_up(worlds, claim.cell, claim.role)
             given_wins = elder_plans(given, log, role, budget)[claim.role].win_probability
             wins["challenge"] = p * given_wins
         fails = {choice: acts[choice] - wins[choice] for choice in acts}
@@ -321,12 +321,27 @@ def stakes_table(log: Log, claim: Claim, penalised: bool) -> StakesTable:
     )
 
 
+# The equilibrium figure of a pending claim (two players), given by the caller so that this
+# module does not import the equilibrium solver (which imports this one).
+EquilibriumFigure = Callable[[Worlds, Log, Claim, Budget], dict[str, Any]]
+
+
 def _claim_advice(
-    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan], budget: Budget
+    worlds: Worlds,
+    claim: Claim,
+    log: Log,
+    plans: Mapping[str, ElderPlan],
+    budget: Budget,
+    equilibrium: EquilibriumFigure | None = None,
 ) -> dict[str, Any]:
     """:func:`claim_outcomes`, with the better choice under each reading of the rule
-    point that decides whether a villager claim has stakes (where the readings part)."""
+    point that decides whether a villager claim has stakes (where the readings part), and
+    the equilibrium challenge probability where ``equilibrium`` gives it."""
     out = claim_outcomes(worlds, claim, log, plans, budget)
+    if equilibrium is not None:
+        out["equilibrium"] = (
+            equilibrium(worlds, log, claim, budget) if len(log.players) == 2 else None
+        )
     if claim.role == VILLAGER:
         point = POINTS[VILLAGER_POINT]
         out["readings"] = {
@@ -366,21 +381,11 @@ def run_failure_penalty(log: Log) -> str | None:
     return None
 
 
-def advise(
-    log: Log,
-    claim: Claim | None = None,
-    *,
-    odds: Odds = (1, 1),
-    max_seconds: float = DEFAULT_MAX_SECONDS,
-) -> dict[str, Any]:
-    """The advice as the JSON-able dict the CLI prints."""
-    if log.perspective is None:
-        raise InputError(log.source, "perspective", "nothing", "the player to advise")
+def check_in_game(log: Log, claimant: str | None, me: str = "the advised player") -> None:
+    """Bad input when the perspective (``me``) or the claimant is ostracised (out of the
+    game)."""
     marks = dict(zip(log.players, log.marks_now(), strict=True))
-    for who, role in (
-        (log.perspective, "the advised player"),
-        (claim and claim.player, "the claimant"),
-    ):
+    for who, role in ((log.perspective, me), (claimant, "the claimant")):
         if who is not None and marks[who] >= 2:
             raise InputError(
                 log.source,
@@ -388,6 +393,22 @@ def advise(
                 marks[who],
                 f"at most 1: {who} is {role}, so still in the game",
             )
+
+
+def advise(
+    log: Log,
+    claim: Claim | None = None,
+    *,
+    odds: Odds = (1, 1),
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+    equilibrium: EquilibriumFigure | None = None,
+) -> dict[str, Any]:
+    """The advice as the JSON-able dict the CLI prints; ``equilibrium`` adds a pending
+    claim's equilibrium challenge probability (two players; None for more)."""
+    if log.perspective is None:
+        raise InputError(log.source, "perspective", "nothing", "the player to advise")
+    marks = dict(zip(log.players, log.marks_now(), strict=True))
+    check_in_game(log, claim and claim.player)
     budget = Budget(max_seconds=max_seconds)
     worlds = consistent_worlds(log, odds, budget, "advise")
     head: dict[str, Any] = {
@@ -426,7 +447,9 @@ def advise(
     if claim is not None and budget.spent():
         return unfinished("the claim was weighed")
     try:
-        claim_advice = None if claim is None else _claim_advice(worlds, claim, log, plans, budget)
+        claim_advice = (
+            None if claim is None else _claim_advice(worlds, claim, log, plans, budget, equilibrium)
+        )
     except BudgetExceeded:
         return unfinished("the claim was weighed")
     elder = {
@@ -469,6 +492,8 @@ def render_text(result: dict[str, Any], log: Log) -> str:
             f"  true with probability {claim['true_fraction']} = {claim['true_probability']:.4f}"
             f"; penalty {claim['penalty']}"
         )
+        if "equilibrium" in claim:
+            lines.append(f"  {equilibrium_line(claim['equilibrium'], len(log.players))}")
         if claim["failed_run"] != "no run":
             lines.append(f"  failed run: {claim['failed_run']}")
         marks = ", ".join(f"{k} {v}" for k, v in claim["suspected_now"].items())
@@ -509,3 +534,18 @@ def render_text(result: dict[str, Any], log: Log) -> str:
         )
     lines.append(f"rulings: {rulings}")
     return "\n".join([*lines, *notes]) + "\n"
+
+
+def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
+    """The equilibrium challenge probability beside the prior-based chance, in words."""
+    if figure is None:
+        return (
+            f"at equilibrium: not computed here ({players} players: `cunning-folk "
+            "equilibrium` gives an approximate one, by CFR)"
+        )
+    path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
+    return (
+        f"at equilibrium (bluffing modelled, `cunning-folk equilibrium`): challenge with "
+        f"probability {figure['probability']} = {figure['value']:.4f}{path}; your value "
+        f"{figure['position_value']}"
+    )
