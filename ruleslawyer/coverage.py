@@ -29,7 +29,7 @@ from ruleslawyer.findings import Finding, Kind, Location, Sentence
 from ruleslawyer.rulebooks import DesignerRulebook, _sentences
 
 STATUSES = ("modelled", "rule-point", "partly", "not-modelled", "not-rule-stating")
-LABELS = {s: s.replace("-", " ") for s in STATUSES}
+LABELS = {s: s.replace("-", " ", 1) for s in STATUSES}
 NOT_RULE_REASONS = ("heading", "flavour", "components", "example", "credits", "note")
 TITLE = "A sentence of the rulebook that nothing covers"
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, NamedTuple
 
-from ruleslawyer import games
+from ruleslawyer import coverage, games
 from ruleslawyer.checking import GameResult
 from ruleslawyer.findings import Kind
 from ruleslawyer.gamefiles import GameSource
@@ -66,9 +66,11 @@ def report_files(
     images: dict[str | None, list[tuple[str, str]]] = {}
     for fig in figures:
         images.setdefault(fig.finding, []).append((f"{result.game}/{fig.name}.svg", fig.caption))
+    covered = "\n".join(coverage.section(result.game, full=False))
     if fmt == "html":
         from ruleslawyer.reports.html_page import page
 
         body = game_report(result, fail_on, images, header=False, tables=extra)
-        return {**svgs, f"{result.game}.html": page(result, body, svgs)}
-    return {**svgs, f"{result.game}.md": game_report(result, fail_on, images, tables=extra)}
+        return {**svgs, f"{result.game}.html": page(result, f"{body}\n{covered}", svgs)}
+    body = game_report(result, fail_on, images, tables=extra)
+    return {**svgs, f"{result.game}.md": f"{body}\n{covered}"}
