@@ -114,7 +114,17 @@ def uncovered(
     """The sentences of ``book`` no entry of ``game`` quotes and ``explained`` does not name."""
     known = {_norm(e.quote) for e in entries(game)}
     known |= {_norm(q) for q in (explained or {})}
-    return [(line, text) for line, text in sentences(book.text) if _norm(text) not in known]
+    return [
+        (line, text)
+        for line, text in sentences(book.text)
+        if _norm(text) not in known and _norm(_unlabelled(text)) not in known
+    ]
+
+
+def _unlabelled(text: str) -> str:
+    """``"BLOODSUCKERS ATTACK: Each ..."`` without its capitalised label (a heading of a kind)."""
+    label, colon, rest = text.partition(": ")
+    return rest if colon and rest and label.upper() == label else text
 
 
 def gap_findings(
@@ -213,7 +223,12 @@ def section(game: str, heading: str = "## ", full: bool = True) -> list[str]:
     lines = [f"{heading}Rulebook coverage: {game}", "", summary(game) + ".", ""]
     rows = [e for e in entries(game) if full or e.status in ("partly", "not-modelled")]
     if not full:
-        lines += ["Sentences the model does not fully state:", ""]
+        lines += [
+            "Sentences the model does not fully state:"
+            if rows
+            else "The model states every rule-stating sentence, in code or through a rule point.",
+            "",
+        ]
     if rows:
         lines += ["| sentence | status | covered by |", "|---|---|---|"]
         for e in rows:

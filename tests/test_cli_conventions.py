@@ -40,6 +40,7 @@ COMMANDS_READING_FILES = (
     ["baseline"],
     ["diff"],
     ["explain"],
+    ["coverage"],
     ["kaelyfos", "step"],
     ["cunning-folk", "deduce"],
     ["cunning-folk", "advise"],

@@ -197,9 +197,11 @@ def coverage(targets: tuple[str, ...], fmt: str, output: Path | None) -> None:
     """Show what covers each sentence of a game's rulebook: model code, a rule point, or why not.
 
     \b
-    GAME: a game id (default: all four); FILE: a game file (TOML). A file that names
-    its own rulebook also lists the sentences of it that nothing covers.
-    Example: ruleslawyer coverage twist-of-fate --format markdown
+    FILE: a game file (TOML), or GAME: a game id (default: all four games).
+    Example: examples/designer-repo/board.toml, which names its own rulebook.
+
+    For a file that names its own rulebook, the sentences of it that nothing
+    covers are listed too (check reports each as a gap).
     """
     from ruleslawyer import coverage as covering
     from ruleslawyer import games
