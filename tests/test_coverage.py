@@ -181,3 +181,43 @@ def test_coverage_table_quote_not_in_rulebook_is_bad_input(repo: Path) -> None:
     assert code == 2, out
     assert len(out.strip().splitlines()) == 1
     assert "board.toml" in out and "coverage.No such sentence." in out
+
+
+def test_coverage_file_json_lists_uncovered(repo: Path) -> None:
+    code, out = _run(repo, "coverage", "board.toml", "--format", "json")
+    assert code == 0, out
+    (doc,) = json.loads(out)
+    assert doc["game"] == "kaelyfos"
+    assert doc["rulebook"] == "rules/kaelyfos.md"
+    assert doc["uncovered"] == []
+
+
+@pytest.mark.parametrize(
+    ("table", "place"),
+    [
+        ("coverage = 3\n", "coverage"),  # not a table
+        ('[coverage]\n"Place the crew on the Scarab." = ""\n', "coverage.Place the crew"),
+    ],
+)
+def test_bad_coverage_table_is_one_line(repo: Path, table: str, place: str) -> None:
+    board = repo / "board.toml"
+    text = board.read_text("utf-8").split("\n[coverage]", 1)[0]
+    if table.startswith("coverage ="):  # a top-level key goes before the first table
+        text = table + text
+    else:
+        text += "\n" + table
+    board.write_text(text, "utf-8")
+    code, out = _run(repo, "check", "board.toml")
+    assert code == 2, out
+    assert len(out.strip().splitlines()) == 1
+    assert f"board.toml: {place}" in out or place in out
+
+
+def test_coverage_table_without_rulebook_is_bad_input(tmp_path: Path) -> None:
+    board = (EXAMPLE / "board.toml").read_text("utf-8")
+    board = board.replace('rulebook = "rules/kaelyfos.md"', "").split("\n[coverage]", 1)[0]
+    path = tmp_path / "board.toml"
+    path.write_text(board + '\n[coverage]\n"Some sentence." = "flavour"\n', "utf-8")
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "expected a rulebook named in the file" in result.output
