@@ -79,7 +79,9 @@ def test_the_pinned_commit_is_in_this_repository_and_has_what_the_example_uses()
     hooks = yaml.safe_load(git("show", f"{rev}:.pre-commit-hooks.yaml"))
     assert [h["id"] for h in hooks] == ["ruleslawyer-check"]
     assert "--only-game-files" in hooks[0]["entry"]
-    assert "DESIGNER_KEYS" in git("show", f"{rev}:ruleslawyer/gamefiles.py")  # rulebook = ...
+    gamefiles = git("show", f"{rev}:ruleslawyer/gamefiles.py")
+    assert "DESIGNER_KEYS" in gamefiles  # rulebook = ...
+    assert '"coverage")' in gamefiles  # the board's [coverage] table
 
 
 def test_workflow_commands_run_as_shipped(repo: Path) -> None:
