@@ -192,11 +192,7 @@ def render(targets: Sequence[Target], fmt: str) -> str:
 
 def _uncovered(t: Target, md: bool) -> list[str]:
     head = f"{len(t.uncovered)} sentence(s) of {t.book} that nothing covers"
-    lines = (
-        [f"## {head}" if md else head + (":" if t.uncovered else ""), ""]
-        if md
-        else [head + (":" if t.uncovered else "")]
-    )
+    lines = [f"## {head}", ""] if md else [head + (":" if t.uncovered else "")]
     for n, text in t.uncovered:
         lines.append(f"{'-' if md else ' '} {t.book}:{n}: “{text}”")
     return [*lines, ""]
