@@ -249,8 +249,10 @@ def render_changes(
     new: DesignerRulebook,
     changes: Sequence[QuoteChange],
     fmt: str,
+    uncovered: Sequence[tuple[int, str]] = (),
 ) -> str:
-    """The rulebook diff as text, Markdown or JSON."""
+    """The rulebook diff as text, Markdown or JSON; ``uncovered``: the new version's
+    sentences (line, text) that the old one did not have and nothing covers."""
     changed = sorted({c.point for c in changes if c.change == "changed"})
     if fmt == "json":
         doc = {
@@ -275,6 +277,7 @@ def render_changes(
                 for c in changes
             ],
             "points_to_recheck": changed,
+            "uncovered": [{"line": n, "text": t} for n, t in uncovered],
         }
         return dumps(doc, ensure_ascii=False)
     md = fmt == "markdown"
@@ -301,6 +304,10 @@ def render_changes(
         lines.append("")
     if not changes:
         lines += ["No quoted sentence changed.", ""]
+    if uncovered:
+        lines.append(f"{'## ' if md else ''}New sentences that nothing covers (gaps)")
+        lines += [f"{bullet} “{t}” ({new.display}:{n})" for n, t in uncovered]
+        lines.append("")
     lines.append(
         f"{len(changed)} rule point(s) whose sentences changed: {', '.join(changed) or 'none'}"
     )

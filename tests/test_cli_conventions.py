@@ -41,6 +41,7 @@ COMMANDS_READING_FILES = (
     ["baseline"],
     ["diff"],
     ["explain"],
+    ["coverage"],
     ["kaelyfos", "step"],
     ["cunning-folk", "deduce"],
     ["cunning-folk", "advise"],
@@ -274,7 +275,7 @@ def test_nothing_user_facing_mentions_the_project_process() -> None:
     # (help, messages) and the reasons tests give for skipping.
     files = [ROOT / "README.md", *ROOT.glob("benchmarks/*"), *ROOT.glob("examples/**/*")]
     files += [*ROOT.glob("reports/**/*"), *ROOT.glob("ruleslawyer/**/*.py")]
-    files += list(ROOT.glob("ruleslawyer/data/*.toml"))
+    files += [*ROOT.glob("ruleslawyer/data/*.toml"), *ROOT.glob("ruleslawyer/data/coverage/*.toml")]
     found = [
         f"{p.relative_to(ROOT)}: {m.group(0)}"
         for p in files

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ruleslawyer import games
+from ruleslawyer import coverage, games
 from ruleslawyer.checking import GameResult
 from ruleslawyer.findings import Kind
 from ruleslawyer.gamefiles import GameSource
@@ -104,13 +104,14 @@ def report_files(
     images: dict[str | None, list[tuple[str, str]]] = {}
     for fig in figures:
         images.setdefault(fig.finding, []).append((f"{name}/{fig.name}.svg", fig.caption))
+    covered = "\n".join(coverage.section(result.game, full=False))
     if fmt == "html":
         from ruleslawyer.reports.html_page import page
 
         body = game_report(result, fail_on, images, header=False, tables=extra)
-        return {**svgs, f"{name}.html": page(result, body, svgs, command)}
+        return {**svgs, f"{name}.html": page(result, f"{body}\n{covered}", svgs, command)}
     text = game_report(result, fail_on, images, tables=extra, command=command)
-    return {**svgs, f"{name}.md": text}
+    return {**svgs, f"{name}.md": f"{text}\n{covered}"}
 
 
 def index_file(
