@@ -1,4 +1,4 @@
-"""Lets a benchmark's child process run a tree from before the per-game layout (issue 29).
+"""Lets a benchmark's child process run a tree from before the per-game layout.
 
 The benchmarks compare this tree with another (``--reference DIR``), often an older
 commit whose modules still have flat names (``solvers/twist_of_fate_numba.py``).

@@ -162,7 +162,10 @@ def advise(
 def _still_playing(log: Any, shown: str) -> None:
     """Refuse a log whose game is over, or whose perspective player is out: no move to advise."""
     from ruleslawyer.errors import InputError
+    from ruleslawyer.solvers.cunning_folk.advise import check_in_game
 
+    if log.marks_stated:
+        check_in_game(log, None)  # a stated table is refused at its own place
     if log.standing.over:
         place = f"event[{len(log.events) - 1}]"
         raise InputError(
