@@ -64,7 +64,7 @@ from ruleslawyer.models.kaelyfos.setup import (
     trap_sites,
 )
 from ruleslawyer.models.kaelyfos.state import Readings
-from ruleslawyer.models.kaelyfos.timeline import Timeline, advance
+from ruleslawyer.models.kaelyfos.timeline import Timeline, advance, most_revealed
 
 EXPLORER_NAMES = ("ada", "ben")
 CHECK_EVERY = 256
@@ -397,13 +397,16 @@ def timelines(board: Board) -> Iterator[Timeline]:
     """Every timeline to search, smallest first: by advance, then revealed cards, then marker.
 
     The marker starts on any space up to the last trigger; the deck is the board's
-    behaviour cards in file order, the first ``k`` of them revealed already.
+    behaviour cards in file order, the first ``k`` of them revealed already, where the
+    marker can have revealed ``k`` (one card per trigger on or before it).
     """
     names = tuple(b.name for b in board.behaviors)
     last = max(board.triggers, default=0)
     for step in range(1, last + 2):
         for k in range(len(names) + 1):
             for marker in range(last + 1):
+                if k > most_revealed(marker, board.triggers):
+                    continue
                 yield Timeline(marker, step, names[k:], names[:k], board.triggers)
 
 

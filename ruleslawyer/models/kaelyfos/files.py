@@ -35,7 +35,7 @@ from ruleslawyer.graphs.board import (
     require_sound,
 )
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, Trap
-from ruleslawyer.models.kaelyfos.timeline import Timeline
+from ruleslawyer.models.kaelyfos.timeline import Timeline, most_revealed
 from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
@@ -259,6 +259,15 @@ def parse_timeline(doc: Mapping[str, Any], source: str, folder: Path) -> Timelin
                     f"a behaviour card of the board not already listed "
                     f"({', '.join(printed) or 'the board has none'})",
                 )
+    most = most_revealed(spec.marker, board.triggers)
+    if len(spec.revealed) > most:
+        raise InputError(
+            source,
+            "revealed",
+            f"{len(spec.revealed)} card(s) with the marker on {spec.marker}",
+            f"at most {most}: a card is revealed only when the marker reaches a trigger "
+            f"(triggers on {', '.join(map(str, board.triggers)) or 'no space'})",
+        )
     timeline = Timeline(
         spec.marker, spec.advance, tuple(spec.deck), tuple(spec.revealed), board.triggers
     )
