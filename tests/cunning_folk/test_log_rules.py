@@ -307,3 +307,28 @@ def test_inconsistent_with_the_cards_is_still_named() -> None:
                 )
             )
         )
+
+
+# --- claims: any character may be claimed ------------------------------------------------
+
+
+# "You can declare that you've found a villager if you like" and "You can lie about which
+# character is on the card": a bonus game with all three villagers replaced still lets bea
+# claim a villager, and a standard game lets her claim the pirate (not in the game). Each
+# bluff is legal; challenged, it shows another card and earns her a suspected card.
+@pytest.mark.parametrize(
+    "document",
+    [
+        doc(claim("bea", "A1", "villager"), setup="bonus", bonus=["cat", "pirate", "vagrant"]),
+        doc(
+            claim("bea", "A1", "villager", revealed="cat"),
+            setup="bonus",
+            bonus=["cat", "pirate", "vagrant"],
+        ),
+        doc(claim("bea", "A1", "pirate")),
+        doc(claim("bea", "A1", "pirate", revealed="villager")),
+    ],
+)
+def test_a_claim_of_a_character_not_in_the_game_is_legal(tmp_path: Path, document: dict) -> None:
+    result = run(tmp_path, document, "--format", "json")
+    assert result.exit_code == 0, result.output

@@ -242,7 +242,10 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
         saw = _role(e.saw, source, f"{at}.saw", roles)
     role = revealed = ""
     if e.type == "claim":
-        claimable = tuple(r for r in roles if r != LIAR)
+        # "You can declare that you've found a villager if you like" and "You can lie
+        # about which character is on the card": any character may be claimed, in the
+        # game or not (a bluff everyone can see through is still a claim).
+        claimable = tuple(r for r in ROLES if r != LIAR)
         role = _role(e.role or "nothing", source, f"{at}.role", claimable)
         if e.challenged and e.revealed is None:
             raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
