@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from ruleslawyer.checks.twisted_cryptids.check import night_spots
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.models.twisted_cryptids.play import (
     Move,
@@ -116,6 +117,8 @@ def check_optional_move(w: dict[str, Any]) -> None:
         state = deal(GAME, players, 0, {"twisted-cryptids/optional-move-constraints": reading})
         state = by_description(state, w["moves"])
         assert state.phase == "night-move" and state.players[state.actor() or 0] == pos["mover"]
+        # The position printed is the Night position the move is made in, not the setup.
+        assert night_spots(state) == pos["hiding_spots"]
         target = NAMES.index(pos["target"])
         legal = any(isinstance(m, Move) and m.site == target for m in legal_moves(state))
         assert ("legal" if legal else "illegal (the cap)") == result

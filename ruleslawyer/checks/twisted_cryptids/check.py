@@ -21,6 +21,8 @@ from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import Game, load_game, structural_problems
 from ruleslawyer.models.twisted_cryptids.play import (
+    BOXED,
+    ON_STACK,
     Choose,
     GameMove,
     KeepTrait,
@@ -338,6 +340,7 @@ def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable:
         target = board.site if board.site is not None else 0
         results = {}
         moves: list[str] = []
+        night: State | None = None
         for reading in ("constrained", "free"):
             ruled = {**rulings, rp.OPTIONAL_MOVE_CONSTRAINTS.id: reading}
             state, moves = _replay_round_one(
@@ -352,16 +355,18 @@ def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable:
                 isinstance(m, Move) and m.site == target for m in legal_moves(state)
             )
             results[reading] = "legal" if legal else "illegal (the cap)"
+            night = night or state
+        assert night is not None
         names = before.players
+        there = sum(1 for p in range(n) if target in night.spots[p])
         witness = Witness(
             description=(
                 f"{n} players, round 1 Night: {names[0]} did not reveal and moves a spot to "
-                f"{game.sites[target].name}, where {cap} players have spots."
+                f"{game.sites[target].name}, where {there} players have spots."
             ),
             position={
-                "hiding_spots": {
-                    names[p]: [game.sites[s].name for s in board.spots[p]] for p in range(n)
-                },
+                # The Night position the move is made in (after the Dusk), not the setup.
+                "hiding_spots": night_spots(night),
                 "encounter": game.sites[board.encounter or 0].name,
                 "mover": names[0],
                 "target": game.sites[target].name,
@@ -383,6 +388,16 @@ def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable:
         ),
         witness=witness,
     )
+
+
+def night_spots(state: State) -> dict[str, list[str]]:
+    """Each player's Hiding Spots on Sites, by Site name, sorted ("on a Stack" for a
+    returned one not yet placed, "boxed" for one returned to the box)."""
+    names = {ON_STACK: "on a Stack", BOXED: "boxed"}
+    return {
+        state.players[p]: sorted(names.get(s) or state.game.sites[s].name for s in state.spots[p])
+        for p in range(state.n)
+    }
 
 
 def _replay_round_one(
