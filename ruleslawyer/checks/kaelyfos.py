@@ -36,6 +36,7 @@ from ruleslawyer.models.kaelyfos.points import (
     CAUGHT_MOVE,
     DESTROYED_BLOODSUCKERS,
     DESTROYED_TOKEN,
+    FREE_ON_TRAP,
     MOVE_ORDER,
     NIGHTMARE_LIMIT,
     NIGHTMARE_TURN,
@@ -236,6 +237,13 @@ def _may_part(point_id: str, position: Position) -> bool:
             "build" in kinds
             or any(nests[c] in {t.node for t in position.traps} for c in position.card.spawn)
         )
+    if point_id == FREE_ON_TRAP:
+        # Free on a trap's node only by spawning onto it or a trap built under it.
+        nests = dict(position.nests)
+        onto = spawns and any(
+            nests[c] in {t.node for t in position.traps} for c in position.card.spawn
+        )
+        return position.card.move > 0 and (onto or "build" in kinds)
     if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
         return moving and hunted
     return moving and (hunted or traps)
@@ -296,6 +304,7 @@ def _prove_quiet(search: _Search) -> None:
             TRAP_TIE,
             CAUGHT_MOVE,
             BUILD_ON_BLOODSUCKERS,
+            FREE_ON_TRAP,
             DESTROYED_BLOODSUCKERS,
             DESTROYED_TOKEN,
             OUT_OF_TOKENS,

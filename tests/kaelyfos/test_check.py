@@ -41,6 +41,9 @@ def test_every_point_parts_or_is_proved_quiet_on_the_built_in_board(report: dict
     kinds = {f["id"]: f["kind"] for f in report["findings"]}
     assert kinds["kaelyfos/pheromone-tie"] == kinds["kaelyfos/move-order"] == "gap"
     assert kinds["kaelyfos/unreachable-explorer"] == "info"
+    # Four behaviour cards, two triggers, one card per trigger reached: no reachable
+    # timeline reaches a trigger with the deck empty, so the readings never part.
+    assert kinds["kaelyfos/exhausted-deck"] == "info"
     assert {
         kinds[p]
         for p in kinds
@@ -50,6 +53,7 @@ def test_every_point_parts_or_is_proved_quiet_on_the_built_in_board(report: dict
             "kaelyfos/pheromone-tie",
             "kaelyfos/move-order",
             "kaelyfos/unreachable-explorer",
+            "kaelyfos/exhausted-deck",
         )
     } == {"ambiguity"}
 

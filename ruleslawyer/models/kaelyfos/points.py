@@ -119,6 +119,7 @@ TRAP_DISTANCE_TIE = "kaelyfos/trap-distance-tie"
 TRAPPED_ATTACK = "kaelyfos/trapped-attack"
 SCARAB_PASSABLE = "kaelyfos/scarab-passable"
 SPAWN_INTO_TRAP = "kaelyfos/spawn-into-trap"
+FREE_ON_TRAP = "kaelyfos/free-on-trap"
 UNREVEALED_PASSABLE = "kaelyfos/unrevealed-passable"
 PHEROMONE_TIE = "kaelyfos/pheromone-tie"
 MOVE_ORDER = "kaelyfos/move-order"
@@ -190,12 +191,32 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         (
             Reading(
                 "not-caught",
-                "spawning is not moving onto the node: it stays free (its nearest trap is "
-                "underneath it, so it does not move off)",
+                "spawning is not moving onto the node: it stays free (whether it then moves: "
+                "kaelyfos/free-on-trap)",
             ),
             Reading("caught", "it is on a node with a trap, so it is trapped at once"),
         ),
         "not-caught",
+    ),
+    RulePoint(
+        FREE_ON_TRAP,
+        "Where a free bloodsucker on a trap's node moves (it spawned there, or the trap was "
+        "built under it)",
+        Kind.AMBIGUITY,
+        (TRAP_NEARER, MOVE, TRAPPED),
+        (
+            Reading(
+                "stays",
+                "the trap underneath is nearer than any explorer off its node (distance 0): it "
+                "moves toward the trap, so it stays put, free",
+            ),
+            Reading(
+                "hunts",
+                "a trap it did not move onto does not draw it: it hunts the nearest explorer "
+                "(other traps still draw it as usual)",
+            ),
+        ),
+        "stays",
     ),
     RulePoint(
         UNREVEALED_PASSABLE,
@@ -314,8 +335,8 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         (
             Reading(
                 "not-caught",
-                "they did not move onto it: they stay free (a trap under them is nearer than "
-                "any explorer, so they stay)",
+                "they did not move onto it: they stay free (whether they then move: "
+                "kaelyfos/free-on-trap)",
             ),
             Reading("caught", "they are on a node with a trap: trapped at once, 2 destroy it"),
         ),
