@@ -19,7 +19,7 @@ readings are only tried where it was consulted.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -34,6 +34,7 @@ from ruleslawyer.models.kaelyfos.move import distances_at
 from ruleslawyer.models.kaelyfos.points import (
     BUILD_ON_BLOODSUCKERS,
     CAUGHT_MOVE,
+    DEFAULT_NOTES,
     DESTROYED_BLOODSUCKERS,
     DESTROYED_TOKEN,
     FREE_ON_TRAP,
@@ -591,6 +592,12 @@ def pieces(position: Position) -> int:
 
 
 def _finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
+    found = _plain_finding(f, rulings, finished)
+    note = DEFAULT_NOTES.get(f.point.id)
+    return replace(found, message=f"{found.message} {note}") if note else found
+
+
+def _plain_finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
     point = f.point
     if f.witness is not None:
         if point.readings:

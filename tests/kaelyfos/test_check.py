@@ -252,3 +252,14 @@ def test_step_rulings_layer_board_then_position_then_option(tmp_path) -> None:
     assert out["result"]["removed_from_play"] == 1 and not out["divergences"]
     out = run("--ruling", "kaelyfos/attack-removal=supply")
     assert out["result"]["removed_from_play"] == 0
+
+
+def test_a_default_against_the_faq_says_why(report: dict) -> None:
+    # FAQ: 'Bloodsuckers caught in traps count as "bloodsuckers" where effects are
+    # concerned.' The default trapped-attack=no leans the other way, so its finding must
+    # say why (the Traps sentence) and how to follow the FAQ instead.
+    f = _finding(report, "kaelyfos/trapped-attack")
+    assert f["readings"][0]["name"] == "no"
+    assert 'The FAQ leans toward "yes"' in f["message"]
+    assert "even if explorers are also present" in f["message"]
+    assert "--ruling kaelyfos/trapped-attack=yes" in f["message"]

@@ -420,6 +420,20 @@ RULE_POINTS: tuple[RulePoint, ...] = (
 
 POINTS_BY_ID = {p.id: p for p in RULE_POINTS}
 
+# Where the rulebook's own FAQ leans toward a reading other than the default: why the
+# default stands (shown in the point's finding).
+DEFAULT_NOTES: dict[str, str] = {
+    TRAPPED_ATTACK: (
+        'The FAQ leans toward "yes" (caught bloodsuckers count as "bloodsuckers" where '
+        'effects are concerned; its example is a count, "for each bloodsucker on your '
+        'node"). The default stays "no": Traps says a bloodsucker is "instantly trapped '
+        '(even if explorers are also present); place it on the trap token", which would '
+        "protect nobody if the same card's Attack then freed it onto those explorers, and a "
+        "trap could never hold the 2 catches that destroy it while an explorer stands there. "
+        "Settle it with --ruling kaelyfos/trapped-attack=yes to follow the FAQ."
+    ),
+}
+
 
 def in_force(rulings: dict[str, str] | None = None) -> dict[str, str]:
     """Every point with readings mapped to its ruling, else its default."""
