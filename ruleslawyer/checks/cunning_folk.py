@@ -14,7 +14,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
+from ruleslawyer.findings import (
+    Finding,
+    Location,
+    RulePoint,
+    Witness,
+    data_error,
+    not_modelled,
+    point_finding,
+)
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models.cunning_folk.data import GameData, load_game_data
 from ruleslawyer.models.cunning_folk.play import (
@@ -38,6 +46,7 @@ from ruleslawyer.models.cunning_folk.village import (
     GOOD_ELDER,
     GOOD_WITCH,
     LIAR,
+    NOT_MODELLED,
     OPPOSITION,
     PIRATE,
     POINTS,
@@ -135,6 +144,8 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
                     message="Not searched: the game file has data errors (see above).",
                 )
             )
+        elif point.id in NOT_MODELLED:
+            findings.append(not_modelled(point, rulings, NOT_MODELLED[point.id]))
         elif point.id in PLANS:
             findings.append(_reading_point(point.id, PLANS[point.id], data, base, rulings, share))
         elif point.id in LOOPS:

@@ -25,7 +25,15 @@ from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
-from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
+from ruleslawyer.findings import (
+    Finding,
+    Location,
+    RulePoint,
+    Witness,
+    data_error,
+    not_modelled,
+    point_finding,
+)
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
 from ruleslawyer.graphs.pathing import INF, Distances
@@ -41,6 +49,7 @@ from ruleslawyer.models.kaelyfos.points import (
     MOVE_ORDER,
     NIGHTMARE_LIMIT,
     NIGHTMARE_TURN,
+    NOT_MODELLED,
     OUT_OF_TOKENS,
     PHEROMONE_TIE,
     TIMELINE_POINTS,
@@ -313,6 +322,7 @@ def _prove_quiet(search: _Search) -> None:
             proofs[point_id] = "No node off the Scarab has a build site, so no trap is ever built."
     if not any(board.node(n).build_sites for n in board.nest_sites):
         proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
+    proofs.update(NOT_MODELLED)  # out of the model's reach: nothing to search
     for point_id, proof in proofs.items():
         search.found[point_id].proof = proof
 
@@ -592,6 +602,8 @@ def pieces(position: Position) -> int:
 
 
 def _finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
+    if f.point.id in NOT_MODELLED:
+        return not_modelled(f.point, rulings, NOT_MODELLED[f.point.id])
     found = _plain_finding(f, rulings, finished)
     note = DEFAULT_NOTES.get(f.point.id)
     return replace(found, message=f"{found.message} {note}") if note else found

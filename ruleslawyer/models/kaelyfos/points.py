@@ -116,6 +116,15 @@ NIGHTMARE_BOTTOM = _s(
 
 ATTACK_REMOVAL = "kaelyfos/attack-removal"
 TRAP_DISTANCE_TIE = "kaelyfos/trap-distance-tie"
+SECRET_CARDS = _s("Quick Setup", "Set aside secret cards A & B until referenced.")
+NIGHTMARE_ROLL = _s(
+    "Waking Nightmares", "Roll a discovery die, and resolve the corresponding nightmare."
+)
+DORMANCY = _s(
+    "Bloodsucker Dormancy",
+    "While it's unnerving, you may enter and move through a node with bloodsuckers on it "
+    "without suffering an attack.",
+)
 TRAPPED_ATTACK = "kaelyfos/trapped-attack"
 SCARAB_PASSABLE = "kaelyfos/scarab-passable"
 SPAWN_INTO_TRAP = "kaelyfos/spawn-into-trap"
@@ -415,6 +424,45 @@ RULE_POINTS: tuple[RulePoint, ...] = (
             ),
         ),
         "no-card",
+    ),
+)
+
+# Rules out of the model's reach: each an info finding that says so, with its sentence.
+SECRET = "kaelyfos/secret-cards"
+NIGHTMARE_DIE = "kaelyfos/nightmare-die"
+EXPLORER_MOVEMENT = "kaelyfos/explorer-movement"
+NOT_MODELLED: dict[str, str] = {
+    SECRET: (
+        "The seed prints neither secret card nor anything that references A or B, so what "
+        "they do is unknown; no check or solver uses them."
+    ),
+    NIGHTMARE_DIE: (
+        "The discovery die and the waking nightmare cards are not in the seed: the model "
+        "counts who draws a waking nightmare (1 per turn at most, as the FAQ says) but does "
+        "not roll the die, resolve the nightmare, or keep the nightmare deck's order (the "
+        "card going to the bottom)."
+    ),
+    EXPLORER_MOVEMENT: (
+        "Explorer movement is the base game's and is not modelled (advise keeps the "
+        "explorers put between triggers). The model agrees with the sentence where it "
+        "reaches: only a behaviour card's Attack gives distress, never an explorer's move."
+    ),
+}
+RULE_POINTS += (
+    RulePoint(
+        SECRET, "Secret cards A and B, set aside until referenced", Kind.INFO, (SECRET_CARDS,)
+    ),
+    RulePoint(
+        NIGHTMARE_DIE,
+        "A waking nightmare: the discovery die roll, and the card going to the bottom of its deck",
+        Kind.INFO,
+        (NIGHTMARE_ROLL, NIGHTMARE_BOTTOM),
+    ),
+    RulePoint(
+        EXPLORER_MOVEMENT,
+        "Explorers entering and moving through a node with bloodsuckers",
+        Kind.INFO,
+        (DORMANCY,),
     ),
 )
 
