@@ -311,6 +311,18 @@ def skipped_for(finding: Finding, errors: Sequence[Finding]) -> Finding:
     return replace(finding, message=message, finished=False, searched=0, not_searched=why)
 
 
+def not_modelled(point: RulePoint, rulings: Mapping[str, str], reason: str) -> Finding:
+    """The ``info`` finding of a rule sentence out of the model's reach: says so, and why."""
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=True,
+        kind=Kind.INFO,
+        message=f"Not modelled: this rule is out of the model's reach. {reason}",
+        searched=0,
+    )
+
+
 def data_error(
     game: str,
     check: str,

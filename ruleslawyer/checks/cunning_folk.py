@@ -20,6 +20,7 @@ from ruleslawyer.findings import (
     RulePoint,
     Witness,
     data_error,
+    not_modelled,
     not_searched,
     point_finding,
 )
@@ -46,6 +47,7 @@ from ruleslawyer.models.cunning_folk.village import (
     GOOD_ELDER,
     GOOD_WITCH,
     LIAR,
+    NOT_MODELLED,
     OPPOSITION,
     PIRATE,
     POINTS,
@@ -135,6 +137,8 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         share = _share(budget, len(points) - k)
         if errors and point.id != "cunning-folk/scoundrels-village-size":
             findings.append(not_searched(point, rulings=rulings, errors=errors))
+        elif point.id in NOT_MODELLED:
+            findings.append(not_modelled(point, rulings, NOT_MODELLED[point.id]))
         elif point.id in PLANS:
             findings.append(_reading_point(point.id, PLANS[point.id], data, base, rulings, share))
         elif point.id in LOOPS:

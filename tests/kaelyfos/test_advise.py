@@ -387,14 +387,16 @@ def test_budget_says_not_finished() -> None:
 
 
 def test_cli_open_ties_reading(tmp_path: Path) -> None:
-    # the position of test_open_pheromone_tie_ranked_under_each_reading as a file
+    # The tie of test_open_pheromone_tie_ranked_under_each_reading on face-up cards (a file
+    # with an explorer on a face-down card is refused): the bloodsucker on the interior
+    # orifice is 1 step from ada and ben, both exits carry 1 dot; Prowl is the only card.
     path = tmp_path / "tie.toml"
     path.write_text(
         'board = "kaelyfos"\n'
         'nests = { A = "vesicle-cluster", B = "bony-protrusion", C = "glowing-fold" }\n'
         "supply = 5\n"
-        'explorers = { ada = "bony-protrusion", ben = "exterior-facedown-2" }\n'
-        'bloodsuckers = { "exterior-orifice" = 1 }\n'
+        'explorers = { ada = "exterior-orifice", ben = "vesicle-cluster" }\n'
+        'bloodsuckers = { "interior-orifice" = 1 }\n'
         "material = 1\n"
         'spent = ["Frenzy", "Hunt", "Swarm"]\n'
     )
@@ -404,7 +406,7 @@ def test_cli_open_ties_reading(tmp_path: Path) -> None:
     assert doc["model"].endswith(
         f"{OPEN_TIES}=uniform (each option the rules leave open is equally likely)"
     )
-    assert doc["options"][0]["option"] == "ada builds on bony-protrusion"
+    assert doc["options"][0]["option"] == "ada builds on exterior-orifice"
     assert (OPEN_TIES, "worst") in {
         (d["point"], d["reading"]) for d in doc["open_rule_points_changing_the_ranking"]
     }
@@ -483,12 +485,12 @@ def test_cli_budget_help_deep_toml_and_a_board_without_a_deck(tmp_path: Path) ->
 
 
 def test_open_ties_met_are_named() -> None:
-    # examples/kaelyfos/pheromone-tie.toml's table: the bloodsucker on the exterior orifice
-    # is equally close to both explorers and both exits carry 2 dots (a tie the rules leave
+    # examples/kaelyfos/pheromone-tie.toml's table: the bloodsucker on the interior orifice
+    # is equally close to both explorers and both exits carry 1 dot (a tie the rules leave
     # open); whichever card comes first moves it, so the tie is met and must be named.
     start = position(
-        explorers={"ada": "bony-protrusion", "ben": "exterior-facedown-2"},
-        bloodsuckers={"exterior-orifice": 1},
+        explorers={"ada": "exterior-orifice", "ben": "vesicle-cluster"},
+        bloodsuckers={"interior-orifice": 1},
     )
     advice = advise(start, 1, (), 1, {})
     assert "kaelyfos/pheromone-tie" in advice.ranking.ties

@@ -47,6 +47,7 @@ class Record:
     revealed: str = ""
     saw: str = ""
     swapped: bool | None = None
+    challengers: tuple[str, ...] = ()  # who challenged, in order (empty: not logged)
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,8 @@ def public_walk(
     source: str,
 ) -> tuple[tuple[Event, ...], dict[str, int], str]:
     """:func:`public_events`, with the suspected cards the log makes certain for each player
-    at its end (caught bluffs and failed runs; a true claim's challengers are not logged)
+    at its end (caught bluffs, failed runs, and the challengers of a true claim: as logged, or the
+    other player of a two-player game)
     and how the game ended ("" while it goes on)."""
     table = _Table(setup, players, rules, source)
     events = []
@@ -195,6 +197,19 @@ def _claim(table: _Table, r: Record, perspective: str | None) -> list[Op]:
             earned = False
             if not (r.role == VILLAGER and table.rules.villager_challenge == "no-penalty"):
                 _penalise(table, r.player or "", r.index)
+        elif not (r.role == VILLAGER and table.rules.villager_challenge == "no-penalty"):
+            # "The player who challenged you must take a suspected card": each challenger
+            # the log names (the other player in a two-player game), or only the first.
+            for name in r.challengers:
+                if table.marks.get(name, 0) >= 2:
+                    raise table.fail(r, f"challengers still in the game ({name} is ostracised)")
+            wrong = r.challengers
+            if table.rules.multiple_challengers == "first-challenger":
+                wrong = wrong[:1]
+            for name in wrong:
+                _penalise(table, name, r.index)
+            if table.over:
+                return ops
     if earned and r.role in (EVIL_WITCH, VAGRANT, *ELDERS):
         kind = "swap" if r.role == EVIL_WITCH else "trade" if r.role == VAGRANT else r.role
         table.pending = Pending(kind, r.player or "", r.index, r.cell)

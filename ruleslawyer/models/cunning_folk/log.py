@@ -85,6 +85,7 @@ class _EventDoc(StrictModel):
     challenged: bool = False
     revealed: str | None = None
     swapped: bool | None = None
+    challengers: list[str] | None = None
 
 
 class _LogDoc(StrictModel):
@@ -224,7 +225,7 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
     used = {k for k, v in e.model_dump(exclude_defaults=True).items() if k != "type"}
     allowed = {
         "peek": {"player", "cell", "saw"},
-        "claim": {"player", "cell", "role", "challenged", "revealed", "saw"},
+        "claim": {"player", "cell", "role", "challenged", "revealed", "saw", "challengers"},
         "pass": {"player", "cell", "saw"},
         "swap": {"player", "cells", "swapped"},
         "trade": {"cells", "player"},
@@ -252,13 +253,18 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
             )
         saw = _role(e.saw, source, f"{at}.saw", roles)
     role = revealed = ""
+    challengers: tuple[str, ...] = ()
     if e.type == "claim":
-        claimable = tuple(r for r in roles if r != LIAR)
+        # "You can declare that you've found a villager if you like" and "You can lie
+        # about which character is on the card": any character may be claimed, in the
+        # game or not (a bluff everyone can see through is still a claim).
+        claimable = tuple(r for r in ROLES if r != LIAR)
         role = _role(e.role or "nothing", source, f"{at}.role", claimable)
         if e.challenged and e.revealed is None:
             raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
         if not e.challenged and e.revealed is not None:
             raise InputError(source, f"{at}.revealed", e.revealed, "nothing (not challenged)")
+        challengers = _challengers(e, doc, source, at)
     if e.type == "reveal" and e.revealed is None:
         raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
     if e.revealed is not None:
@@ -275,4 +281,27 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
         challenged=e.challenged,
         revealed=revealed,
         saw=saw,
+        challengers=challengers,
     )
+
+
+def _challengers(e: _EventDoc, doc: _LogDoc, source: str, at: str) -> tuple[str, ...]:
+    """Who challenged a claim, in order: as logged, or the other player of a two-player game."""
+    if e.challengers is None:
+        others = [p for p in doc.players if p != e.player]
+        return tuple(others) if e.challenged and len(others) == 1 else ()
+    others = [p for p in doc.players if p != e.player]
+    if (
+        not e.challenged
+        or not e.challengers
+        or len(set(e.challengers)) != len(e.challengers)
+        or any(p not in others for p in e.challengers)
+    ):
+        raise InputError(
+            source,
+            f"{at}.challengers",
+            e.challengers,
+            f"on a challenged claim, distinct players other than the claimant "
+            f"({', '.join(others)}), in the order they challenged",
+        )
+    return tuple(e.challengers)

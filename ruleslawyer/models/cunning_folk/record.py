@@ -65,6 +65,8 @@ def events_of(
         }
         if challenged:
             event["revealed"] = before.village[before.cell]
+            late = (before.responder,) if word == "challenge" else ()
+            event["challengers"] = [names[p] for p in (*before.challengers, *late)]
         if mine:
             event["saw"] = before.village[before.cell]
         return [event]

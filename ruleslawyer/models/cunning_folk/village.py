@@ -479,6 +479,26 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         ),
         default="from-left",
     ),
+    RulePoint(
+        id="cunning-folk/later-games",
+        title="Who takes the first turn in the second and later games",
+        kind=Kind.INFO,
+        sentences=(
+            _s(
+                "Gameplay",
+                "For the second and subsequent games, the first turn always passes left.",
+            ),
+        ),
+    ),
 )
+
+# Rules out of the model's reach: each an info finding that says so, with its sentence.
+NOT_MODELLED: dict[str, str] = {
+    "cunning-folk/later-games": (
+        "The model plays one game at a time, the owner (the first seat) taking the first "
+        "turn; a series of games is not modelled, and logs do not check turn order, so who "
+        "starts a later game is never checked."
+    ),
+}
 
 POINTS: dict[str, RulePoint] = {p.id: p for p in RULE_POINTS}

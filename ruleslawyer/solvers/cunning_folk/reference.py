@@ -128,10 +128,10 @@ def _pick(table: Table, group: list[tuple[State, int]], move: str) -> list[End]:
 
 def _declared(state: State, weight: int) -> End:
     """A scoundrels declaration, valued as the elder planner states it: it stands where no
-    opposing card is left unpicked."""
+    opposing card is left face down (the opponents "may reveal one face-down card")."""
     left = [
         c
         for c, role in enumerate(state.village)
-        if opposes(state.claim, role) and c not in state.picked
+        if opposes(state.claim, role) and c not in state.picked and not state.face_up[c]
     ]
     return (state, weight, "failed" if left else "won")
