@@ -18,7 +18,6 @@ have tested it against the rest of the rules.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -175,7 +174,9 @@ def to_json(targets: Sequence[Target]) -> str:
             item["uncovered"] = [{"line": n, "text": text} for n, text in t.uncovered]
         item["sentences"] = [e.to_json() for e in rows]
         doc.append(item)
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    from ruleslawyer.schemas import dumps
+
+    return dumps({"games": doc}, ensure_ascii=False)
 
 
 def render(targets: Sequence[Target], fmt: str) -> str:

@@ -76,7 +76,7 @@ def test_cli_text_counts_and_json() -> None:
         '  [partly] The other player takes three random cards currently in front of "Monks"'
         in result.output
     )
-    doc = json.loads(runner.invoke(cli, ["coverage", "--format", "json"]).output)
+    doc = json.loads(runner.invoke(cli, ["coverage", "--format", "json"]).output)["games"]
     assert [d["game"] for d in doc] == list(GAMES)
     for d in doc:
         assert sum(d["counts"].values()) == d["sentences_total"] == len(d["sentences"])
@@ -186,7 +186,7 @@ def test_coverage_table_quote_not_in_rulebook_is_bad_input(repo: Path) -> None:
 def test_coverage_file_json_lists_uncovered(repo: Path) -> None:
     code, out = _run(repo, "coverage", "board.toml", "--format", "json")
     assert code == 0, out
-    (doc,) = json.loads(out)
+    (doc,) = json.loads(out)["games"]
     assert doc["game"] == "kaelyfos"
     assert doc["rulebook"] == "rules/kaelyfos.md"
     assert doc["uncovered"] == []

@@ -32,9 +32,16 @@ RUNS = [
     ("kaelyfos-step", ["kaelyfos", "step", f"{K}/pheromone-tie.toml"], {0}),
     ("kaelyfos-advance", ["kaelyfos", "advance", f"{K}/timeline.toml"], {0}),
     ("kaelyfos-advise", ["kaelyfos", "advise", f"{K}/advise.toml", "--triggers", "2"], {0}),
+    ("kaelyfos-balance", ["kaelyfos", "balance", "--explorer", "ada=glowing-fold"], {0}),
+    ("coverage", ["coverage"], {0}),
     ("cunning-folk-deduce", ["cunning-folk", "deduce", f"{CF}/table-talk.toml"], {0}),
     ("cunning-folk-advise", ["cunning-folk", "advise", f"{CF}/pending-claim.toml"], {0}),
     ("cunning-folk-balance", ["cunning-folk", "balance", "--games", "2", "--players", "2"], {0}),
+    (
+        "cunning-folk-equilibrium",
+        ["cunning-folk", "equilibrium", f"{CF}/bluff-or-not.toml", "--cell", "C3"],
+        {0},
+    ),
     ("twist-of-fate-solve", ["twist-of-fate", "solve", f"{TOF}/brownlow.toml"], {0}),
     (
         "twist-of-fate-solve",
