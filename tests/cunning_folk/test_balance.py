@@ -406,6 +406,10 @@ def test_cli_balance_deals_the_game_files_villages(tmp_path) -> None:
         "evil-witch = 1\nevil-elder = 1\nvillager = 4",
     )
     args = ("--games", "1", "--setup", "standard", "--setup", "bonus", "--bonus", "cat")
+    # the deduce and advise policies read logs, which name only the printed setups
+    refused = run(path, *args)
+    assert refused.exit_code == 2 and "--policies random plays any" in refused.output
+    args += ("--policies", "random")
     out = run(path, *args, "--format", "json")
     assert out.exit_code == 0, out.output
     doc = json.loads(out.output)

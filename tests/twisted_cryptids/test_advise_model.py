@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.models.twisted_cryptids.play import State, legal_moves, step
-from ruleslawyer.solvers.twisted_cryptids.advise import advise, brute_force, hidden_of_state
+from ruleslawyer.solvers.twisted_cryptids.advise import advise, hidden_of_state
 from ruleslawyer.solvers.twisted_cryptids.position import brute_force as record_brute_force
 from ruleslawyer.solvers.twisted_cryptids.position import position_state
 from ruleslawyer.solvers.twisted_cryptids.record import load_record, parse_record
+from ruleslawyer.solvers.twisted_cryptids.reference import brute_force
 from ruleslawyer.solvers.twisted_cryptids.simulate import deal
 
 GAME = builtin_game()

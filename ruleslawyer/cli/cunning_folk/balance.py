@@ -115,7 +115,12 @@ def balance(
     from ruleslawyer.errors import InputError
     from ruleslawyer.models.cunning_folk.data import load_game_data
     from ruleslawyer.models.cunning_folk.play import Rules, Table
-    from ruleslawyer.models.cunning_folk.village import CELLS, bonus_setup, scoundrel_setup
+    from ruleslawyer.models.cunning_folk.village import (
+        CELLS,
+        bonus_setup,
+        scoundrel_setup,
+        standard_setup,
+    )
     from ruleslawyer.solvers.cunning_folk.balance import OUTCOME_TEXT, POLICIES
     from ruleslawyer.solvers.cunning_folk.balance import balance as run
 
@@ -157,6 +162,20 @@ def balance(
                 players, core_counts=data.scoundrel_core, pool_counts=data.scoundrel_pool
             ),
         }[name]()
+        if set(seat_policies) - {"random"}:
+            printed = {
+                "standard": standard_setup,
+                "bonus": lambda: bonus_setup(bonus, source="--bonus"),
+                "scoundrels": lambda: scoundrel_setup(players),
+            }[name]()
+            if setup.compositions != printed.compositions:
+                raise InputError(
+                    source.display,
+                    name,
+                    "compositions other than the printed ones",
+                    "the printed compositions for the deduce and advise policies (a seat's "
+                    "log names only a printed setup); --policies random plays any",
+                )
         head: dict[str, Any] = {"setup": name, "players": names, "rulings": dict(chosen)}
         if name == "bonus":
             head["bonus"] = list(bonus)

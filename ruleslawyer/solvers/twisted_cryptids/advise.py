@@ -25,7 +25,7 @@ they are at most ``exact_limit``; otherwise a seeded uniform sample of worlds (t
 worlds for every move; the later choices maximised over the sample), each mean with a
 95% normal interval.
 
-:func:`brute_force` is the plain reference
+:func:`~ruleslawyer.solvers.twisted_cryptids.reference.brute_force` is the plain reference
 (:mod:`ruleslawyer.solvers.twisted_cryptids.reference`): every distinct ordering of each
 player's unrevealed Sighting ids, one state per world, no sharing.
 """
@@ -545,18 +545,3 @@ def best_move(state: State, *, exact_limit: int, samples: int, seed: int) -> Gam
         if better(values, best_values):
             best, best_values = move, values
     return best
-
-
-def brute_force(state: State) -> dict[str, tuple[float, float]]:
-    """Reference: per move (described), the mean (actor, leader) counted score change over
-    every distinct ordering of every other player's unrevealed Sighting ids."""
-    from ruleslawyer.solvers.twisted_cryptids.reference import plain_means
-
-    actor = state.actor()
-    assert actor is not None
-    per_player = [
-        [(h.player, stacks_of(h, order)) for order in set(itertools.permutations(h.free))]
-        for h in hidden_of_state(state, actor)
-    ]
-    worlds = [_world(state, dict(combo)) for combo in itertools.product(*per_player)]
-    return plain_means(state, worlds)

@@ -12,6 +12,7 @@ takes the first legal move. The horizon and the scoring are :mod:`cryptid_advise
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -20,11 +21,14 @@ from ruleslawyer.solvers.twisted_cryptids.advise import (
     Frame,
     Pair,
     World,
+    _world,
     better,
+    hidden_of_state,
     label,
     later_moves,
     leader_of,
     scoring_of,
+    stacks_of,
 )
 
 History = tuple[str, ...]
@@ -90,3 +94,16 @@ def plain_means(
             sum(b for _, b in res) / len(res),
         )
     return out
+
+
+def brute_force(state: State) -> dict[str, tuple[float, float]]:
+    """Reference: per move (described), the mean (actor, leader) counted score change over
+    every distinct ordering of every other player's unrevealed Sighting ids."""
+    actor = state.actor()
+    assert actor is not None
+    per_player = [
+        [(h.player, stacks_of(h, order)) for order in set(itertools.permutations(h.free))]
+        for h in hidden_of_state(state, actor)
+    ]
+    worlds = [_world(state, dict(combo)) for combo in itertools.product(*per_player)]
+    return plain_means(state, worlds)
