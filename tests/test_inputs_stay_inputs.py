@@ -59,7 +59,6 @@ def name_rulebook(repo: Path, value: str) -> None:
         ("check", "board.toml", "-o", "rules/kaelyfos.md"),
         ("baseline", "board.toml", "-o", "rules/kaelyfos.md"),
         ("diff", "board.toml", "board.toml", "-o", "rules/kaelyfos.md"),
-        ("report", "board.toml", "--dir", "rules"),
     ],
 )
 def test_no_output_overwrites_the_rulebook_the_game_file_names(repo: Path, args) -> None:
@@ -69,20 +68,29 @@ def test_no_output_overwrites_the_rulebook_the_game_file_names(repo: Path, args)
     assert rulebook.read_bytes() == before
 
 
+def test_report_does_not_write_over_the_rulebook(repo: Path) -> None:
+    # report board.toml --dir rules writes rules/board.md: a rulebook by that name is kept
+    shutil.move(repo / "rules" / "kaelyfos.md", repo / "rules" / "board.md")
+    name_rulebook(repo, "rules/board.md")
+    before = (repo / "rules" / "board.md").read_bytes()
+    one_line(run("report", "board.toml", "--dir", "rules"), "board.md", "an input of this command")
+    assert (repo / "rules" / "board.md").read_bytes() == before
+
+
 def test_report_does_not_replace_a_folder_holding_an_input(repo: Path) -> None:
-    # the report's pictures go to <dir>/kaelyfos/, replaced whole: a rulebook inside went too
-    (repo / "out" / "kaelyfos").mkdir(parents=True)
-    shutil.move(repo / "rules" / "kaelyfos.md", repo / "out" / "kaelyfos" / "rules.md")
-    name_rulebook(repo, "out/kaelyfos/rules.md")
-    line = one_line(run("report", "board.toml", "--dir", "out"), "out/kaelyfos", "rules.md")
+    # the report's pictures go to <dir>/board/, replaced whole: a rulebook inside went too
+    (repo / "out" / "board").mkdir(parents=True)
+    shutil.move(repo / "rules" / "kaelyfos.md", repo / "out" / "board" / "rules.md")
+    name_rulebook(repo, "out/board/rules.md")
+    line = one_line(run("report", "board.toml", "--dir", "out"), "out/board", "rules.md")
     assert "a folder the output may replace" in line
-    assert (repo / "out" / "kaelyfos" / "rules.md").is_file()
+    assert (repo / "out" / "board" / "rules.md").is_file()
 
 
 def test_report_beside_the_rulebook_still_writes(repo: Path) -> None:
     result = run("report", "board.toml", "--dir", "reports")
     assert result.exit_code in (0, 1), result.output
-    assert (repo / "reports" / "kaelyfos.md").is_file()
+    assert (repo / "reports" / "board.md").is_file()
 
 
 # --- where and what a rulebook may be ----------------------------------------------------------

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import fcntl
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys

@@ -218,7 +218,9 @@ def test_cli_bad_input_is_one_line() -> None:
 
 def test_readme_example_runs_as_printed() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    section = readme.split("### Balance for designers", 1)[1].split("\n### ", 1)[0]
+    section = readme.split("### Balance for designers: `ruleslawyer twist-of-fate balance", 1)[
+        1
+    ].split("\n### ", 1)[0]
     command = re.search(r"```sh\nruleslawyer (.+?)\n```", section).group(1)
     printed = section.split("```text\n", 1)[1].split("```", 1)[0]
     result = CliRunner().invoke(cli, command.split(), catch_exceptions=False)
