@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.models.twisted_cryptids.play import legal_moves, scored_humans, step
-from ruleslawyer.solvers.twisted_cryptids.advise import advise, brute_force, world_count
+from ruleslawyer.solvers.twisted_cryptids.advise import advise, world_count
+from ruleslawyer.solvers.twisted_cryptids.reference import brute_force
 from ruleslawyer.solvers.twisted_cryptids.simulate import position
 
 GAME = builtin_game()
