@@ -16,8 +16,10 @@ by a search with a budget of one state; that is not timed); the median of
 - ``maxn``: ``twist_of_fate_maxn.analyse`` under max^n (every move scored, the line);
 - ``paranoid cli``: what ``solve --model paranoid`` computes (the paranoid
   analysis and the paranoid solver's answer, ``twist_of_fate_maxn.paranoid_solve``);
-- with ``--reference DIR`` (a source tree holding an older ``ruleslawyer``, e.g. from
-  ``git archive``): that tree's max^n, as ``maxn (reference)`` (one thread there).
+- with ``--reference DIR`` (a source tree holding an older ``ruleslawyer``, e.g. a
+  ``git worktree`` of an older commit): that tree's max^n, as ``maxn (reference)``
+  (``--reference-kinds`` picks which, e.g. ``"maxn 1t"``), and the ratio of each of
+  this tree's max^n CPU medians to the reference's with as many threads.
 
 Each with the CLI's default threads (one per usable processor, at most 4), or
 with one thread where the name ends in `` 1t``.
@@ -98,6 +100,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--positions", nargs="+", default=["3p-6", "3p-9"])
     parser.add_argument("--reference", type=Path, default=None)
+    parser.add_argument("--reference-kinds", nargs="+", default=["maxn"])
     parser.add_argument("--warm-full", nargs="*", default=["3p-6"])
     parser.add_argument(
         "--kinds",
@@ -107,7 +110,7 @@ def main() -> None:
     args = parser.parse_args()
     solves = [(kind, ROOT) for kind in args.kinds]
     if args.reference is not None:
-        solves.append(("maxn (reference)", args.reference.resolve()))
+        solves += [(f"{k} (reference)", args.reference.resolve()) for k in args.reference_kinds]
     print(f"load average at start: {os.getloadavg()}")
     print("| position | solve | states | wall s | CPU s | CPU / paranoid | peak RSS |")
     print("|---|---|---|---|---|---|---|")
@@ -141,6 +144,12 @@ def main() -> None:
                 f"{ratio} | {peak:.0f} MiB |"
             )
             notes.append(f"{name} {kind}: CPU s " + ", ".join(f"{r['cpu']:.2f}" for r in rs))
+        for kind, tree in solves:  # this tree's max^n against the reference's
+            old = f"{kind} (reference)"
+            if tree == ROOT and old in runs:
+                new_cpu = statistics.median(r["cpu"] for r in runs[kind])
+                old_cpu = statistics.median(r["cpu"] for r in runs[old])
+                notes.append(f"{name} {kind} / {old}: CPU {new_cpu / old_cpu:.2f}x")
     print(f"load average at end: {os.getloadavg()}")
     print("\n".join(notes))
 

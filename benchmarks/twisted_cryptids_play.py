@@ -1,14 +1,16 @@
 """Benchmark: ``twisted-cryptids advise`` and ``balance`` beside plain references.
 
-Run from the repository root: ``python benchmarks/twisted_cryptids_play.py [--games 200]``.
+Run from the repository root:
+``python benchmarks/twisted_cryptids_play.py [--games 200] [--agent-games 1]``.
 
 advise rows: positions of seeded 2-player games (players, seed, moves as the CLI takes
 them). ``advise s`` is the solver (the play before Dusk's reveals shared by every world);
-``reference s`` replays every world from the move with no sharing
-(``twisted_cryptids.advise.outcome``) over the same worlds, and the means must agree.
-balance rows: ``balance s`` for ``--games``
-seeded games under the random policy, beside a plain loop playing the same seeded games with
-``play_random`` and nothing else (the cost of the games themselves). The last line is the
+``reference s`` plays every world from the move on its own with no sharing
+(``cryptid_advise_reference.plain_means``) over the same worlds, and the means must agree.
+balance rows: ``balance s`` for ``--games`` seeded games under the random policy, beside a
+plain loop playing the same seeded games with ``play_random`` and nothing else (the cost of
+the games themselves); then ``--agent-games`` games under ``--policy advise`` (2 and 4
+players) and the seconds a game. The last line is the
 CLI wall time of ``balance --games N`` over every player count in a fresh process.
 """
 
@@ -19,32 +21,27 @@ import random
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ruleslawyer.models.twisted_cryptids.game import builtin_game  # noqa: E402
-from ruleslawyer.models.twisted_cryptids.play import legal_moves, play_random  # noqa: E402
+from ruleslawyer.models.twisted_cryptids.play import play_random  # noqa: E402
 from ruleslawyer.solvers.twisted_cryptids import advise as ca  # noqa: E402
-from ruleslawyer.solvers.twisted_cryptids.balance import balance  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids.balance import Agent, balance  # noqa: E402
+from ruleslawyer.solvers.twisted_cryptids.reference import plain_means  # noqa: E402
 from ruleslawyer.solvers.twisted_cryptids.simulate import deal, position  # noqa: E402
 
 
 def reference_means(state, worlds):  # type: ignore[no-untyped-def]
-    actor = state.actor()
-    leader = ca.leader_of(state, actor)
-    out = {}
-    for move in legal_moves(state):
-        res = [ca.outcome(replace(state, stacks=w), move, actor, leader) for w in worlds]
-        out[ca.label(state, move)] = sum(a for a, _ in res) / len(res)
-    return out
+    return {move: mine for move, (mine, _) in plain_means(state, worlds).items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--agent-games", type=int, default=1)
     args = parser.parse_args()
     game = builtin_game()
     print(
@@ -65,7 +62,7 @@ def main() -> None:
         ref = reference_means(state, worlds)
         slow = time.perf_counter() - start
         agree = all(
-            abs(r["myth_change"]["mean"] - ref[r["move"]]) < 1e-3 for r in result["choices"]
+            abs(r["score_change"]["mean"] - ref[r["move"]]) < 1e-3 for r in result["choices"]
         )
         name = f"{players}p seed {seed} moves {moves}"
         print(
@@ -82,6 +79,13 @@ def main() -> None:
             play_random(deal(game, players, i), random.Random(i))
         slow = time.perf_counter() - start
         print(f"{players} players{'':<20} {args.games:>6} {fast:>10.1f} {slow:>13.1f}")
+    print(f"\n{'balance --policy advise':<28} {'games':>6} {'balance s':>10} {'s a game':>9}")
+    for players in (2, 4):
+        start = time.perf_counter()
+        balance(game, players, args.agent_games, 0, agent=Agent("advise"))
+        fast = time.perf_counter() - start
+        each = fast / args.agent_games
+        print(f"{players} players{'':<20} {args.agent_games:>6} {fast:>10.1f} {each:>9.1f}")
     start = time.perf_counter()
     done = subprocess.run(
         [

@@ -18,6 +18,7 @@ from ruleslawyer import __version__
 from ruleslawyer.checking import GameResult
 from ruleslawyer.errors import InputError
 from ruleslawyer.inputs import check_nesting, read_text, too_deep
+from ruleslawyer.schemas import dumps
 
 FORMAT = "ruleslawyer-baseline/1"
 
@@ -42,7 +43,7 @@ def render(results: Sequence[GameResult]) -> str:
             key=lambda e: (e["game"], e["id"], e["fingerprint"]),
         ),
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps(doc, ensure_ascii=False)
 
 
 @dataclass(frozen=True)

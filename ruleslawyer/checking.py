@@ -64,6 +64,7 @@ def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Bud
     findings = rulebook_quotes.apply(
         source, points, rulings, info.check_function()(source, rulings, budget)
     )
+    findings = [*findings, *_coverage_gaps(source, info.rulebook)]
     order = {p.id: i for i, p in enumerate(points)}
     findings = sorted(
         findings,
@@ -79,6 +80,28 @@ def check_source(source: GameSource, cli_rulings: Mapping[str, str], budget: Bud
         rulebook=info.rulebook,
         rulebook_file=book.display if (book := source.rulebook()) is not None else None,
     )
+
+
+def _coverage_gaps(source: GameSource, rulebook: str) -> list[Finding]:
+    """Gaps for the sentences of the designer's rulebook that nothing covers (none without one).
+
+    Every quote of the game file's ``[coverage]`` table must be in that rulebook.
+    """
+    from ruleslawyer import coverage
+
+    book = source.rulebook()
+    explained = source.coverage()
+    if book is None:
+        if explained:
+            expected = 'a rulebook named in the file (rulebook = "...")'
+            raise InputError(source.display, "coverage", next(iter(explained)), expected)
+        return []
+    present = {" ".join(text.split()) for _, text in coverage.sentences(book.text)}
+    for quote in explained:
+        if " ".join(quote.split()) not in present:
+            expected = f"a sentence of {book.display}, verbatim"
+            raise InputError(source.display, f"coverage.{quote}", quote, expected)
+    return coverage.gap_findings(source.game, rulebook, book, explained)
 
 
 def load_all(targets: Iterable[str]) -> list[GameSource]:

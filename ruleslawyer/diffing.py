@@ -19,6 +19,7 @@ from ruleslawyer.checking import (
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind
 from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.schemas import dumps
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,12 @@ class Diff:
         """New or reopened findings at or above ``--fail-on``: what makes ``diff`` exit 1."""
         new = [*self.appeared, *(b for _, b in self.status_changed)]
         return [f for f in new if f.fails(effective_fail_on(fail_on))]
+
+    @property
+    def finished(self) -> bool:
+        """False when a search on either side ran out of its budget: the diff may miss or
+        invent differences there."""
+        return not (self.old.unfinished() or self.new.unfinished())
 
     @property
     def empty(self) -> bool:
@@ -158,12 +165,13 @@ def to_json(d: Diff, fail_on: frozenset[Kind]) -> dict[str, Any]:
         ],
         "rulings": {k: {"old": a, "new": b} for k, (a, b) in d.rulings.items()},
         "analysis": {k: {"old": a, "new": b} for k, (a, b) in d.analysis.items()},
+        "finished": d.finished,
     }
 
 
 def render(d: Diff, fail_on: frozenset[Kind], fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(to_json(d, fail_on), indent=2, ensure_ascii=False) + "\n"
+        return dumps(to_json(d, fail_on), ensure_ascii=False)
     bullet = "-" if fmt == "markdown" else " "
     lines = [f"{'# ' if fmt == 'markdown' else ''}{d.game}: {d.old.source} -> {d.new.source}", ""]
     failing = {id(f) for f in d.failing(fail_on)}
@@ -203,4 +211,9 @@ def render(d: Diff, fail_on: frozenset[Kind], fmt: str) -> str:
     if d.empty:
         lines.append("No differences.")
     lines.append(f"{len(failing)} new finding(s) at or above --fail-on")
+    if not d.finished:
+        lines.append(
+            "finished: false (a search ran out of its budget: differences there may be "
+            "missing or not real)"
+        )
     return "\n".join(lines) + "\n"

@@ -50,8 +50,8 @@ def explain(point: RulePoint, finding: Finding, result: GameResult) -> str:
         lines += [*_wrap(f.message), ""]
     lines.append(f"What the check found: {KIND_LABEL[finding.kind]}, {status_phrase(finding)}.")
     lines += _wrap(finding.message)
-    if not finding.finished:
-        lines += _wrap("The search ran out of budget, so this is not a clean bill.")
+    if (incomplete := finding.unfinished_phrase()) is not None:
+        lines += _wrap(f"{incomplete[0].upper()}{incomplete[1:]}.")
     if finding.witness is not None:
         w = finding.witness
         where = "Where the readings part:" if point.readings else "Where the rules give no answer:"

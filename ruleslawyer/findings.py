@@ -11,8 +11,8 @@ smallest concrete :class:`Witness` it found where the readings part.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -178,14 +178,26 @@ class Finding:
     subject: str | None = None  # what a data error is about, in words free of positions
     baselined: bool = False  # already present in the --baseline file
     edit: str | None = None  # the rulebook edit (game file's [edits]) that settled it
+    not_searched: str | None = None  # why the point was skipped ("data error at FILE:LINE ...")
 
     def fails(self, fail_on: frozenset[Kind]) -> bool:
         """Whether this finding counts against ``--fail-on``.
 
-        A resolved or baselined finding never fails; an unfinished search fails
-        when its kind would, since "no problem" was not shown.
+        A resolved or baselined finding never fails. Neither does an unfinished
+        search: it is "not finished" (exit 3 when nothing else fails), never a
+        FAIL, since nothing was shown either way.
         """
-        return self.status == "open" and not self.baselined and self.kind in fail_on
+        return (
+            self.finished and self.status == "open" and not self.baselined and self.kind in fail_on
+        )
+
+    def unfinished_phrase(self) -> str | None:
+        """What a report says of an incomplete answer: not searched (and why), or not finished."""
+        if self.not_searched is not None:
+            return f"not searched: {self.not_searched}"
+        if not self.finished:
+            return "not finished: incomplete, not a clean bill"
+        return None
 
     def fingerprint(self, game: str) -> str:
         """A stable identity for baselines: the point, its kind and status, and what it is about.
@@ -231,6 +243,8 @@ class Finding:
             out["baselined"] = True
         if self.edit is not None:
             out["edit"] = self.edit
+        if self.not_searched is not None:
+            out["not_searched"] = self.not_searched
         return out
 
 
@@ -270,6 +284,42 @@ def point_finding(
         finished=finished,
         searched=searched,
         extra=extra or {},
+    )
+
+
+def not_searched(
+    point: RulePoint, *, rulings: Mapping[str, str], errors: Sequence[Finding]
+) -> Finding:
+    """The finding of ``point`` left unsearched because the game file has data ``errors``."""
+    found = point_finding(point, rulings=rulings, parted=False, finished=False, message="")
+    return skipped_for(found, errors)
+
+
+def skipped_for(finding: Finding, errors: Sequence[Finding]) -> Finding:
+    """``finding`` as a point not searched for the data ``errors``: not finished, and saying
+    where the first error is (no budget ran out). A message of its own (what could be
+    decided without the broken data) is kept after that."""
+    first = next(e for e in errors if e.kind == Kind.DATA_ERROR)
+    where = "the game file"
+    if first.location is not None:
+        line = f":{first.location.line}" if first.location.line else ""
+        where = f"{first.location.file}{line} ({first.location.place})"
+    why = f"data error at {where}"
+    message = f"Not searched: {why}."
+    if finding.message and not finding.message.startswith("Not searched"):
+        message += f" {finding.message}"  # what was decided without the broken data
+    return replace(finding, message=message, finished=False, searched=0, not_searched=why)
+
+
+def not_modelled(point: RulePoint, rulings: Mapping[str, str], reason: str) -> Finding:
+    """The ``info`` finding of a rule sentence out of the model's reach: says so, and why."""
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=True,
+        kind=Kind.INFO,
+        message=f"Not modelled: this rule is out of the model's reach. {reason}",
+        searched=0,
     )
 
 

@@ -26,7 +26,7 @@ PROVENANCES = ("printed", "assumed", "placeholder")
 
 # Keys any game file may carry for the designer's workflow; read_toml sets them
 # aside so each game's own schema sees only its own keys (see GameSource.designer).
-DESIGNER_KEYS = ("rulebook", "edits")
+DESIGNER_KEYS = ("rulebook", "edits", "coverage")
 
 
 def read_toml(path: str | Path, *, display: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -108,6 +108,18 @@ class GameSource:
         for key, value in table.items():
             if not isinstance(value, str) or not value.strip():
                 raise InputError(self.display, f"edits.{key}", value, "the edit, in words (string)")
+        return dict(table)
+
+    def coverage(self) -> dict[str, str]:
+        """The file's ``[coverage]`` table: a sentence of its own rulebook -> what covers it."""
+        table = self.designer.get("coverage", {})
+        if not isinstance(table, Mapping):
+            expected = 'a table of "the sentence" = "what covers it, in words"'
+            raise InputError(self.display, "coverage", table, expected)
+        for key, value in table.items():
+            if not isinstance(value, str) or not value.strip():
+                expected = "what covers the sentence, in words (string)"
+                raise InputError(self.display, f"coverage.{key}", value, expected)
         return dict(table)
 
     def table_line(self, table: str, key: str) -> int | None:

@@ -45,8 +45,11 @@ def was_read(info: os.stat_result) -> bool:
     return seen is not None and (info.st_dev, info.st_ino) in seen
 
 
-def regular_file(path: str | Path, shown: str, expected: str) -> os.stat_result:
-    """``stat`` of ``path``, which must be an existing regular file (never opened here)."""
+def regular_file(
+    path: str | Path, shown: str, expected: str, max_bytes: int = MAX_FILE_BYTES
+) -> os.stat_result:
+    """``stat`` of ``path``, which must be an existing regular file of at most ``max_bytes``
+    (never opened here)."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -57,22 +60,22 @@ def regular_file(path: str | Path, shown: str, expected: str) -> os.stat_result:
         raise InputError(shown, "", "a directory", expected)
     if not stat.S_ISREG(info.st_mode):
         raise InputError(shown, "", f"a {_kind(info.st_mode)}, not a regular file", expected)
-    if info.st_size > MAX_FILE_BYTES:
+    if info.st_size > max_bytes:
         raise InputError(
-            shown, "", f"{info.st_size} bytes", f"{expected} of at most {MAX_FILE_BYTES} bytes"
+            shown, "", f"{info.st_size} bytes", f"{expected} of at most {max_bytes} bytes"
         )
     return info
 
 
-def read_text(path: str | Path, shown: str, expected: str) -> str:
+def read_text(path: str | Path, shown: str, expected: str, max_bytes: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of a regular input file, with one-line errors naming ``shown``."""
-    info = regular_file(path, shown, expected)
+    info = regular_file(path, shown, expected, max_bytes)
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            data = handle.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(shown, "", _reason(exc), expected) from None
-    if len(data) > MAX_FILE_BYTES:  # grew since stat
+    if len(data) > max_bytes:  # grew since stat
         raise InputError(shown, "", "a file still growing", f"{expected} of fixed size")
     try:
         text = data.decode("utf-8")

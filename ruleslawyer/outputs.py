@@ -107,6 +107,24 @@ def refuse_input(path: Path, shown: str) -> None:
         raise InputError(shown, "", "an input of this command", "an output that is not an input")
 
 
+def refuse_inputs_inside(folder: Path) -> None:
+    """Refuse to replace a folder (a report's ``kaelyfos/``) holding a file the running
+    command read: replacing the folder would delete it. Symbolic links are not followed."""
+    if not os.path.isdir(folder) or os.path.islink(folder):
+        return
+    for parent, _, names in os.walk(folder):
+        for name in sorted(names):
+            try:
+                info = os.stat(os.path.join(parent, name), follow_symlinks=False)
+            except OSError:
+                continue
+            if was_read(info):
+                raise InputError(
+                    str(folder), "", f"{os.path.join(parent, name)}, an input of this command",
+                    "a folder the output may replace (no input inside)",
+                )  # fmt: skip
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path``: a temporary file in the same directory, renamed over it
     (over a symbolic link's target, as a plain write would)."""
@@ -152,6 +170,8 @@ def write_set(directory: Path, files: Mapping[str, str]) -> None:
     """
     for name in files:
         refuse_input(directory / name, str(directory / name))
+    for top in sorted({Path(name).parts[0] for name in files}):
+        refuse_inputs_inside(directory / top)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}.new-"))

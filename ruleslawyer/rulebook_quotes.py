@@ -17,7 +17,6 @@ changed quotes are then reported as resolved by that edit.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +24,7 @@ from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Location, RulePoint, Sentence, data_error
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.rulebooks import Candidate, DesignerRulebook
+from ruleslawyer.schemas import dumps
 
 TITLE = "A sentence a rule point quotes changed or is gone from the rulebook"
 
@@ -249,8 +249,10 @@ def render_changes(
     new: DesignerRulebook,
     changes: Sequence[QuoteChange],
     fmt: str,
+    uncovered: Sequence[tuple[int, str]] = (),
 ) -> str:
-    """The rulebook diff as text, Markdown or JSON."""
+    """The rulebook diff as text, Markdown or JSON; ``uncovered``: the new version's
+    sentences (line, text) that the old one did not have and nothing covers."""
     changed = sorted({c.point for c in changes if c.change == "changed"})
     if fmt == "json":
         doc = {
@@ -275,8 +277,9 @@ def render_changes(
                 for c in changes
             ],
             "points_to_recheck": changed,
+            "uncovered": [{"line": n, "text": t} for n, t in uncovered],
         }
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return dumps(doc, ensure_ascii=False)
     md = fmt == "markdown"
     bullet = "-" if md else " "
     lines = [f"{'# ' if md else ''}{game} rulebook: {old.display} -> {new.display}", ""]
@@ -301,6 +304,10 @@ def render_changes(
         lines.append("")
     if not changes:
         lines += ["No quoted sentence changed.", ""]
+    if uncovered:
+        lines.append(f"{'## ' if md else ''}New sentences that nothing covers (gaps)")
+        lines += [f"{bullet} “{t}” ({new.display}:{n})" for n, t in uncovered]
+        lines.append("")
     lines.append(
         f"{len(changed)} rule point(s) whose sentences changed: {', '.join(changed) or 'none'}"
     )

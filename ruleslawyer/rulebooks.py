@@ -14,12 +14,15 @@ longer there verbatim, :func:`nearest` finds the sentence most like it
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Sentence
+from ruleslawyer.inputs import read_text
 from ruleslawyer.shipped_rulebooks import span_in, spans_in, text
 
 
@@ -73,11 +76,15 @@ class DesignerRulebook:
     def markdown(self) -> bool:
         return self.display.lower().endswith((".md", ".markdown"))
 
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
     def section_at(self, line: int, default: str) -> str:
         """The Markdown heading above ``line`` (1-based), else ``default``."""
         if not self.markdown:
             return default
-        lines = self.text.splitlines()
+        lines = self.lines
         for i in range(min(line, len(lines)) - 1, -1, -1):
             m = _HEADING.match(lines[i])
             if m:
@@ -118,18 +125,21 @@ class DesignerRulebook:
             return None
         want = _plain(quote.replace("...", " "))
         width = max(1, len(re.findall(r"[.!?](?:\s|$)", quote)))
-        best: Candidate | None = None
-        for i in range(len(pieces)):
-            run = pieces[i : i + width]
-            joined = " ".join(p[1] for p in run)
-            matcher = difflib.SequenceMatcher(None, want, joined, autojunk=False)
-            if best is not None and matcher.quick_ratio() <= best.score:
-                continue
-            score = matcher.ratio()
-            if best is None or score > best.score:
-                line = run[0][0]
-                best = Candidate(joined, line, self.section_at(line, ""), score)
-        return best
+        runs = [pieces[i : i + width] for i in range(len(pieces))]
+        joined = [" ".join(p[1] for p in run) for run in runs]
+        matchers = [difflib.SequenceMatcher(None, want, j, autojunk=False) for j in joined]
+        # ratio() is at most quick_ratio(): the exact ratios are worked out from the highest
+        # bound down, stopping once no bound can beat the best (the first of equals wins)
+        bounds = sorted(((-m.quick_ratio(), i) for i, m in enumerate(matchers)))
+        best_score, best_i = -1.0, -1
+        for bound, i in bounds:
+            if -bound < best_score:
+                break
+            score = matchers[i].ratio()
+            if score > best_score or (score == best_score and i < best_i):
+                best_score, best_i = score, i
+        line = runs[best_i][0][0]
+        return Candidate(joined[best_i], line, self.section_at(line, ""), best_score)
 
 
 def _plain(text: str) -> str:
@@ -137,11 +147,15 @@ def _plain(text: str) -> str:
     return " ".join(" ".join(_MARKUP.sub("", line) for line in text.splitlines()).split())
 
 
+@lru_cache(maxsize=4)
 def _sentences(body: str) -> list[tuple[int, str]]:
     """Every sentence of ``body`` with its 1-based first line, headings left out."""
     out = []
+    line, counted = 1, 0  # lines counted on from the last sentence: linear in the body
     for m in _SENTENCE.finditer(body):
-        first = body.count("\n", 0, m.start()) + 1
+        line += body.count("\n", counted, m.start())
+        counted = m.start()
+        first = line
         raw = m.group(0)
         lead = len(raw) - len(raw.lstrip())
         first += raw.count("\n", 0, lead)
@@ -156,23 +170,59 @@ def _sentences(body: str) -> list[tuple[int, str]]:
     return out
 
 
-def read(path: Path, shown: str, *, origin: str, place: str) -> DesignerRulebook:
-    """Read a designer's rulebook; errors name ``origin`` (the file or option that named it)."""
+MAX_RULEBOOK_BYTES = 2 * 2**20  # the largest designer rulebook read (2 MiB)
+
+
+def read(
+    path: Path, shown: str, *, origin: str, place: str, within: tuple[Path, ...] = ()
+) -> DesignerRulebook:
+    """Read a designer's rulebook; errors name ``origin`` (the file or option that named it).
+
+    It must be a regular file (no device, FIFO or directory) of at most
+    :data:`MAX_RULEBOOK_BYTES`, UTF-8 text without NUL bytes, and, when ``within``
+    names folders, resolve (symbolic links followed) to a file inside one of them.
+    The file is remembered as an input, so no output of the command overwrites it.
+    """
     expected = "a Markdown or plain-text rulebook"
+    if within and not _inside(path, within):
+        where = "inside the game file's folder or its git root (symbolic links followed)"
+        raise InputError(origin, place, shown, f"{expected} {where}")
     try:
-        body = path.read_text("utf-8")
-    except FileNotFoundError:
-        raise InputError(origin, place, shown, f"{expected} (no such file)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(origin, place, shown, f"{expected} ({type(exc).__name__})") from None
+        body = read_text(path, shown, expected, MAX_RULEBOOK_BYTES)
+    except InputError as exc:
+        found = exc.found if exc.place == "" else f"{exc.found} at {exc.place}"
+        if str(found).endswith(" bytes"):  # the size: say the cap too
+            found = f"{found}, more than {MAX_RULEBOOK_BYTES}"
+        raise InputError(origin, place, shown, f"{expected} ({found})") from None
+    if "\0" in body:
+        line = body.count("\n", 0, body.index("\0")) + 1
+        raise InputError(origin, place, shown, f"{expected} (a NUL byte on line {line}: not text)")
     return DesignerRulebook(display=shown, text=body)
 
 
+def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
+    """Whether ``path``, its symbolic links followed, names something inside one of ``folders``."""
+    real = Path(os.path.realpath(path))
+    return any(real.is_relative_to(os.path.realpath(folder)) for folder in folders)
+
+
+def git_root(folder: Path) -> Path | None:
+    """The nearest folder at or above ``folder`` holding ``.git`` (a repository or worktree)."""
+    here = Path(os.path.realpath(folder))
+    for candidate in (here, *here.parents):
+        if os.path.lexists(candidate / ".git"):
+            return candidate
+    return None
+
+
 def load_designer(value: object, game_file: str, base: Path) -> DesignerRulebook:
-    """Read the rulebook a game file names (``rulebook = "..."``, relative to the game file)."""
+    """Read the rulebook a game file names (``rulebook = "..."``, relative to the game file,
+    inside its folder or its git root)."""
     if not isinstance(value, str) or not value.strip():
         expected = "a Markdown or plain-text rulebook path, relative to the game file"
         raise InputError(game_file, "rulebook", value, expected)
     shown = (Path(game_file).parent / value).as_posix()
-    book = read(base / value, value, origin=game_file, place="rulebook")
+    root = git_root(base)
+    within = (base,) if root is None else (base, root)
+    book = read(base / value, value, origin=game_file, place="rulebook", within=within)
     return DesignerRulebook(display=shown, text=book.text)

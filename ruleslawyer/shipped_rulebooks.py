@@ -35,8 +35,10 @@ def spans_in(body: str, quote: str) -> list[tuple[int, int]]:
     parts = [r"\s+".join(re.escape(word) for word in part.split()) for part in quote.split("...")]
     pattern = r".*?".join(p for p in parts if p)
     out = []
+    first, counted = 1, 0  # lines counted on from the last match: linear in the body
     for match in re.finditer(pattern, body, flags=re.DOTALL):
-        first = body.count("\n", 0, match.start()) + 1
+        first += body.count("\n", counted, match.start())
+        counted = match.start()
         out.append((first, first + body.count("\n", match.start(), match.end())))
     return out
 

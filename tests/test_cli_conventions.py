@@ -4,6 +4,7 @@ for typos, what was written, and progress only on a terminal."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -40,9 +41,11 @@ COMMANDS_READING_FILES = (
     ["baseline"],
     ["diff"],
     ["explain"],
+    ["coverage"],
     ["kaelyfos", "step"],
     ["cunning-folk", "deduce"],
     ["cunning-folk", "advise"],
+    ["cunning-folk", "equilibrium"],
     ["twist-of-fate", "solve"],
     ["twisted-cryptids", "stacks"],
     ["twisted-cryptids", "advise"],
@@ -134,8 +137,63 @@ def test_every_written_file_is_named_on_stderr(tmp_path: Path) -> None:
 def test_unfinished_search_says_so_and_exits_3() -> None:
     done = run("check", "twisted-cryptids", "--fail-on", "none", "--max-seconds", "0.000001")
     assert done.exit_code == 3, done.output
-    assert "did not finish within their budget" in done.stdout
-    assert "the search did not finish within its budget" in done.stdout
+    assert "search(es) not finished" in done.stdout
+    assert "; not finished: incomplete, not a clean bill" in done.stdout
+
+
+def fail_lines(text: str) -> list[str]:
+    return [line.split()[2].rstrip(":") for line in text.splitlines() if line.startswith("FAIL ")]
+
+
+@pytest.mark.parametrize("fmt", ["text", "sarif"])
+def test_points_a_budget_cut_short_are_not_finished_never_fail(fmt: str) -> None:
+    # Every gap and contradiction of Twist of Fate is found by search: with no time to
+    # search, none is shown either way, so nothing fails and the check exits 3 (not 1).
+    done = run("check", "twist-of-fate", "--max-seconds", "0.000001", "--format", fmt)
+    assert done.exit_code == 3, done.output
+    if fmt == "text":
+        assert fail_lines(done.stdout) == [] and "not finished" in done.stdout
+    else:
+        results = json.loads(done.stdout)["runs"][0]["results"]
+        assert {r["level"] for r in results} <= {"warning", "note"}
+        incomplete = [r["properties"].get("incomplete", "") for r in results]
+        assert any(words.startswith("not finished") for words in incomplete)
+
+
+def test_a_budget_fails_only_what_was_found() -> None:
+    # The Sinkhole token's gap needs no search; the searched points are not finished.
+    done = run("check", "twisted-cryptids", "--max-seconds", "0.000001")
+    assert done.exit_code == 1, done.output
+    assert fail_lines(done.stdout) == ["twisted-cryptids/sinkhole-token"]
+    assert "not finished" in done.stdout
+
+
+BROKEN = {  # one structural error in each game's file: (built-in file, text, replaced by, place)
+    "kaelyfos": ("kaelyfos.toml", 'between = ["scarab",', 'between = ["nowhere",', "edge["),
+    "cunning-folk": ("cunning-folk.toml", "columns = 3", "columns = 4", "(grid)"),
+    "twisted-cryptids": (
+        "twisted-cryptids.toml",
+        'symbols = ["hikers", "hunters"]',
+        'symbols = ["hikers", "hikers"]',
+        "(site[0].symbols)",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", sorted(BROKEN))
+def test_points_skipped_for_a_data_error_say_so(tmp_path: Path, game: str) -> None:
+    name, old, new, place = BROKEN[game]
+    text = (ROOT / "ruleslawyer" / "data" / name).read_text("utf-8")
+    assert old in text
+    board = tmp_path / name
+    board.write_text(text.replace(old, new, 1), "utf-8")
+    done = run("check", str(board))
+    assert done.exit_code == 1, done.output
+    assert "budget" not in done.stdout and "not finished" not in done.stdout
+    skipped = re.findall(r"; not searched: data error at (\S+) (\(.*\))", done.stdout)
+    assert skipped and all(f.rsplit(":", 1)[0] == str(board) for f, _ in skipped)
+    assert all(place in where for _, where in skipped)
+    assert "point(s) not searched: the game file has data errors" in done.stdout
 
 
 def test_progress_only_on_a_terminal(monkeypatch, capsys) -> None:
@@ -177,6 +235,7 @@ def test_text_output_has_no_python_values(builtin_results) -> None:
         ["kaelyfos", "step", "examples/kaelyfos/swarm.toml"],
         ["cunning-folk", "deduce", "examples/cunning-folk/table-talk.toml"],
         ["cunning-folk", "advise", "examples/cunning-folk/pending-claim.toml"],
+        ["cunning-folk", "equilibrium", "examples/cunning-folk/bluff-or-not.toml", "--cell", "C3"],
         ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml"],
         ["twist-of-fate", "solve", "examples/twist-of-fate/brownlow.toml", "--max-states", "2"],
         ["twisted-cryptids", "stacks", "examples/twisted-cryptids/six-player-end.toml"],
@@ -216,7 +275,7 @@ def test_nothing_user_facing_mentions_the_project_process() -> None:
     # (help, messages) and the reasons tests give for skipping.
     files = [ROOT / "README.md", *ROOT.glob("benchmarks/*"), *ROOT.glob("examples/**/*")]
     files += [*ROOT.glob("reports/**/*"), *ROOT.glob("ruleslawyer/**/*.py")]
-    files += list(ROOT.glob("ruleslawyer/data/*.toml"))
+    files += [*ROOT.glob("ruleslawyer/data/*.toml"), *ROOT.glob("ruleslawyer/data/coverage/*.toml")]
     found = [
         f"{p.relative_to(ROOT)}: {m.group(0)}"
         for p in files
@@ -227,3 +286,24 @@ def test_nothing_user_facing_mentions_the_project_process() -> None:
         for reason in re.findall(r"skip(?:if)?\((?:[^()]|\([^()]*\))*\)", p.read_text("utf-8")):
             found += [f"{p.relative_to(ROOT)}: {m.group(0)}" for m in PROCESS.finditer(reason)]
     assert found == []
+
+
+def test_report_of_an_unfinished_search_exits_3(tmp_path: Path, monkeypatch) -> None:
+    from dataclasses import replace
+
+    from ruleslawyer.checking import GameResult
+    from ruleslawyer.findings import Kind, Reading, RulePoint, point_finding
+
+    point = RulePoint("kaelyfos/x", "x", Kind.GAP, (), (Reading("a", "a"),), "a")
+    cut = point_finding(point, rulings={}, parted=False, message="m", finished=False)
+    result = GameResult("kaelyfos", "K", "k.toml", "assumed", {}, (cut,), "book.txt")
+    monkeypatch.setattr("ruleslawyer.checking.check_sources", lambda *a, **k: [result])
+    monkeypatch.setattr("ruleslawyer.reports.files.report_files", lambda *a: {"k.md": "k\n"})
+    done = run("report", "kaelyfos", "--dir", str(tmp_path / "out"))
+    assert done.exit_code == 3, done.output  # not finished: never 1, never 0
+    assert (tmp_path / "out" / "k.md").read_text("utf-8") == "k\n"
+    found = replace(cut, finished=True, kind=Kind.GAP)
+    monkeypatch.setattr(
+        "ruleslawyer.checking.check_sources", lambda *a, **k: [replace(result, findings=(found,))]
+    )
+    assert run("report", "kaelyfos", "--dir", str(tmp_path / "out")).exit_code == 1

@@ -1,15 +1,22 @@
 """The example designer repository's CI, as shipped: the GitHub workflow and the pre-commit hook.
 
 The fast tests read the workflow and the hook definitions and run their
-commands through the CLI. The slow ones run real ``pre-commit`` in a
-temporary git repository holding a copy of the example, with the hook
-installed from this checkout (its committed HEAD): pre-commit builds the
-hook's environment with pip, which takes from 20 s to 2 minutes here on a
-cold cache (environments are kept in ``$XDG_CACHE_HOME/ruleslawyer-tests``).
+commands through the CLI. The slow ones run the example as a user does: they
+build this checkout's wheel, put it where the workflow installs it from
+(``wheels/``) in a temporary git repository holding a copy of the example, run
+every ``run:`` step of the workflow in order in a fresh virtual environment
+(pip installs the wheel and its dependencies: 1 to 3 minutes here), and run
+the hook with real ``pre-commit``; both pass as shipped and fail once the
+board gains a contradiction. ``pre-commit try-repo`` runs the hook this
+repository publishes (pre-commit builds its environment with pip, 20 s to 2
+minutes here on a cold cache; environments are kept in
+``$XDG_CACHE_HOME/ruleslawyer-tests``). ``.ci/run`` runs the slow ones with every
+other slow test, to the end.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -56,30 +63,25 @@ def repo(tmp_path, monkeypatch) -> Path:
     return target
 
 
-def test_workflow_installs_ruleslawyer_from_the_commit_the_hook_pins() -> None:
-    env = workflow()["env"]
+def test_workflow_installs_the_committed_wheel_with_current_actions() -> None:
+    text = (EXAMPLE / ".github" / "workflows" / "rules.yml").read_text("utf-8")
     steps = workflow()["jobs"]["ruleslawyer"]["steps"]
     installs = [s["run"] for s in steps if "pip install" in s.get("run", "")]
-    assert installs == [
-        'python -m pip install "ruleslawyer @ git+${RULESLAWYER_REPO}@${RULESLAWYER_REV}"'
-    ]
-    assert re.fullmatch(r"[0-9a-f]{40}", env["RULESLAWYER_REV"])
-    assert (env["RULESLAWYER_REPO"], env["RULESLAWYER_REV"]) == (
-        hook_config()["repo"],
-        hook_config()["rev"],
-    )
+    assert installs == ["python -m pip install wheels/ruleslawyer-*.whl"]
+    # no invented address, no pinned commit: it says how to make the wheel until a release
+    assert not re.search(r"https?://|git\+|\b[0-9a-f]{40}\b", text)
+    assert "python -m pip wheel --no-deps -w wheels" in text
+    used = {s["uses"].split("@")[0]: int(s["uses"].split("@v")[1]) for s in steps if "uses" in s}
+    assert used["actions/checkout"] >= 4 and used["actions/setup-python"] >= 5
+    assert used["github/codeql-action/upload-sarif"] >= 4
 
 
-def test_the_pinned_commit_is_in_this_repository_and_has_what_the_example_uses() -> None:
-    if not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout: cannot look up the pinned commit")
-    rev = hook_config()["rev"]
-    done = subprocess.run(["git", "cat-file", "-e", f"{rev}^{{commit}}"], cwd=ROOT)
-    assert done.returncode == 0, f"{rev} is not a commit of this repository: pin one that is"
-    hooks = yaml.safe_load(git("show", f"{rev}:.pre-commit-hooks.yaml"))
-    assert [h["id"] for h in hooks] == ["ruleslawyer-check"]
-    assert "--only-game-files" in hooks[0]["entry"]
-    assert "DESIGNER_KEYS" in git("show", f"{rev}:ruleslawyer/gamefiles.py")  # rulebook = ...
+def test_hook_runs_the_installed_ruleslawyer_with_no_invented_address() -> None:
+    assert hook_config()["repo"] == "local"
+    (hook,) = hook_config()["hooks"]
+    assert hook["language"] == "system" and hook["entry"].startswith("ruleslawyer check ")
+    text = (EXAMPLE / ".pre-commit-config.yaml").read_text("utf-8")
+    assert not re.search(r"https?://|\b[0-9a-f]{40}\b", text)
 
 
 def test_workflow_commands_run_as_shipped(repo: Path) -> None:
@@ -110,7 +112,9 @@ def test_hook_defaults_check_the_committed_game_files_not_the_builtin_games(repo
         "pyproject.toml",
     ]
     result = CliRunner().invoke(cli, command[1:])
-    assert result.exit_code == 1  # the board's two known gaps, without the baseline
+    assert (
+        result.exit_code == 1
+    )  # the board's known gap (kaelyfos/move-order), without the baseline
     assert "— board.toml" in result.output and "ruleslawyer/data/" not in result.output
     # A commit with no game file in it checks nothing (not every built-in game).
     only_other = CliRunner().invoke(cli, hook_command(published_hook(), ["pyproject.toml"])[1:])
@@ -119,7 +123,7 @@ def test_hook_defaults_check_the_committed_game_files_not_the_builtin_games(repo
 
 
 def test_example_hook_rechecks_the_board_when_its_rulebook_changes(repo: Path) -> None:
-    hook = {**published_hook(), **hook_config()["hooks"][0]}
+    (hook,) = hook_config()["hooks"]
     command = hook_command(hook, ["rules/kaelyfos.md"])
     assert command[-1] == "board.toml" and "--baseline" in command
     assert CliRunner().invoke(cli, command[1:]).exit_code == 0
@@ -136,9 +140,11 @@ def pre_commit_home() -> str:
     return str(cache / "ruleslawyer-tests" / "pre-commit")
 
 
-def pre_commit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def pre_commit(*args: str, cwd: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PRE_COMMIT_HOME": pre_commit_home()}
     env.pop("VIRTUAL_ENV", None)
+    if path is not None:
+        env["PATH"] = path
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", *args],
         cwd=cwd,
@@ -161,29 +167,133 @@ def git_repo(tmp_path) -> Path:
     return target
 
 
-@pytest.mark.slow
-def test_pre_commit_passes_then_blocks_a_commit_of_a_broken_board(git_repo: Path) -> None:
-    config = git_repo / ".pre-commit-config.yaml"
-    text = config.read_text("utf-8")
-    text = text.replace(hook_config()["repo"], str(ROOT)).replace(
-        hook_config()["rev"], git("rev-parse", "HEAD")
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> tuple[Path, Path]:
+    """This checkout's wheel, and a virtual environment's bin directory to install it in.
+
+    The environment is new and empty, as a CI runner's Python is: the workflow's own
+    install step puts the wheel and its dependencies in it.
+    """
+    where = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(where), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
-    config.write_text(text, "utf-8")
+    assert built.returncode == 0, built.stderr
+    (wheel,) = where.glob("ruleslawyer-*.whl")
+    env_dir = tmp_path_factory.mktemp("runner") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
+    return wheel, env_dir / "bin"
+
+
+def user_repo(git_repo: Path, wheel: Path) -> Path:
+    """The example as a designer keeps it: the wheel in wheels/, everything committed."""
+    (git_repo / "wheels").mkdir()
+    shutil.copy(wheel, git_repo / "wheels" / wheel.name)
     git("add", "-A", cwd=git_repo)
-    passing = pre_commit("run", "--all-files", cwd=git_repo)
+    git("commit", "-q", "-m", "the board", cwd=git_repo)
+    return git_repo
+
+
+def runner_path(bin_dir: Path) -> str:
+    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+
+
+def run_workflow(repo: Path, bin_dir: Path) -> list[tuple[str, int | None]]:
+    """Every ``run:`` step of the workflow in order, as GitHub runs them: bash with -e and
+    pipefail in the checkout, ``python`` the set-up one; after a failure only the steps
+    with ``if: always()`` run. Returns each step's name and exit status (None: skipped)."""
+    env = {**os.environ, "PATH": runner_path(bin_dir)}
+    env.pop("VIRTUAL_ENV", None)
+    failed = False
+    ran: list[tuple[str, int | None]] = []
+    for step in workflow()["jobs"]["ruleslawyer"]["steps"]:
+        if "run" not in step:
+            continue
+        if failed and "always()" not in str(step.get("if", "success()")):
+            ran.append((step["name"], None))
+            continue
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert done.returncode in (0, 1), (step["name"], done.stdout[-2000:], done.stderr[-2000:])
+        ran.append((step["name"], done.returncode))
+        failed = failed or done.returncode != 0
+    return ran
+
+
+def seed_contradiction(repo: Path) -> None:
+    """Un-rule ``kaelyfos/attack-removal``: the rulebook's contradiction is open, and new."""
+    board = repo / "board.toml"
+    text = board.read_text("utf-8")
+    ruling = '"kaelyfos/attack-removal" = "supply"\n'
+    assert ruling in text
+    board.write_text(text.replace(ruling, ""), "utf-8")
+
+
+@pytest.mark.slow
+def test_workflow_steps_pass_as_shipped_and_fail_on_a_contradiction(
+    git_repo: Path, installed: tuple[Path, Path]
+) -> None:
+    wheel, bin_dir = installed
+    repo = user_repo(git_repo, wheel)
+    steps = run_workflow(repo, bin_dir)
+    assert [status for _, status in steps] == [0, 0, 0], steps
+    assert (bin_dir / "ruleslawyer").exists()  # the install step put it in the runner's Python
+    sarif = json.loads((repo / "ruleslawyer.sarif").read_text("utf-8"))
+    states = {r.get("baselineState") for r in sarif["runs"][0]["results"]}
+    assert states == {"unchanged"}  # the baseline matches today's findings, every one
+
+    seed_contradiction(repo)
+    steps = run_workflow(repo, bin_dir)
+    # the install passes, the check fails the job, the log step (if: always()) still runs
+    assert [status for _, status in steps] == [0, 1, 0], steps
+    sarif = json.loads((repo / "ruleslawyer.sarif").read_text("utf-8"))
+    new = [r["ruleId"] for r in sarif["runs"][0]["results"] if r["baselineState"] == "new"]
+    assert new == ["kaelyfos/attack-removal"]
+
+
+@pytest.mark.slow
+def test_pre_commit_passes_as_shipped_and_blocks_a_contradiction_and_a_broken_board(
+    git_repo: Path, installed: tuple[Path, Path]
+) -> None:
+    wheel, bin_dir = installed
+    repo = user_repo(git_repo, wheel)
+    # what the README says to do first: install the wheel where you commit
+    setup = subprocess.run(
+        [str(bin_dir / "python"), "-m", "pip", "install", "-q", str(repo / "wheels" / wheel.name)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert setup.returncode == 0, setup.stderr[-2000:]
+    path = runner_path(bin_dir)
+    passing = pre_commit("run", "--all-files", cwd=repo, path=path)
     assert passing.returncode == 0, passing.stdout + passing.stderr
     assert "ruleslawyer check" in passing.stdout and "Passed" in passing.stdout
-    git("commit", "-q", "-m", "the board", cwd=git_repo)
 
-    installed = pre_commit("install", cwd=git_repo)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
-    board = git_repo / "board.toml"
+    seed_contradiction(repo)
+    failing = pre_commit("run", "--all-files", cwd=repo, path=path)
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "FAIL [contradiction] kaelyfos/attack-removal" in failing.stdout
+    git("checkout", "board.toml", cwd=repo)
+
+    installed_hook = pre_commit("install", cwd=repo, path=path)
+    assert installed_hook.returncode == 0, installed_hook.stdout + installed_hook.stderr
+    board = repo / "board.toml"
     board.write_text(board.read_text("utf-8").split("\n[rulings]")[0] + CROSSING, "utf-8")
-    git("add", "board.toml", cwd=git_repo)
-    env = {**os.environ, "PRE_COMMIT_HOME": pre_commit_home()}
+    git("add", "board.toml", cwd=repo)
+    env = {**os.environ, "PRE_COMMIT_HOME": pre_commit_home(), "PATH": path}
     blocked = subprocess.run(
         ["git", "commit", "-m", "a second edge across the halves"],
-        cwd=git_repo,
+        cwd=repo,
         env=env,
         capture_output=True,
         text=True,
@@ -191,7 +301,7 @@ def test_pre_commit_passes_then_blocks_a_commit_of_a_broken_board(git_repo: Path
     )
     assert blocked.returncode != 0, blocked.stdout + blocked.stderr
     assert "kaelyfos/data/halves" in blocked.stdout + blocked.stderr
-    assert git("rev-list", "--count", "HEAD", cwd=git_repo) == "1"  # the commit did not happen
+    assert git("rev-list", "--count", "HEAD", cwd=repo) == "1"  # the commit did not happen
 
 
 @pytest.mark.slow
@@ -200,7 +310,7 @@ def test_pre_commit_try_repo_uses_the_hook_defaults(git_repo: Path) -> None:
     git("add", "-A", cwd=git_repo)
     tried = pre_commit("try-repo", str(ROOT), "ruleslawyer-check", "--all-files", cwd=git_repo)
     out = tried.stdout + tried.stderr
-    # Without the baseline the board's known contradiction and gap fail; pyproject.toml is left out.
+    # Without the baseline the board's known gap fails; pyproject.toml is left out.
     assert tried.returncode == 1, out
     assert "— board.toml" in out and "FAIL [gap] kaelyfos/move-order" in out
     assert (

@@ -68,9 +68,11 @@ def test_point_finding_kind_and_status() -> None:
     assert parted.fails(DEFAULT_FAIL_ON)
     calm = point_finding(SAMPLE_POINT, rulings={}, parted=False, message="m")
     assert calm.kind == Kind.INFO and not calm.fails(DEFAULT_FAIL_ON)
-    # An unfinished search that saw nothing keeps the point's kind: no clean bill.
+    # An unfinished search that saw nothing keeps the point's kind (no clean bill), but it is
+    # "not finished", never a failure: nothing was shown either way (exit 3, not 1).
     cut = point_finding(SAMPLE_POINT, rulings={}, parted=False, message="m", finished=False)
-    assert cut.kind == Kind.CONTRADICTION and cut.fails(DEFAULT_FAIL_ON)
+    assert cut.kind == Kind.CONTRADICTION and not cut.fails(DEFAULT_FAIL_ON)
+    assert cut.unfinished_phrase() == "not finished: incomplete, not a clean bill"
     ruled = point_finding(
         SAMPLE_POINT, rulings={SAMPLE_POINT.id: "supply"}, parted=True, message="m"
     )

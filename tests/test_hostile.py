@@ -159,6 +159,7 @@ DEEP_TOML = {
         ("kaelyfos", "step"),
         ("cunning-folk", "deduce"),
         ("cunning-folk", "advise"),
+        ("cunning-folk", "equilibrium"),
         ("twist-of-fate", "solve"),
         ("twisted-cryptids", "stacks"),
         ("twisted-cryptids", "advise"),
@@ -260,6 +261,7 @@ def test_special_file_as_cli_argument_is_refused(tmp_path, special) -> None:
         ("kaelyfos", "step"),
         ("cunning-folk", "deduce"),
         ("cunning-folk", "advise"),
+        ("cunning-folk", "equilibrium"),
         ("twist-of-fate", "solve"),
         ("twisted-cryptids", "stacks"),
         ("twisted-cryptids", "advise"),
@@ -571,3 +573,65 @@ def test_ctrl_c_in_a_hold_without_an_answer_is_raised_when_the_outer_hold_ends()
             steps.append("outer")  # the inner hold's end does not raise
         steps.append("raised")
     assert steps == ["inner", "outer", "raised"]
+
+
+# --- issue 28: one number type for every option ------------------------------------------------
+
+CUNNING_LOG = str(ROOT / "examples" / "cunning-folk" / "table-talk.toml")
+CRYPTID_RECORD = str(ROOT / "examples" / "twisted-cryptids" / "advise-day.toml")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("twisted-cryptids", "balance", "--games", "1", "--max-seconds"),
+        ("twisted-cryptids", "advise", CRYPTID_RECORD, "--max-seconds"),
+        ("twisted-cryptids", "simulate", "--seed"),
+        ("twisted-cryptids", "balance", "--games"),
+        ("twist-of-fate", "balance", "--games", "1", "--seed"),
+        ("twist-of-fate", "balance", "--games", "1", "--exploration"),
+        (
+            "twist-of-fate",
+            "solve",
+            str(ROOT / "examples/twist-of-fate/brownlow.toml"),
+            "--max-states",
+        ),
+        ("cunning-folk", "balance", "--games"),
+        ("kaelyfos", "advise", str(ROOT / "examples/kaelyfos/advise.toml"), "--triggers"),
+        ("check", "kaelyfos", "--max-seconds"),
+    ],
+)
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "²", "٣", "１", "1_0", " 1", "1e400", ""])
+def test_every_number_option_takes_ascii_finite_numbers_only(args, value) -> None:
+    result = run(*args, value)
+    line = one_line(result, f"Invalid value for '{args[-1]}': found {value!r}, expected a ")
+    assert "number" in line
+
+
+@pytest.mark.parametrize("odds", ["²:1", "1:٣", "1:１", "+1:1", "1:1e3", "1000000001:1"])
+def test_swap_odds_take_ascii_digits_only(odds) -> None:
+    line = one_line(run("cunning-folk", "deduce", CUNNING_LOG, "--swap-odds", odds), "--swap-odds")
+    assert f"found {odds!r}" in line
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "7", "1.5", "99999999999999999999999"])
+def test_counts_are_whole_and_in_range(value) -> None:
+    one_line(
+        run("kaelyfos", "advise", str(ROOT / "examples/kaelyfos/advise.toml"), "--triggers", value),
+        "--triggers",
+    )
+
+
+def test_twist_of_fate_player_counts_take_ascii_digits_only() -> None:
+    one_line(run("twist-of-fate", "balance", "--players", "٢,3"), "--players")
+
+
+def test_number_type_reads_ascii_numbers() -> None:
+    from ruleslawyer.cli.common import Number, ascii_number
+
+    assert ascii_number("12", whole=True) == 12 and ascii_number("-3", whole=True) == -3
+    assert ascii_number("1.5e2", whole=False) == 150.0 and ascii_number(".5", whole=False) == 0.5
+    assert ascii_number("1.5", whole=True) is None and ascii_number("nan", whole=False) is None
+    seconds = Number("seconds", above=0, most=60)
+    assert seconds.convert("0.5", None, None) == 0.5 and seconds.convert(60, None, None) == 60
+    assert seconds.expected() == "a finite number of seconds (above 0 and at most 60)"

@@ -95,4 +95,3 @@ def test_references_are_told_apart_by_the_tree() -> None:
             assert path.stem == "reference" or path.parent.name == "reference", path
         if path.parent.name == "reference":
             assert path.parent.parent.name in GAME_NAMES, path
-

@@ -2,10 +2,12 @@
 
 The page must show no raw Markdown, load every picture, resolve every anchor,
 overflow nothing sideways, and keep every SVG label inside its picture with no
-two node names of a board overlapping (measured boxes, not estimates). A
-screenshot of each page is kept under ``<tmp>/ruleslawyer-browser/`` (the test
-prints the path). Skipped where no Chromium is installed (``.ci/run`` installs
-Debian's ``chromium``).
+two labels of a picture overlapping and no counter drawn on the board
+(measured boxes, not estimates). Every text, in the page and in its pictures as
+scaled there, is at least 12 px, and no word in a table cell is broken over two
+lines. The index page links every page. A screenshot of each page is kept under
+``<tmp>/ruleslawyer-browser/`` (the test prints the path). Skipped where no
+Chromium is installed (``.ci/run`` installs Debian's ``chromium``).
 """
 
 from __future__ import annotations
@@ -69,19 +71,61 @@ PROBE = """
     a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
   const meets = (a, b) => a.left < b.right && b.left < a.right &&
     a.top < b.bottom && b.top < a.bottom;
-  out.clipped = []; out.overlaps = [];
+  out.clipped = []; out.overlaps = []; out.small = [];
   document.querySelectorAll("figure svg").forEach((s) => {
     const box = s.getBoundingClientRect();
     const title = s.querySelector("title").textContent;
     s.querySelectorAll("text").forEach((t) => {
       if (!inside(t.getBoundingClientRect(), box)) out.clipped.push(title + ": " + t.textContent);
     });
-    const names = Array.from(s.querySelectorAll("text.node-name, text.explorers"));
-    for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) {
-      if (meets(names[i].getBoundingClientRect(), names[j].getBoundingClientRect()))
-        out.overlaps.push(title + ": " + names[i].textContent + " / " + names[j].textContent);
+    const texts = Array.from(s.querySelectorAll("text"));
+    const boxes = texts.map((t) => t.getBoundingClientRect());
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      if (meets(boxes[i], boxes[j]))
+        out.overlaps.push(title + ": " + texts[i].textContent + " / " + texts[j].textContent);
+    }
+    const board = Array.from(s.querySelectorAll("circle, line"));
+    s.querySelectorAll("text.counter").forEach((t) => {
+      const r = t.getBoundingClientRect();
+      if (board.some((b) => meets(r, b.getBoundingClientRect())))
+        out.overlaps.push(title + ": counter on the board: " + t.textContent);
+    });
+    const scale = box.width / s.viewBox.baseVal.width;
+    texts.forEach((t) => {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 11.95) out.small.push(title + ": " + t.textContent + " " + px.toFixed(1) + "px");
+    });
+  });
+  document.body.querySelectorAll("*").forEach((e) => {
+    if (e.closest("svg") || e.closest("#probe-result")) return;
+    const own = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    if (own && px < 11.95) out.small.push(e.tagName + ": " + e.textContent.slice(0, 40) + " " + px);
+  });
+  out.broken_words = [];
+  document.querySelectorAll("td, th").forEach((cell) => {
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (const m of n.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
+        const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+        if (tops.size < 2) continue;
+        // The first column (finding ids, reading names) keeps every word on one line;
+        // elsewhere (a witness's JSON) a line may end only after a hyphen or a slash.
+        let bad = cell.cellIndex === 0;
+        for (let k = 1; k < m[0].length && !bad; k++) {
+          const a = document.createRange(), b = document.createRange();
+          a.setStart(n, m.index + k - 1); a.setEnd(n, m.index + k);
+          b.setStart(n, m.index + k); b.setEnd(n, m.index + k + 1);
+          const ta = a.getBoundingClientRect().top, tb = b.getBoundingClientRect().top;
+          if (tb > ta + 1 && !"-/".includes(m[0][k - 1])) bad = true;
+        }
+        if (bad) out.broken_words.push(m[0]);
+      }
     }
   });
+  out.hrefs = Array.from(document.querySelectorAll("a[href]")).map((a) => a.getAttribute("href"));
   const pre = document.createElement("pre");
   pre.id = "probe-result";
   pre.textContent = JSON.stringify(out);
@@ -129,6 +173,8 @@ def test_page_in_chromium(pages: dict[str, Path], game: str, tmp_path: Path) -> 
     assert seen["scrollWidth"] <= WIDTH and seen["wide"] == [], seen["wide"][:5]
     assert seen["clipped"] == [], seen["clipped"][:5]
     assert seen["overlaps"] == [], seen["overlaps"][:5]
+    assert seen["small"] == [], seen["small"][:5]
+    assert seen["broken_words"] == [], seen["broken_words"][:5]
 
     shots = Path(tempfile.gettempdir()) / "ruleslawyer-browser"
     shots.mkdir(exist_ok=True)
@@ -153,17 +199,41 @@ def probe(page: str, tmp_path: Path) -> dict:
 
 def test_the_probe_sees_what_it_must_reject(tmp_path: Path) -> None:
     # A page with every fault the test looks for: raw Markdown, a dead anchor, an element
-    # wider than the window, a label outside its picture and two node names on each other.
+    # wider than the window, a label outside its picture, two node names on each other, a
+    # counter on the board, text under 12 px (in the page; in a picture, also by scaling it
+    # down) and a word broken in a narrow table cell.
     bad = (
         "<!DOCTYPE html><html><body><p>**bold** and [x](#y)</p><a href='#nowhere'>n</a>"
-        "<div style='width:2000px'>wide</div><figure><svg width='100' height='60'>"
+        "<div style='width:2000px'>wide</div><figure><svg width='100' height='60' "
+        "viewBox='0 0 100 60'>"
         "<title>t</title><text x='90' y='20'>far outside</text>"
         "<text class='node-name' x='10' y='50'>alpha</text>"
-        "<text class='node-name' x='14' y='50'>beta</text></svg></figure></body></html>"
+        "<text class='node-name' x='14' y='50'>beta</text>"
+        "<text x='2' y='30' font-size='6'>tiny</text>"
+        "<circle cx='60' cy='50' r='6'/><text class='counter' x='55' y='54'>3</text></svg>"
+        "</figure><figure><svg width='40' height='20' viewBox='0 0 80 40' style='width:40px'>"
+        "<title>u</title><text x='2' y='20' font-size='16'>half</text></svg></figure>"
+        "<p style='font-size:8px'>fine print</p><table style='width:40px'><tr>"
+        "<td style='overflow-wrap:anywhere'>removed-from-play</td>"
+        "<td style='overflow-wrap:anywhere'>a-b-c-d supplyremovedfromplay</td></tr></table>"
+        "</body></html>"
     )
     seen = probe(bad, tmp_path)
     assert RAW_MARKDOWN.findall(seen["text"])
     assert seen["broken"] == ["nowhere"]
     assert seen["scrollWidth"] > WIDTH and seen["wide"]
     assert seen["clipped"] == ["t: far outside"]
-    assert seen["overlaps"] == ["t: alpha / beta"]
+    assert seen["overlaps"] == ["t: alpha / beta", "t: counter on the board: 3"]
+    assert [s.split(":")[0] for s in seen["small"]] == ["t", "u", "P"], seen["small"]
+    assert seen["broken_words"] == ["removed-from-play", "supplyremovedfromplay"]
+
+
+def test_index_in_chromium(builtin_results, tmp_path: Path) -> None:
+    from ruleslawyer.reports.files import index_file
+
+    pages = [(f"{game}.html", builtin_results[game]) for game in sorted(GAMES)]
+    index = index_file(pages, DEFAULT_FAIL_ON, "ruleslawyer report --format html")
+    seen = probe(index["index.html"], tmp_path)
+    assert seen["hrefs"] == [page for page, _ in pages]
+    assert seen["scrollWidth"] <= WIDTH and seen["wide"] == [], seen["wide"][:5]
+    assert seen["small"] == [] and seen["broken_words"] == []

@@ -49,10 +49,36 @@ def test_sarif_validates_against_the_official_schema(sample_result: GameResult, 
             assert loc["physicalLocation"]["region"]["startLine"] >= 1
 
 
+def test_sarif_information_uri_is_the_declared_home_page(
+    sample_result, sarif_schema, monkeypatch
+) -> None:
+    from ruleslawyer.reports import sarif
+
+    monkeypatch.setattr(sarif, "information_uri", lambda: "https://example.org/ruleslawyer")
+    doc = json.loads(renderer("sarif")([sample_result], DEFAULT_FAIL_ON))
+    assert doc["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/ruleslawyer"
+    validate_sarif(doc, sarif_schema)
+    urls = ["Documentation, https://example.org/docs", "Homepage, https://example.org/home"]
+    meta = {"Project-URL": urls}
+
+    class Meta:
+        def get_all(self, key: str) -> list[str] | None:
+            return meta.get(key)
+
+    monkeypatch.undo()
+    monkeypatch.setattr("importlib.metadata.metadata", lambda name: Meta())
+    assert sarif.information_uri() == "https://example.org/home"  # Homepage first
+    meta["Project-URL"] = []
+    assert sarif.information_uri() is None
+
+
 def test_sarif_rules_have_help_and_no_links_that_do_not_exist(sample_result) -> None:
+    from ruleslawyer.reports.sarif import information_uri
+
     doc = json.loads(renderer("sarif")([sample_result], DEFAULT_FAIL_ON))
     driver = doc["runs"][0]["tool"]["driver"]
-    assert "informationUri" not in driver
+    # The project declares no home page yet (pyproject.toml has no [project.urls]).
+    assert driver.get("informationUri") == information_uri()
     for rule in driver["rules"]:
         assert "helpUri" not in rule
         assert rule["help"]["text"] and rule["help"]["markdown"]
@@ -120,7 +146,10 @@ def test_junit_has_one_case_per_finding_and_fails_at_fail_on(sample_result) -> N
         "kaelyfos/sample",
         "kaelyfos/sample",
     ]
-    assert [c.find("failure") is not None for c in cases] == [True, True, True]
+    # the third is an unfinished search: skipped, never a failure
+    assert [c.find("failure") is not None for c in cases] == [True, True, False]
+    skipped = cases[2].find("skipped")
+    assert skipped is not None and skipped.get("message", "").startswith("not finished: ")
     quiet = ET.fromstring(renderer("junit")([sample_result], frozenset({Kind.INFO})))
     assert quiet.get("failures") == "1"  # only the data error
 
@@ -149,10 +178,43 @@ def test_markdown_warns_about_provenance(sample_result) -> None:
     text = game_report(sample_result, DEFAULT_FAIL_ON)
     assert "**Provenance: assumed.**" in text
     assert "unsettled-kaelyfos-rulebook.txt:" in text
-    assert "did not finish" in text
+    assert "Not finished: incomplete, not a clean bill." in text
 
 
 def test_text_marks_failures(sample_result) -> None:
     text = renderer("text")([sample_result], DEFAULT_FAIL_ON)
-    assert text.count("FAIL ") == 3
-    assert "3 finding(s) at or above --fail-on" in text
+    assert text.count("FAIL ") == 2  # the data error and the parted point, not the unfinished one
+    assert "2 finding(s) at or above --fail-on" in text
+    assert "1 search(es) not finished" in text
+
+
+def unfinished_and_skipped(sample_result: GameResult) -> GameResult:
+    """The sample with its unfinished point, plus the same point skipped for the data error."""
+    from dataclasses import replace
+
+    from ruleslawyer.findings import skipped_for
+
+    error, parted, cut = sample_result.findings
+    return replace(sample_result, findings=(error, cut, skipped_for(parted, [error])))
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_unfinished_and_unsearched_points_never_fail_in_any_format(sample_result, fmt) -> None:
+    result = unfinished_and_skipped(sample_result)
+    out = renderer(fmt)([result], DEFAULT_FAIL_ON)
+    assert ("not finished" in out.lower()) != (fmt == "json")  # JSON: "finished": false
+    assert "ot searched: data error at board.toml:12" in out
+    assert "the search did not finish within its budget" not in out
+    if fmt == "text":
+        assert out.count("FAIL ") == 1  # only the data error itself
+    elif fmt == "json":
+        findings = json.loads(out)["games"][0]["findings"]
+        assert [f["fails"] for f in findings] == [True, False, False]
+        assert findings[2]["not_searched"] == "data error at board.toml:12 (node[2].scarab)"
+    elif fmt == "sarif":
+        levels = [r["level"] for r in json.loads(out)["runs"][0]["results"]]
+        assert levels == ["error", "warning", "warning"]
+    elif fmt == "junit":
+        assert ET.fromstring(out).get("failures") == "1"
+    elif fmt == "markdown":
+        assert "Not searched: data error at" in out

@@ -49,6 +49,16 @@ def test_every_picture_parses_as_svg(fresh_reports: Path) -> None:
         assert root.tag == "{http://www.w3.org/2000/svg}svg", path
 
 
+def test_every_picture_is_readable_at_1280_px(fresh_reports: Path) -> None:
+    # A page 1280 px wide shows a picture up to 1152 px wide unscaled (the page's column):
+    # so every text at 12 px or more is shown at 12 px or more (the browser test measures it).
+    for path in fresh_reports.rglob("*.svg"):
+        root = ET.fromstring(path.read_text("utf-8"))
+        assert float(root.get("width")) <= 1152, path
+        sizes = [float(t.get("font-size")) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+        assert sizes and min(sizes) >= 12, (path, min(sizes))
+
+
 def test_svg_builder_escapes_and_rounds() -> None:
     pic = Picture(10, 10, "a <b> & c")
     pic.text(1.25, 2.0, "x < y")

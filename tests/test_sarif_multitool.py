@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -109,7 +110,10 @@ def test_designer_sarif_with_a_baseline_passes_the_github_rules(
     if not own_rulebook:  # then sentences point at the shipped rulebooks, through a base id
         board = repo / "board.toml"
         lines = board.read_text("utf-8").splitlines(keepends=True)
-        board.write_text("".join(x for x in lines if not x.startswith("rulebook =")), "utf-8")
+        text = "".join(x for x in lines if not x.startswith("rulebook ="))
+        # the [coverage] table accounts for sentences of the designer's own rulebook: gone too
+        text = re.sub(r"\n\[coverage\]\n(?:(?!\[).*\n?)*", "\n", text)
+        board.write_text(text, "utf-8")
     # One baseline entry gone (so that finding is new), one extra (so it is absent now).
     baseline = json.loads((repo / "ruleslawyer-baseline.json").read_text("utf-8"))
     baseline["findings"][0]["fingerprint"] = "0" * 20

@@ -14,7 +14,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
+from ruleslawyer.findings import (
+    Finding,
+    Location,
+    RulePoint,
+    Witness,
+    data_error,
+    not_modelled,
+    not_searched,
+    point_finding,
+)
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models.cunning_folk.data import GameData, load_game_data
 from ruleslawyer.models.cunning_folk.play import (
@@ -38,6 +47,7 @@ from ruleslawyer.models.cunning_folk.village import (
     GOOD_ELDER,
     GOOD_WITCH,
     LIAR,
+    NOT_MODELLED,
     OPPOSITION,
     PIRATE,
     POINTS,
@@ -126,15 +136,9 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     for k, point in enumerate(points):
         share = _share(budget, len(points) - k)
         if errors and point.id != "cunning-folk/scoundrels-village-size":
-            findings.append(
-                point_finding(
-                    point,
-                    rulings=rulings,
-                    parted=False,
-                    finished=False,
-                    message="Not searched: the game file has data errors (see above).",
-                )
-            )
+            findings.append(not_searched(point, rulings=rulings, errors=errors))
+        elif point.id in NOT_MODELLED:
+            findings.append(not_modelled(point, rulings, NOT_MODELLED[point.id]))
         elif point.id in PLANS:
             findings.append(_reading_point(point.id, PLANS[point.id], data, base, rulings, share))
         elif point.id in LOOPS:

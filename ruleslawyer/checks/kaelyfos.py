@@ -19,13 +19,22 @@ readings are only tried where it was consulted.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
-from ruleslawyer.findings import Finding, Location, RulePoint, Witness, data_error, point_finding
+from ruleslawyer.findings import (
+    Finding,
+    Location,
+    RulePoint,
+    Witness,
+    data_error,
+    not_modelled,
+    not_searched,
+    point_finding,
+)
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
 from ruleslawyer.graphs.pathing import INF, Distances
@@ -34,11 +43,14 @@ from ruleslawyer.models.kaelyfos.move import distances_at
 from ruleslawyer.models.kaelyfos.points import (
     BUILD_ON_BLOODSUCKERS,
     CAUGHT_MOVE,
+    DEFAULT_NOTES,
     DESTROYED_BLOODSUCKERS,
     DESTROYED_TOKEN,
+    FREE_ON_TRAP,
     MOVE_ORDER,
     NIGHTMARE_LIMIT,
     NIGHTMARE_TURN,
+    NOT_MODELLED,
     OUT_OF_TOKENS,
     PHEROMONE_TIE,
     TIMELINE_POINTS,
@@ -64,7 +76,7 @@ from ruleslawyer.models.kaelyfos.setup import (
     trap_sites,
 )
 from ruleslawyer.models.kaelyfos.state import Readings
-from ruleslawyer.models.kaelyfos.timeline import Timeline, advance
+from ruleslawyer.models.kaelyfos.timeline import Timeline, advance, most_revealed
 
 EXPLORER_NAMES = ("ada", "ben")
 CHECK_EVERY = 256
@@ -186,17 +198,7 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
             )
             for p in broken
         ]
-        skipped = [
-            point_finding(
-                p,
-                rulings=rulings,
-                parted=False,
-                finished=False,
-                searched=0,
-                message="Not searched: the board breaks a structural rule (see the data errors).",
-            )
-            for p in RULE_POINTS
-        ]
+        skipped = [not_searched(p, rulings=rulings, errors=errors) for p in RULE_POINTS]
         return errors + skipped
     ref = "kaelyfos" if source.built_in else str(source.path.name)
     search = _Search(board, rulings, ref)
@@ -236,6 +238,13 @@ def _may_part(point_id: str, position: Position) -> bool:
             "build" in kinds
             or any(nests[c] in {t.node for t in position.traps} for c in position.card.spawn)
         )
+    if point_id == FREE_ON_TRAP:
+        # Free on a trap's node only by spawning onto it or a trap built under it.
+        nests = dict(position.nests)
+        onto = spawns and any(
+            nests[c] in {t.node for t in position.traps} for c in position.card.spawn
+        )
+        return position.card.move > 0 and (onto or "build" in kinds)
     if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
         return moving and hunted
     return moving and (hunted or traps)
@@ -296,6 +305,7 @@ def _prove_quiet(search: _Search) -> None:
             TRAP_TIE,
             CAUGHT_MOVE,
             BUILD_ON_BLOODSUCKERS,
+            FREE_ON_TRAP,
             DESTROYED_BLOODSUCKERS,
             DESTROYED_TOKEN,
             OUT_OF_TOKENS,
@@ -303,6 +313,7 @@ def _prove_quiet(search: _Search) -> None:
             proofs[point_id] = "No node off the Scarab has a build site, so no trap is ever built."
     if not any(board.node(n).build_sites for n in board.nest_sites):
         proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
+    proofs.update(NOT_MODELLED)  # out of the model's reach: nothing to search
     for point_id, proof in proofs.items():
         search.found[point_id].proof = proof
 
@@ -397,13 +408,16 @@ def timelines(board: Board) -> Iterator[Timeline]:
     """Every timeline to search, smallest first: by advance, then revealed cards, then marker.
 
     The marker starts on any space up to the last trigger; the deck is the board's
-    behaviour cards in file order, the first ``k`` of them revealed already.
+    behaviour cards in file order, the first ``k`` of them revealed already, where the
+    marker can have revealed ``k`` (one card per trigger on or before it).
     """
     names = tuple(b.name for b in board.behaviors)
     last = max(board.triggers, default=0)
     for step in range(1, last + 2):
         for k in range(len(names) + 1):
             for marker in range(last + 1):
+                if k > most_revealed(marker, board.triggers):
+                    continue
                 yield Timeline(marker, step, names[k:], names[:k], board.triggers)
 
 
@@ -579,6 +593,14 @@ def pieces(position: Position) -> int:
 
 
 def _finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
+    if f.point.id in NOT_MODELLED:
+        return not_modelled(f.point, rulings, NOT_MODELLED[f.point.id])
+    found = _plain_finding(f, rulings, finished)
+    note = DEFAULT_NOTES.get(f.point.id)
+    return replace(found, message=f"{found.message} {note}") if note else found
+
+
+def _plain_finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
     point = f.point
     if f.witness is not None:
         if point.readings:

@@ -18,4 +18,10 @@ def main() -> None:
     finally:
         # The run has ended (its answer written, or its interrupt reported): a Ctrl-C
         # while the interpreter shuts down must not turn that exit into a kill by SIGINT.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # A handler that does nothing, not SIG_IGN: a Ctrl-C already caught but not yet
+        # handled would then be reported as "ignored due to race condition", a traceback.
+        signal.signal(signal.SIGINT, _ignore)
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A Ctrl-C once the run has ended: nothing to stop."""

@@ -7,6 +7,7 @@ import ctypes
 import functools
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -16,6 +17,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ruleslawyer.cli import completion
 from ruleslawyer.errors import RulesLawyerError, printable
 from ruleslawyer.inputs import tracking
 from ruleslawyer.outputs import (
@@ -108,9 +110,50 @@ ruling_option = click.option(
     "--ruling",
     "rulings",
     multiple=True,
+    shell_complete=completion.rulings,
     metavar="ID=READING",
     help="Settle a rule point with one of its readings (repeatable).",
 )
+
+
+def game_file_argument(game: str) -> Callable[[F], F]:
+    """The optional ``[GAME|FILE]`` argument of one game's command: the built-in ``game``
+    by default, or a designer's game file of that game."""
+    return click.argument(
+        "target", default=game, metavar="[GAME|FILE]", shell_complete=completion.one_game(game)
+    )
+
+
+def load_game_file(target: str, game: str, options: tuple[str, ...]) -> tuple[Any, dict[str, str]]:
+    """The :class:`~ruleslawyer.gamefiles.GameSource` of ``target`` (``game``'s id or a game
+    file of ``game``) and the rulings in force: the file's ``[rulings]``, then ``--ruling``."""
+    from ruleslawyer import games
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+
+    source = games.load_source(target)
+    if source.game != game:
+        raise InputError(target, "game", source.game, f"a {game} game file")
+    points = games.get(game).rule_points()
+    cli_rulings = parse_ruling_options(options)
+    return source, resolve_rulings(points, source.rulings(), cli_rulings, source=source.display)
+
+
+def refuse_data_errors(findings: list[Any]) -> None:
+    """Stop with the first data error of a game file (as ``check`` reports it), exit 2:
+    a file that breaks a structural rule cannot be played."""
+    from ruleslawyer.errors import InputError
+
+    for f in findings:
+        if f.location is not None:
+            line = f":{f.location.line}" if f.location.line else ""
+            raise InputError(
+                f"{f.location.file}{line}",
+                f.location.place,
+                f.message,
+                f"a playable game file ({f.title}; `ruleslawyer check` lists every data error)",
+            )
+
 
 fail_on_option = click.option(
     "--fail-on",
@@ -122,33 +165,84 @@ fail_on_option = click.option(
 )
 
 
-class FiniteFloat(click.ParamType):
-    """A finite number above ``above`` (or at least ``least``): never inf or nan."""
+_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
+_DECIMAL = re.compile(
+    r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,4})?"
+)
 
-    name = "float"
 
-    def __init__(self, *, above: float | None = None, least: float | None = None) -> None:
-        self.above, self.least = above, least
+def ascii_number(text: str, *, whole: bool) -> int | float | None:
+    """``text`` as a whole or a finite decimal number written in ASCII digits only, or None.
 
-    def convert(self, value: Any, param: Any, ctx: click.Context | None) -> float:
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number", param, ctx)
-        low_ok = (self.above is None or number > self.above) and (
-            self.least is None or number >= self.least
+    ``int`` and ``float`` also take other scripts' digits (``"٣"``), ``"nan"``, ``"inf"``,
+    underscores and surrounding spaces; none of those is a number on a command line here.
+    """
+    if not (_WHOLE if whole else _DECIMAL).fullmatch(text):
+        return None
+    number = int(text) if whole else float(text)
+    return number if math.isfinite(number) else None
+
+
+class Number(click.ParamType):
+    """The one option type for numbers: seconds, bytes, counts, odds, seeds.
+
+    ASCII digits only, finite (never ``nan`` or ``inf``) and in range: above ``above`` or
+    at least ``least``, and at most ``most``. ``whole`` takes integers only.
+    """
+
+    def __init__(
+        self,
+        unit: str,
+        *,
+        whole: bool = False,
+        above: float | None = None,
+        least: float | None = None,
+        most: float | None = None,
+    ) -> None:
+        self.unit, self.whole = unit, whole
+        self.above, self.least, self.most = above, least, most
+        self.name = "integer" if whole else "float"
+
+    def expected(self) -> str:
+        """What the option takes, in words (``a whole number of games of at least 1``)."""
+        kind = "a whole number" if self.whole else "a finite number"
+        bounds = [f"above {_shown(self.above)}"] if self.above is not None else []
+        bounds += [f"at least {_shown(self.least)}"] if self.least is not None else []
+        bounds += [f"at most {_shown(self.most)}"] if self.most is not None else []
+        unit = f" of {self.unit}" if self.unit else ""
+        return f"{kind}{unit}" + (f" ({' and '.join(bounds)})" if bounds else "")
+
+    def in_range(self, number: float) -> bool:
+        return (
+            (self.above is None or number > self.above)
+            and (self.least is None or number >= self.least)
+            and (self.most is None or number <= self.most)
         )
-        if not (math.isfinite(number) and low_ok):
-            wanted = (
-                f"above {self.above:g}" if self.above is not None else f"of at least {self.least:g}"
-            )
-            self.fail(f"{value!r} is not a finite number {wanted}", param, ctx)
+
+    def convert(self, value: Any, param: Any, ctx: click.Context | None) -> Any:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number: int | float | None = value  # a default given as a number
+        else:
+            number = ascii_number(str(value), whole=self.whole)
+        if number is None or not self.in_range(number):
+            self.fail(f"found {str(value)!r}, expected {self.expected()}", param, ctx)
         return number
 
 
+def _shown(bound: float) -> str:
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
+
+
+def whole(unit: str, least: int = 1, most: int | None = None) -> Number:
+    """A count (games, rounds, iterations, ...): a whole number from ``least``."""
+    return Number(unit, whole=True, least=least, most=most)
+
+
+SEED = Number("seed", whole=True, least=0, most=2**63 - 1)
+
 max_seconds_option = click.option(
     "--max-seconds",
-    type=FiniteFloat(above=0),
+    type=Number("seconds", above=0, most=86400 * 366),
     default=None,
     help="Stop searching after this many seconds and report finished: false.",
 )

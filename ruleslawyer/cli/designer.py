@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     emit,
@@ -20,7 +21,7 @@ from ruleslawyer.cli.common import (
 
 
 @click.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @click.option(
     "-o",
     "--output",
@@ -48,7 +49,11 @@ def baseline(
     budget = Budget(max_seconds=max_seconds)
     results = check_all(targets, parse_ruling_options(rulings), budget, progress)
     count = sum(len(r.findings) for r in results)
-    emit(baselines.render(results), output, note=f": {count} finding(s)")
+    cut = sum(len(r.unfinished()) for r in results)
+    note = f"; finished: false ({cut} search(es) ran out of the budget)" if cut else ""
+    emit(baselines.render(results), output, note=f": {count} finding(s){note}")
+    if cut:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 @click.command()
@@ -84,7 +89,8 @@ def diff(
     Example: examples/designer-repo/board.toml, examples/designer-repo/rules/kaelyfos.md.
 
     Given two rulebook versions, it lists the rule points whose quoted sentences
-    changed, and exits 1 when any did.
+    changed and the new sentences nothing covers (see `coverage`), and exits 1
+    when there is any.
     """
     from ruleslawyer.rulebook_quotes import is_rulebook
 
@@ -101,10 +107,13 @@ def diff(
     emit(render(result, kinds, fmt), output)
     if result.failing(kinds):
         raise SystemExit(1)
+    if not result.finished:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path | None) -> None:
     from ruleslawyer import games
+    from ruleslawyer.coverage import uncovered
     from ruleslawyer.errors import InputError
     from ruleslawyer.rulebook_quotes import compare, quoted_game, render_changes
     from ruleslawyer.rulebooks import read
@@ -116,13 +125,15 @@ def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path 
         if game is None:
             raise InputError(old, "", "no rule point quotes", f"--game ({', '.join(games.GAMES)})")
     changes = compare(games.get(game).rule_points(), *books)
-    emit(render_changes(game, *books, changes, fmt), output)
-    if any(c.change == "changed" for c in changes):
+    before = {text for _, text in uncovered(game, books[0])}
+    added = [(n, text) for n, text in uncovered(game, books[1]) if text not in before]
+    emit(render_changes(game, *books, changes, fmt, added), output)
+    if any(c.change == "changed" for c in changes) or added:
         raise SystemExit(1)
 
 
 @click.command()
-@click.argument("point_id", metavar="ID", required=False)
+@click.argument("point_id", metavar="ID", required=False, shell_complete=completion.point_ids)
 @click.option("--list", "list_points", is_flag=True, help="List every rule point id and exit.")
 @click.option(
     "--game-file",
@@ -184,4 +195,37 @@ def explain(
         raise SystemExit(EXIT_UNFINISHED)
 
 
-COMMANDS = (baseline, diff, explain)
+@click.command()
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@format_option(("text", "json", "markdown"))
+@output_option
+@one_line_errors
+def coverage(targets: tuple[str, ...], fmt: str, output: Path | None) -> None:
+    """Show what covers each sentence of a game's rulebook: model code, a rule point, or why not.
+
+    \b
+    FILE: a game file (TOML), or GAME: a game id (default: all four games).
+    Example: examples/designer-repo/board.toml, which names its own rulebook.
+
+    For a file that names its own rulebook, the sentences of it that nothing
+    covers are listed too (check reports each as a gap).
+    """
+    from ruleslawyer import coverage as covering
+    from ruleslawyer import games
+
+    shown = []
+    for target in targets or tuple(games.GAMES):
+        if target in games.GAMES:
+            shown.append(covering.Target(target))
+            continue
+        source = games.load_source(target)
+        book = source.rulebook()
+        if book is None:
+            shown.append(covering.Target(source.game))
+            continue
+        found = covering.uncovered(source.game, book, source.coverage())
+        shown.append(covering.Target(source.game, book.display, tuple(found)))
+    emit(covering.render(shown, fmt), output)
+
+
+COMMANDS = (baseline, diff, explain, coverage)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import shlex
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ruleslawyer import __version__
+from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     answer_given,
@@ -126,7 +128,7 @@ def games() -> None:
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @format_option(FINDING_FORMATS)
 @output_option
 @fail_on_option
@@ -186,14 +188,15 @@ def check(
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...")
+@click.argument("targets", nargs=-1, metavar="[GAME|FILE]...", shell_complete=completion.game_names)
 @click.option(
     "--dir",
     "directory",
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("reports"),
     show_default=True,
-    help="Directory to write <game>.md (or .html) and <game>/*.svg into.",
+    help="Directory to write <page>.md (or .html) and <page>/*.svg into; <page> is the "
+    "game id, or the game file's name without .toml.",
 )
 @format_option(("markdown", "html"), default="markdown")
 @fail_on_option
@@ -214,23 +217,34 @@ def report(
     FILE: a game file (TOML), as for `ruleslawyer check`.
     Examples: ruleslawyer/data/*.toml (the built-in games), examples/designer-repo/board.toml.
 
-    The whole set is written, then swapped in at once. Exits 1 when a finding is
-    at or above --fail-on (as check does).
+    One page per game file: <page> is the built-in game's id or the file's name
+    (-2, -3, ... where two would share one); --format html also writes index.html,
+    linking them. The whole set is written, then swapped in at once. Exits 1 when a
+    finding is at or above --fail-on, else 3 when a search did not finish (as check does).
     """
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
     from ruleslawyer.outputs import write_set
-    from ruleslawyer.reports.files import report_files
+    from ruleslawyer.reports.files import index_file, page_names, report_files
 
     kinds = parse_kinds(fail_on)
     sources = load_all(targets)
     budget = Budget(max_seconds=max_seconds)
     results = check_sources(sources, parse_ruling_options(rulings), budget, progress)
     files: dict[str, str] = {}
-    for source, result in zip(sources, results, strict=True):
-        progress(f"drawing the pictures of {result.game} ...")
-        files.update(report_files(source, result, kinds, fmt))
+    names = page_names(sources, reserved=("index",) if fmt == "html" else ())
+    options = _report_options(fmt, fail_on, rulings)
+    for source, result, name in zip(sources, results, names, strict=True):
+        progress(f"drawing the pictures of {source.display} ...")
+        target = source.game if source.built_in else source.display
+        command = shlex.join(["ruleslawyer", "report", target, *options])
+        files.update(report_files(source, result, kinds, fmt, name, command))
+    if fmt == "html":
+        pages = [(f"{name}.html", result) for name, result in zip(names, results, strict=True)]
+        files.update(
+            index_file(pages, kinds, shlex.join(["ruleslawyer", "report", *targets, *options]))
+        )
     with held_interrupts():
         write_set(directory, files)
         for name in files:
@@ -238,6 +252,20 @@ def report(
         answer_given()
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
+    if any(r.unfinished() for r in results):
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def _report_options(fmt: str, fail_on: str, rulings: tuple[str, ...]) -> list[str]:
+    """The options of a ``report`` command line that change what a page says."""
+    options = [] if fmt == "markdown" else ["--format", fmt]
+    from ruleslawyer.findings import DEFAULT_FAIL_ON, parse_kinds
+
+    if parse_kinds(fail_on) != DEFAULT_FAIL_ON:
+        options += ["--fail-on", fail_on]
+    for ruling in rulings:
+        options += ["--ruling", ruling]
+    return options
 
 
 from ruleslawyer.cli import designer  # noqa: E402  (commands registered below)

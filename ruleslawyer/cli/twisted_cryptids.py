@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +9,19 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    SEED,
     emit,
     format_option,
+    game_file_argument,
+    load_game_file,
+    max_seconds_option,
     one_line_errors,
     output_option,
+    refuse_data_errors,
+    ruling_option,
+    whole,
 )
+from ruleslawyer.schemas import dumps as json_text
 
 
 @click.group("twisted-cryptids")
@@ -43,7 +50,7 @@ def stacks(log: Path, fmt: str, output: Path | None) -> None:
 
     record, game = load_record(log)
     result = analyse(record, game, display=str(log))
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_stacks(result)
+    text = json_text(result) if fmt == "json" else render_stacks(result)
     emit(text, output)
 
 
@@ -74,17 +81,17 @@ def render_stacks(result: dict[str, Any]) -> str:
 
 
 @group.command()
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", type=whole("players", 2, 6), default=4, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option(
     "--rounds",
-    type=click.IntRange(0),
+    type=whole("rounds", least=0),
     default=None,
     help="Stop after this many rounds (default: play the whole game).",
 )
 @click.option(
     "--moves",
-    type=click.IntRange(0),
+    type=whole("moves", least=0),
     default=None,
     help="Stop after this many moves and write the record of the player to act, with its "
     "[position] table (for `advise`).",
@@ -108,16 +115,17 @@ def simulate(
 
 @group.command()
 @click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--samples", type=click.IntRange(2), default=200, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sampled worlds.")
+@click.option("--samples", type=whole("samples", 2), default=200, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the sampled worlds.")
 @click.option(
     "--exact-limit",
-    type=click.IntRange(1),
+    type=whole("worlds"),
     default=200,
     show_default=True,
     help="Average exactly over the hidden-Stack worlds when there are at most this many.",
 )
-@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@max_seconds_option
+@ruling_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
@@ -127,41 +135,75 @@ def advise(
     seed: int,
     exact_limit: int,
     max_seconds: float | None,
+    rulings: tuple[str, ...],
     fmt: str,
     output: Path | None,
 ) -> None:
     """Rank every legal choice of the perspective player, to act in RECORD's [position], by
-    the expected change of their Myth (and of the leader's).
+    the expected change of the score the horizon counts (theirs, and the leader's).
 
     Averaged over the other players' hidden Stacks consistent with the record (the worlds
     `stacks` counts): exactly when there are at most --exact-limit, else --samples seeded
-    worlds with 95% intervals. Horizon: this round's Dusk reveals; later choices: the first
-    legal move.
+    worlds with 95% intervals. Horizon: this round's Dusk reveals, counting Myth; in the last
+    round the end of the game, counting the printed end-of-game scoring. The perspective's
+    later choices: their best; the other players': the first legal move. Then every open
+    rule point whose other readings change the ranking (--ruling settles one).
 
     \b
     RECORD: a `stacks` record with a [position] table (the board, every Hiding Spot, the phase,
     the perspective's hand). Example: examples/twisted-cryptids/advise-day.toml.
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.solvers.twisted_cryptids.advise import advise as run
-    from ruleslawyer.solvers.twisted_cryptids.position import NOT_AVERAGED, position_state
+    from ruleslawyer.solvers.twisted_cryptids.advise import advise_readings
+    from ruleslawyer.solvers.twisted_cryptids.position import (
+        NOT_AVERAGED,
+        position_state,
+        trait_known,
+    )
     from ruleslawyer.solvers.twisted_cryptids.record import load_record
 
+    settled = _rulings(rulings, str(record))
     rec, game = load_record(record)
-    state, hidden = position_state(rec, game, str(record))
-    result = run(
+    state, hidden = position_state(rec, game, str(record), settled)
+    result = advise_readings(
         state,
+        settled,
+        Budget(max_seconds=max_seconds),
         exact_limit=exact_limit,
         samples=samples,
         seed=seed,
-        budget=Budget(max_seconds=max_seconds),
         hidden=hidden,
         not_averaged=NOT_AVERAGED,
+        trait_known=trait_known(rec),
     )
     result = {"position": str(record), **result}
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_advice(result), output)
+    emit(json_text(result) if fmt == "json" else render_advice(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _rulings(options: tuple[str, ...], source: str) -> dict[str, str]:
+    """``--ruling ID=READING`` options, checked against the rule points (one-line errors)."""
+    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.models.twisted_cryptids.points import RULE_POINTS
+
+    return resolve_rulings(RULE_POINTS, {}, parse_ruling_options(options), source=source)
+
+
+def _stat_text(stat: dict[str, Any]) -> str:
+    text = f"{stat['mean']:+.2f}"
+    if "interval95" in stat:
+        low, high = stat["interval95"]
+        text += f" [{low:+.2f}, {high:+.2f}]"
+    return text
+
+
+def _choice_lines(choices: list[dict[str, Any]], indent: str = "") -> list[str]:
+    return [
+        f"{indent}{i:3}. score {_stat_text(row['score_change'])}; leader "
+        f"{_stat_text(row['leader_score_change'])}: {row['move']}"
+        for i, row in enumerate(choices, start=1)
+    ]
 
 
 def render_advice(r: dict[str, Any]) -> str:
@@ -170,74 +212,149 @@ def render_advice(r: dict[str, Any]) -> str:
         if r["mode"] == "exact"
         else f"sampled: {r['samples']} of {r['worlds']} worlds (seed {r['seed']}), 95% intervals"
     )
+    defaults = _default_readings()
+    settled = [f"{k}={v}" for k, v in sorted(r["rulings"].items()) if defaults.get(k) != v]
     lines = [
         f"position: {r['position']}; round {r['round']}, phase {r['phase']}",
         f"{r['actor']} to act; leader (most Myth among the others): {r['leader']}",
         f"prior: {r['prior']}; {how}",
-        f"horizon: {r['horizon']}; policy: {r['policy']}",
+        f"horizon: {r['horizon']}",
+        f"score counted (each figure: its expected change): {r['score']}",
+        f"policy: {r['policy']}",
         f"not averaged: {r['not_averaged']}",
+        "rulings: "
+        + (", ".join(settled) if settled else "every rule point at its default reading"),
         f"finished: {str(r['finished']).lower()} ({r['moves_ranked']} of {r['moves_legal']} "
         "legal choices)",
+        *_choice_lines(r["choices"]),
     ]
-
-    def fmt(stat: dict[str, Any]) -> str:
-        text = f"{stat['mean']:+.2f}"
-        if "interval95" in stat:
-            low, high = stat["interval95"]
-            text += f" [{low:+.2f}, {high:+.2f}]"
-        return text
-
-    for i, row in enumerate(r["choices"], start=1):
+    changing = r["open_rule_points_changing_the_ranking"]
+    if not r["open_rule_points_tried"]:
+        lines.append("open rule points: not all tried (out of time)")
+    elif not changing:
+        lines.append("open rule points changing the ranking: none")
+    if r["readings_with_another_player_to_act"]:
         lines.append(
-            f"{i:3}. Myth {fmt(row['myth_change'])}; leader {fmt(row['leader_myth_change'])}: "
-            f"{row['move']}"
+            "not ranked (another player would act here): "
+            + ", ".join(r["readings_with_another_player_to_act"])
         )
+    for d in changing:
+        lines.append(f"under {d['point']}={d['reading']} ({d['title']}):")
+        lines.extend(_choice_lines(d["choices"], "  "))
     return "\n".join(lines) + "\n"
 
 
+def _default_readings() -> dict[str, str]:
+    from ruleslawyer.models.twisted_cryptids.points import RULE_POINTS
+
+    return {p.id: p.default or "" for p in RULE_POINTS if p.readings}
+
+
 @group.command()
+@game_file_argument("twisted-cryptids")
 @click.option(
     "--players",
-    type=click.IntRange(2, 6),
+    type=whole("players", 2, 6),
     multiple=True,
-    help="Player counts to play (repeatable; default 2 to 6).",
+    help="Player counts to play (repeatable; default every count the player-count reading "
+    "in force allows: 2 to 6).",
 )
-@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per count.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None)
+@click.option("--games", type=whole("games"), default=200, show_default=True, help="Per count.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option(
+    "--policy",
+    type=click.Choice(["random", "advise"]),
+    default="random",
+    show_default=True,
+    help="Every seat's agent: uniformly random moves, or the move `advise` ranks first.",
+)
+@click.option(
+    "--agent-exact-limit",
+    type=whole("worlds"),
+    default=24,
+    show_default=True,
+    help="advise agent: average exactly when there are at most this many worlds.",
+)
+@click.option(
+    "--agent-samples",
+    type=whole("samples", least=2),
+    default=24,
+    show_default=True,
+    help="advise agent: otherwise this many worlds, sampled with the game's seed.",
+)
+@max_seconds_option
+@ruling_option
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
 def balance(
+    target: str,
     players: tuple[int, ...],
     games: int,
     seed: int,
+    policy: str,
+    agent_exact_limit: int,
+    agent_samples: int,
     max_seconds: float | None,
+    rulings: tuple[str, ...],
     fmt: str,
     output: Path | None,
 ) -> None:
-    """Seat win rates from seeded games with the built-in data, per player count (95% Wilson
-    intervals). Seat k plays the k-th Cryptid of the data; every seat plays the random policy."""
+    """Seat win rates from seeded games, per player count (95% Wilson intervals). Seat k
+    plays the k-th Cryptid of the game file; every seat plays --policy. --max-seconds stops
+    between moves: the games finished are counted, `finished: false`, exit 3.
+
+    \b
+    GAME|FILE: twisted-cryptids (the built-in placeholder data) or a game file of your
+    own; its [rulings], then --ruling, are played."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twisted_cryptids.game import builtin_game
-    from ruleslawyer.solvers.twisted_cryptids.balance import POLICY
+    from ruleslawyer.checks.twisted_cryptids.check import check_structure
+    from ruleslawyer.models.twisted_cryptids.game import load_game
+    from ruleslawyer.models.twisted_cryptids.play import player_counts
+    from ruleslawyer.models.twisted_cryptids.points import PLAYER_COUNT
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent
     from ruleslawyer.solvers.twisted_cryptids.balance import balance as run
 
-    game = builtin_game()
+    source, chosen = load_game_file(target, "twisted-cryptids", rulings)
+    game = load_game(source)
+    refuse_data_errors(check_structure(source, game))
+    allowed = player_counts(chosen.get(PLAYER_COUNT.id, PLAYER_COUNT.default or ""))
+    allowed = tuple(n for n in allowed if n <= len(game.cryptids))
+    for n in players:
+        if n not in allowed:
+            raise click.BadParameter(
+                f"found {n}, expected one of {', '.join(map(str, allowed))} (the player-count "
+                f"reading in force and the {len(game.cryptids)} Cryptids of {source.display})",
+                param_hint="--players",
+            )
     budget = Budget(max_seconds=max_seconds)
-    counts = sorted(set(players)) or [2, 3, 4, 5, 6]
-    tables = [run(game, n, games, seed, budget) for n in counts]
+    agent = Agent(policy, agent_exact_limit, agent_samples)
+    counts = sorted(set(players)) or list(allowed)
+    tables = [run(game, n, games, seed, budget, agent, chosen) for n in counts]
+    readings = ", ".join(f"{k}={v}" for k, v in chosen.items())
     result = {
-        "policy": POLICY,
-        "model": "built-in data, default readings of every rule point",
+        "game": source.display,
+        "provenance": source.provenance,
+        "rulings": dict(chosen),
+        "policy": agent.text(),
+        "model": f"{source.display}, "
+        + (
+            f"rulings {readings}, default readings of every other rule point"
+            if readings
+            else "default readings of every rule point"
+        ),
         "win": "the highest final score; a shared win (tied after the tie-break) counts for each",
         "finished": all(t["finished"] for t in tables),
         "counts": tables,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render_balance(result), output)
+    emit(json_text(result) if fmt == "json" else render_balance(result), output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 def render_balance(r: dict[str, Any]) -> str:
+    from ruleslawyer.solvers.balance_stats import mean_text
+
     lines = [f"policy: {r['policy']}", f"model: {r['model']}", f"win: {r['win']}"]
     for t in r["counts"]:
         lines.append(
@@ -247,9 +364,14 @@ def render_balance(r: dict[str, Any]) -> str:
         for s in t["seats"]:
             rate = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
             low, high = s["interval95"]
+            score = (
+                mean_text(None, "final score")
+                if s["mean_final_myth"] is None
+                else f"mean final score {s['mean_final_myth']}"
+            )
             lines.append(
                 f"  seat {s['seat']} ({s['cryptid']}): {s['wins']} wins, {rate} "
-                f"[{low:.3f}, {high:.3f}]; mean final score {s['mean_final_myth']}"
+                f"[{low:.3f}, {high:.3f}]; {score}"
             )
     lines.append(f"finished: {str(r['finished']).lower()}")
     return "\n".join(lines) + "\n"

@@ -3,9 +3,15 @@
 A game may have a module ``ruleslawyer/reports/pictures/<module>.py`` (named
 like its checks module) defining ``pictures(source, result)`` that returns
 ``[(name, caption, svg_text), ...]`` or ``[(name, caption, svg_text,
-finding_id), ...]``; they are written to ``<dir>/<game>/<name>.svg`` and shown
+finding_id), ...]``; they are written to ``<dir>/<page>/<name>.svg`` and shown
 beside the finding they draw (those without a finding id after the summary
 table). The HTML page inlines them, so it is one self-contained file.
+
+Each game file gets its own page, ``<dir>/<page>.md`` (or ``.html``): ``<page>``
+is the game id for a built-in game and the file's stem for a designer's file,
+with ``-2``, ``-3``, ... where two game files of one run would share a name
+(:func:`page_names`), so no page overwrites another. With ``--format html``,
+``<dir>/index.html`` links every page of the run.
 
 A game may also have ``ruleslawyer/reports/tables/<module>.py`` defining
 ``tables(source, result)`` that returns Markdown lines (a designer's table), shown
@@ -15,9 +21,12 @@ after the summary table and the game's own pictures.
 from __future__ import annotations
 
 import importlib
+import re
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from ruleslawyer import games
+from ruleslawyer import coverage, games
 from ruleslawyer.checking import GameResult
 from ruleslawyer.findings import Kind
 from ruleslawyer.gamefiles import GameSource
@@ -56,19 +65,60 @@ def tables(source: GameSource, result: GameResult) -> list[str]:
     return [] if maker is None else list(maker.tables(source, result))
 
 
+def page_names(sources: Sequence[GameSource], reserved: Sequence[str] = ()) -> list[str]:
+    """Each game file's page name: the game id (built in) or the file's stem, made unique.
+
+    Characters other than letters, digits, ``.``, ``_`` and ``-`` become ``-``; a name
+    taken by an earlier file of the run (or ``reserved``) gets ``-2``, ``-3``, ...
+    """
+    taken = set(reserved)
+    names = []
+    for source in sources:
+        stem = source.game if source.built_in else Path(source.display).stem
+        base = re.sub(r"[^A-Za-z0-9._-]", "-", stem).strip(".") or source.game
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        names.append(name)
+    return names
+
+
 def report_files(
-    source: GameSource, result: GameResult, fail_on: frozenset[Kind], fmt: str = "markdown"
+    source: GameSource,
+    result: GameResult,
+    fail_on: frozenset[Kind],
+    fmt: str = "markdown",
+    name: str | None = None,
+    command: str | None = None,
 ) -> dict[str, str]:
-    """Relative path -> content, for one game's report."""
+    """Relative path -> content, for one game file's report, its page called ``name``.
+
+    ``name`` defaults to the game id; ``command`` is the one the page says wrote it.
+    """
+    name = name or result.game
     figures = pictures(source, result)
     extra = tables(source, result)
-    svgs = {f"{result.game}/{fig.name}.svg": fig.svg for fig in figures}
+    svgs = {f"{name}/{fig.name}.svg": fig.svg for fig in figures}
     images: dict[str | None, list[tuple[str, str]]] = {}
     for fig in figures:
-        images.setdefault(fig.finding, []).append((f"{result.game}/{fig.name}.svg", fig.caption))
+        images.setdefault(fig.finding, []).append((f"{name}/{fig.name}.svg", fig.caption))
+    covered = "\n".join(coverage.section(result.game, full=False))
     if fmt == "html":
         from ruleslawyer.reports.html_page import page
 
         body = game_report(result, fail_on, images, header=False, tables=extra)
-        return {**svgs, f"{result.game}.html": page(result, body, svgs)}
-    return {**svgs, f"{result.game}.md": game_report(result, fail_on, images, tables=extra)}
+        return {**svgs, f"{name}.html": page(result, f"{body}\n{covered}", svgs, command)}
+    text = game_report(result, fail_on, images, tables=extra, command=command)
+    return {**svgs, f"{name}.md": f"{text}\n{covered}"}
+
+
+def index_file(
+    pages: Sequence[tuple[str, GameResult]], fail_on: frozenset[Kind], command: str
+) -> dict[str, str]:
+    """``index.html``: every page of the run (``(page file, result)``), linked."""
+    from ruleslawyer.reports.html_page import IndexEntry, index_page
+
+    entries = [IndexEntry(page, r, len(r.failing(fail_on))) for page, r in pages]
+    return {"index.html": index_page(entries, command)}

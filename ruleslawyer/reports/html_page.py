@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
+from typing import NamedTuple
 
 import jinja2
 from markdown_it import MarkdownIt
@@ -92,15 +93,37 @@ def markdown_to_html(text: str, svgs: Mapping[str, str]) -> str:
     return md.render(text)
 
 
-def page(result: GameResult, body_markdown: str, svgs: Mapping[str, str]) -> str:
-    env = jinja2.Environment(
+def _templates() -> jinja2.Environment:
+    return jinja2.Environment(
         loader=jinja2.PackageLoader("ruleslawyer.reports", "templates"),
         autoescape=True,
         keep_trailing_newline=True,
     )
-    note = MarkdownIt("commonmark", {"html": False}).renderInline(generated_note(result))
-    return env.get_template("page.html").render(
-        result=result,
-        note=Markup(note),
-        body=Markup(markdown_to_html(body_markdown, svgs)),
+
+
+def page(
+    result: GameResult, body_markdown: str, svgs: Mapping[str, str], command: str | None = None
+) -> str:
+    note = MarkdownIt("commonmark", {"html": False}).renderInline(generated_note(result, command))
+    return (
+        _templates()
+        .get_template("page.html")
+        .render(
+            result=result,
+            note=Markup(note),
+            body=Markup(markdown_to_html(body_markdown, svgs)),
+        )
     )
+
+
+class IndexEntry(NamedTuple):
+    """One game file's page, as the index lists it."""
+
+    page: str  # the page's file name, relative to the index
+    result: GameResult
+    failing: int  # findings at or above --fail-on
+
+
+def index_page(entries: Sequence[IndexEntry], command: str) -> str:
+    """``index.html``: a link to every game file's page, with its finding counts."""
+    return _templates().get_template("index.html").render(entries=entries, command=command)

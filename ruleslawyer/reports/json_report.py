@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from ruleslawyer import __version__
 from ruleslawyer.checking import GameResult, effective_fail_on
 from ruleslawyer.findings import Kind
+from ruleslawyer.schemas import dumps
 
 
 def document(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> dict[str, Any]:
@@ -32,4 +32,4 @@ def document(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> dict[st
 
 
 def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
-    return json.dumps(document(results, fail_on), indent=2, ensure_ascii=False) + "\n"
+    return dumps(document(results, fail_on), ensure_ascii=False)

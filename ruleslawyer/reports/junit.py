@@ -1,7 +1,8 @@
 """JUnit XML: one test suite per game, one test case per finding (rule point or data rule).
 
 A test case fails where its finding is at or above ``--fail-on``; resolved
-points and info pass; an unfinished search that does not fail is skipped.
+points and info pass; an unfinished search (never a failure) is skipped, saying
+"not finished" or "not searched: data error at ...".
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
                 node.text = xml_text(body)
             elif not f.finished:
                 n_skip += 1
-                skip = xml_text("search did not finish: " + f.title)
+                skip = xml_text(f"{f.unfinished_phrase()}: {f.title}")
                 ET.SubElement(case, "skipped", message=skip)
             else:
                 out = ET.SubElement(case, "system-out")

@@ -8,8 +8,12 @@ names one. A designer's file checked against the rulebooks shipped inside
 ruleslawyer points there through the ``RULESLAWYER_RULEBOOKS`` base id (see
 ``originalUriBaseIds``), so the repository being scanned never gets paths it
 does not hold. Every rule has ``help`` (text and Markdown) and no
-``helpUri``. With ``--baseline`` each result has a ``baselineState`` (new,
-unchanged) and baseline entries no longer found are results marked absent.
+``helpUri``. The driver's ``informationUri`` is the home page the installed
+distribution declares (``[project.urls]`` in pyproject.toml: ``Homepage``,
+else ``Documentation``, ``Repository`` or ``Source``); while it declares none,
+the field is left out rather than pointing at a page that does not exist.
+With ``--baseline`` each result has a ``baselineState`` (new, unchanged) and
+baseline entries no longer found are results marked absent.
 Resolved points carry an external suppression naming the ruling or the edit.
 """
 
@@ -166,6 +170,8 @@ def _result(f: Finding, r: GameResult, index: int, failing: frozenset[Kind]) -> 
             "witness": f.witness.to_json() if f.witness else None,
         },
     }
+    if (incomplete := f.unfinished_phrase()) is not None:
+        result["properties"]["incomplete"] = incomplete
     if quoted:
         result["relatedLocations"] = [{"id": i, **loc} for i, loc in enumerate(quoted, start=1)]
     if r.baseline is not None:
@@ -200,6 +206,25 @@ def _absent_rule(entry: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+URL_LABELS = ("homepage", "documentation", "repository", "source")
+
+
+def information_uri(distribution: str = "ruleslawyer") -> str | None:
+    """The home page the installed distribution declares (its first ``Project-URL`` by
+    :data:`URL_LABELS`), or None where it declares none or is not installed."""
+    from importlib import metadata
+
+    try:
+        entries = metadata.metadata(distribution).get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    urls = {}
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        urls.setdefault(label.strip().lower(), url.strip())
+    return next((urls[label] for label in URL_LABELS if urls.get(label)), None)
+
+
 def document(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> dict[str, Any]:
     failing = effective_fail_on(fail_on)
     rules: list[dict[str, Any]] = []
@@ -218,10 +243,11 @@ def document(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> dict[st
         for entry in absent(r):
             i = rule_index(entry["id"], lambda e=entry: _absent_rule(e))
             out_results.append(_absent(entry, r, i))
-    run: dict[str, Any] = {
-        "tool": {"driver": {"name": "ruleslawyer", "version": __version__, "rules": rules}},
-        "results": out_results,
-    }
+    driver: dict[str, Any] = {"name": "ruleslawyer", "version": __version__}
+    home = information_uri()
+    if home is not None:
+        driver["informationUri"] = home
+    run: dict[str, Any] = {"tool": {"driver": {**driver, "rules": rules}}, "results": out_results}
     if any(
         loc["physicalLocation"]["artifactLocation"].get("uriBaseId") == SHIPPED
         for res in out_results

@@ -51,9 +51,10 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
             mark = "FAIL" if fails else "    "
             label = click.style(f"[{KIND_LABEL[f.kind]}]", fg=COLOUR[f.kind], bold=fails)
             out.append(f"{mark} {label} {printable(f'{f.id}: {f.title}')}")
+            incomplete = f.unfinished_phrase()
             out.append(
                 f"       {status_phrase(f) if f.readings or f.edit else f.status}"
-                f"{'' if f.finished else '; the search did not finish within its budget'}"
+                f"{'' if incomplete is None else '; ' + printable(incomplete)}"
             )
             # Everything below can hold text from the game file: each line is made
             # printable, so a newline or a bidirectional control in a key cannot split
@@ -80,10 +81,14 @@ def render(results: Sequence[GameResult], fail_on: frozenset[Kind]) -> str:
         f"{total_failing} finding(s) at or above --fail-on "
         f"({', '.join(sorted(k.value for k in failing_kinds))})"
     )
-    unfinished = sum(len(r.unfinished()) for r in results)
+    skipped = sum(1 for r in results for f in r.findings if f.not_searched is not None)
+    unfinished = sum(len(r.unfinished()) for r in results) - skipped
     if unfinished:
         out.append(
-            f"{unfinished} search(es) did not finish within their budget: those findings are "
-            "incomplete, not a clean bill (exit 3 when nothing else fails)"
+            f"{unfinished} search(es) not finished (a budget such as --max-seconds, or a bound "
+            "of the search, cut them short): those findings are incomplete, not a clean bill "
+            "and not failures (exit 3 when nothing else fails)"
         )
+    if skipped:
+        out.append(f"{skipped} point(s) not searched: the game file has data errors")
     return "\n".join(out) + "\n"

@@ -32,3 +32,11 @@ def rate_text(s: dict[str, Any]) -> str:
     low, high = s["interval95"]
     share = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
     return f"{s['wins']:>4} wins, {share} [{low:.3f}, {high:.3f}]"
+
+
+def mean_text(value: float | None, unit: str) -> str:
+    """A mean of the games played, in words: ``mean 41.5 moves``; with no game played (the
+    budget ran out before the first), what happened instead of ``mean None moves``."""
+    if value is None:
+        return f"no mean {unit}: no game played"
+    return f"mean {value} {unit}"

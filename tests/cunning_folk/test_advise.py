@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
+from ruleslawyer.models.cunning_folk.record import dump_log
 from ruleslawyer.models.cunning_folk.village import CELLS, ROLES
 from ruleslawyer.solvers.cunning_folk.advise import (
     ALLEGIANCE,
@@ -281,3 +282,49 @@ def test_a_plan_cut_by_the_budget_says_finished_false(monkeypatch: pytest.Monkey
     out = advise_log(log, pending_claim(document, log))
     assert out["finished"] is False and "elder runs were planned" in out["unfinished"]
     assert "elder" not in out and "claim" not in out
+
+
+def false_claim(cell: str, player: str, revealed: str) -> dict:
+    return {**claim(cell, "good-elder", player), "challenged": True, "revealed": revealed}
+
+
+OSTRACISE_BEA = [false_claim("A1", "bea", "villager"), false_claim("A2", "bea", "villager")]
+
+
+def test_a_log_whose_game_is_over_is_not_advised_on(tmp_path: Path) -> None:
+    # bea and cal each lose two challenges: me is the only player left, and the game is over
+    events = [*OSTRACISE_BEA, false_claim("B1", "cal", "villager")]
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log(doc(*events, false_claim("B2", "cal", "evil-witch"))))
+    result = advise(str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr.startswith(f"error: {path}: event[3]: found 'the game over (me was the ")
+    assert "expected a game still going to advise on" in result.stderr
+    path.write_text(dump_log(doc(*events)))  # one challenge short: still going
+    assert advise(str(path)).exit_code == 0
+
+
+def test_a_log_ending_in_a_won_elder_run_is_not_advised_on(tmp_path: Path) -> None:
+    # bea's good-elder run picks all three evil cards: she wins, the game is over
+    def pick(cell: str, role: str) -> dict:
+        return {"type": "reveal", "player": "bea", "cell": cell, "revealed": role}
+
+    run = [claim("A1", "good-elder"), pick("A1", "evil-witch"), pick("B1", "evil-witch")]
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log(doc(*run, pick("C1", "evil-elder"))))
+    result = advise(str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert "event[3]: found 'the game over (bea identified every card opposing" in result.stderr
+    path.write_text(dump_log(doc(*run)))  # one pick short: the run goes on
+    assert advise(str(path)).exit_code == 0
+
+
+def test_an_ostracised_perspective_is_not_advised(tmp_path: Path) -> None:
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log(doc(*OSTRACISE_BEA, perspective="bea")))
+    result = advise(str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr == (
+        f"error: {path}: perspective: found 'bea (ostracised)', expected a player still in "
+        "the game\n"
+    )

@@ -17,9 +17,11 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.models.cunning_folk.play import OVER, State, Table, legal_moves, start, step
 from ruleslawyer.models.cunning_folk.village import bonus_setup, scoundrel_setup, standard_setup
 from ruleslawyer.solvers.cunning_folk.balance import (
+    ADVISE_POLICY,
     DEDUCE_POLICY,
     OUTCOMES,
     Seat,
+    advise_policy,
     balance,
     deal,
     deal_scoundrels,
@@ -158,7 +160,9 @@ def test_cli_states_its_assumptions_and_is_deterministic() -> None:
     )
     assert text.exit_code == 0, text.output
     assert "cunning-folk/villager-challenge=no-penalty" in text.output
-    assert "policy deduce:" in text.output and "finished: true" in text.output
+    assert "policy advise: as deduce, except" in text.output  # the default
+    assert "finished: true" in text.output
+    assert ADVISE_POLICY in text.output
 
 
 def test_cli_budget_ends_with_finished_false_and_exit_3() -> None:
@@ -253,9 +257,17 @@ def test_the_policy_follows_the_advise_figures() -> None:
     # investigation ranking (one of the cells tied there), the better of challenge and
     # accept (accept on "either"), and at the start of an elder run the planner's first
     # pick (or declaring where it has none).
+    # The deduce policy answers a claim by the suspected-card utility alone.
     bonus = Table(bonus_setup(["vagrant", "liar"]), 3)
     head = {"setup": "bonus", "bonus": ["vagrant", "liar"], "players": ["P1", "P2", "P3"]}
     checked = _policy_against_advise([(bonus, head), (STANDARD, HEAD2)], range(3))
+    assert all(n > 0 for n in checked.values()), checked
+
+
+def test_the_advise_policy_answers_claims_as_advise_ranks_them() -> None:
+    # The advise policy: advise's better answer on the seat's log with the suspected cards
+    # in front of each player (game utility first), everything else as deduce.
+    checked = _policy_against_advise([(STANDARD, HEAD2)], range(4), advise_policy)
     assert all(n > 0 for n in checked.values()), checked
 
 
@@ -265,7 +277,7 @@ def test_the_scoundrels_policy_follows_the_advise_figures() -> None:
     assert checked["investigate"] > 0 and checked["challenge"] > 0, checked
 
 
-def _policy_against_advise(cases: list, seeds: range) -> dict[str, int]:
+def _policy_against_advise(cases: list, seeds: range, policy=None) -> dict[str, int]:  # type: ignore[no-untyped-def]
     from ruleslawyer.models.cunning_folk.log import parse_log
     from ruleslawyer.models.cunning_folk.village import CELLS
     from ruleslawyer.solvers.cunning_folk.advise import advise, pending_claim
@@ -276,7 +288,7 @@ def _policy_against_advise(cases: list, seeds: range) -> dict[str, int]:
             seen: list[tuple[Seat, State, str]] = []
 
             def spy(seat, state, legal, rng, seen=seen):  # type: ignore[no-untyped-def]
-                move = deduce_policy(seat, state, legal, rng)
+                move = (policy or deduce_policy)(seat, state, legal, rng)
                 seen.append((seat, state, move))
                 return move
 
@@ -303,9 +315,15 @@ def _policy_against_advise(cases: list, seeds: range) -> dict[str, int]:
                         "role": state.claim,
                     }
                     document["event"].append(claim)
+                    if policy is not None:  # advise: with the suspected cards on the table
+                        document["suspected"] = dict(zip(head["players"], state.marks, strict=True))
                     log = parse_log(document, "t")
-                    out = advise(log, pending_claim(document, log), max_seconds=60)
-                    best = out["claim"]["best"]
+                    out = advise(log, pending_claim(document, log), max_seconds=60)["claim"]
+                    if policy is None:  # deduce: the suspected-card utility alone
+                        old = [out[c]["expected_utility_value"] for c in ("challenge", "accept")]
+                        best = "challenge" if old[0] > old[1] else "accept"
+                    else:
+                        best = out["best"]
                     assert move == ("challenge" if best == "challenge" else "accept")
                     checked["challenge"] += 1
                 elif state.phase == "elder" and not state.picked and move != "decline":
@@ -329,3 +347,100 @@ def test_each_scoundrel_seat_decides_knowing_its_kept_and_set_aside_card() -> No
         assert h["kept"][0] in game.deal
     kept = sorted({(h["perspective"], h["kept"][0]) for h in heads})
     assert len({p for p, _ in kept}) == len(kept)  # one kept card per seat, fixed all game
+
+
+def test_the_advise_policy_accepts_where_a_challenge_can_lose_the_game() -> None:
+    # Two players, P1 holds a suspected card (its bluff in A1 was caught) and saw an evil
+    # witch in B2. P2 says A3 is an evil witch: true 1 time in 7. Challenging wins a
+    # suspected card off P2 6 times in 7 (deduce, by suspected cards: challenge) but the
+    # seventh time P1 is ostracised and P2 wins (advise: -1/7 against 0, accept).
+    events = (
+        {
+            "type": "claim",
+            "player": "P1",
+            "cell": "A1",
+            "role": "good-elder",
+            "saw": "villager",
+            "challenged": True,
+            "revealed": "villager",
+        },
+        {"type": "pass", "player": "P1", "cell": "B2", "saw": "evil-witch"},
+    )
+    seat = Seat(0, STANDARD, {**HEAD2, "perspective": "P1"}, events)
+    village = (
+        *("villager", "good-witch", "evil-witch"),  # A1 A2 A3
+        *("good-witch", "evil-witch", "good-elder"),  # B1 B2 B3
+        *("evil-elder", "villager", "villager"),  # C1 C2 C3
+    )
+    state = State(
+        village=village,
+        face_up=(True,) + (False,) * 8,
+        marks=(1, 0),
+        player=1,
+        phase="challenge",
+        cell=2,
+        claim="evil-witch",
+        responder=0,
+    )
+    legal = legal_moves(STANDARD, state)
+    assert deduce_policy(seat, state, legal, random.Random(0)) == "challenge"
+    assert advise_policy(seat, state, legal, random.Random(0)) == "accept"
+
+
+def game_file(tmp_path, old: str = "", new: str = "", rulings: str = "") -> str:
+    from ruleslawyer.gamefiles import builtin_path
+
+    text = builtin_path("cunning-folk.toml").read_text("utf-8")
+    assert old in text
+    path = tmp_path / "my-folk.toml"
+    path.write_text(text.replace(old, new, 1) + rulings, "utf-8")
+    return str(path)
+
+
+def test_cli_balance_deals_the_game_files_villages(tmp_path) -> None:
+    # One evil witch fewer, one villager more; the bonus characters replace the file's
+    # villagers; scoundrels deal the file's core (the printed one) plus one card a player.
+    path = game_file(
+        tmp_path,
+        "evil-witch = 2\nevil-elder = 1\nvillager = 3",
+        "evil-witch = 1\nevil-elder = 1\nvillager = 4",
+    )
+    args = ("--games", "1", "--setup", "standard", "--setup", "bonus", "--bonus", "cat")
+    # the deduce and advise policies read logs, which name only the printed setups
+    refused = run(path, *args)
+    assert refused.exit_code == 2 and "--policies random plays any" in refused.output
+    args += ("--policies", "random")
+    out = run(path, *args, "--format", "json")
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["game"] == path
+    standard, bonus = doc["setups"]
+    assert Counter(standard["cards"]) == Counter(
+        {"good-witch": 2, "good-elder": 1, "evil-witch": 1, "evil-elder": 1, "villager": 4}
+    )
+    assert Counter(bonus["cards"]) == Counter(standard["cards"]) - Counter(["villager"]) + Counter(
+        ["cat"]
+    )
+
+
+def test_cli_balance_plays_the_game_files_rulings_and_ruling_wins(tmp_path) -> None:
+    ruled = '\n[rulings]\n"cunning-folk/villager-challenge" = "no-penalty"\n'
+    path = game_file(tmp_path, rulings=ruled)
+    args = ("--games", "3", "--players", "2", "--setup", "standard", "--format", "json")
+    from_file = json.loads(run(path, *args).output)
+    from_option = json.loads(
+        run("cunning-folk", *args, "--ruling", "cunning-folk/villager-challenge=no-penalty").output
+    )
+    assert from_file["rulings"] == {"cunning-folk/villager-challenge": "no-penalty"}
+    assert from_file["setups"] == from_option["setups"]
+    back = run(path, *args, "--ruling", "cunning-folk/villager-challenge=penalty-applies")
+    assert json.loads(back.output)["setups"] == json.loads(run(*args).output)["setups"]
+
+
+def test_cli_balance_refuses_a_broken_file_and_another_game(tmp_path) -> None:
+    path = game_file(tmp_path, "columns = 3", "columns = 4")
+    out = run(path, "--games", "1")
+    assert out.exit_code == 2 and len(out.output.splitlines()) == 1, out.output
+    assert out.output.startswith(f"error: {path}:") and ": grid: found" in out.output
+    other = run("kaelyfos", "--games", "1")
+    assert other.exit_code == 2 and "expected a cunning-folk game file" in other.output

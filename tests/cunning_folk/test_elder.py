@@ -114,3 +114,36 @@ def test_plan_stops_part_way_when_its_budget_ends() -> None:
     roomy = _LooksBudget(after=10**9)
     assert plan(village, weight, face_up, "good-elder", budget=roomy) == whole
     assert roomy.looks > 2  # it looked more than once along the way
+
+
+def test_a_face_up_opposing_card_does_not_stop_a_declaration() -> None:
+    # Scoundrels, cunning-folk/elder-face-up-picks=face-down-only, an evil-elder run: A1 is
+    # a face-up good witch (the run may not pick it). Two equally likely worlds: B1 a good
+    # witch in both; the good elder in C1 (world 1) or C2 (world 2), the rest villagers.
+    # Opponents "may reveal one face-down card", so A1 cannot beat the declaration: pick
+    # B1 (opposes in both), then C1 (the good elder in world 1, a villager ends world 2),
+    # then declare with nothing opposing left face down: 1/2. Counting A1 as left gave 0.
+    from ruleslawyer.models.cunning_folk.play import ELDER, OVER, Rules, State, Table, step
+    from ruleslawyer.models.cunning_folk.village import scoundrel_setup
+
+    def world(**cards: str) -> tuple[str, ...]:
+        return tuple(cards.get(c, "villager") for c in CELLS)
+
+    worlds = [
+        world(A1="good-witch", B1="good-witch", C1="good-elder"),
+        world(A1="good-witch", B1="good-witch", C2="good-elder"),
+    ]
+    village = np.array([[ROLE_CODE[r] for r in w] for w in worlds], dtype=np.int8)
+    face_up = (True,) + (False,) * 8
+    got = plan(village, np.array([1, 1]), face_up, "evil-elder", declares=True, face_down_only=True)
+    assert got.win_probability == Fraction(1, 2) and got.first_pick == "B1"
+    # The state machine agrees in world 1: pick B1, pick C1, declare; nobody can reveal an
+    # opposing card (A1 is face up), so the declaration stands.
+    rules = Rules(elder_face_up_picks="face-down-only")
+    table = Table(scoundrel_setup(3), 3, rules)
+    state = State(
+        village=worlds[0], face_up=face_up, marks=(0, 0, 0), phase=ELDER, claim="evil-elder"
+    )
+    for move in ("pick B1", "pick C1", "declare", "no-reveal", "no-reveal"):
+        state = step(table, state, move)
+    assert state.phase == OVER and state.winner == 0

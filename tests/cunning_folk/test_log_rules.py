@@ -307,3 +307,69 @@ def test_inconsistent_with_the_cards_is_still_named() -> None:
                 )
             )
         )
+
+
+# --- claims: any character may be claimed ------------------------------------------------
+
+
+# "You can declare that you've found a villager if you like" and "You can lie about which
+# character is on the card": a bonus game with all three villagers replaced still lets bea
+# claim a villager, and a standard game lets her claim the pirate (not in the game). Each
+# bluff is legal; challenged, it shows another card and earns her a suspected card.
+@pytest.mark.parametrize(
+    "document",
+    [
+        doc(claim("bea", "A1", "villager"), setup="bonus", bonus=["cat", "pirate", "vagrant"]),
+        doc(
+            claim("bea", "A1", "villager", revealed="cat"),
+            setup="bonus",
+            bonus=["cat", "pirate", "vagrant"],
+        ),
+        doc(claim("bea", "A1", "pirate")),
+        doc(claim("bea", "A1", "pirate", revealed="villager")),
+    ],
+)
+def test_a_claim_of_a_character_not_in_the_game_is_legal(tmp_path: Path, document: dict) -> None:
+    result = run(tmp_path, document, "--format", "json")
+    assert result.exit_code == 0, result.output
+
+
+# --- the challenger of a true claim --------------------------------------------------------
+
+
+# "If you were telling the truth ... The player who challenged you must take a suspected
+# card ... If they already have a suspected card, then the card is flipped to the
+# ostracized side and she or she is out of the game." Two players: bea challenges two
+# true claims of mine, so she is ostracised and I win; a third claim comes after the end.
+def two(*events: dict, **keys) -> dict:
+    return {"setup": "standard", **keys, "players": ["me", "bea"], "event": list(events)}
+
+
+def test_a_two_player_log_ends_with_the_challengers_second_miss(tmp_path: Path) -> None:
+    first = claim("me", "A1", "good-witch", revealed="good-witch")
+    second = claim("me", "B1", "evil-witch", revealed="evil-witch")
+    after = {"type": "pass", "player": "me", "cell": "C1"}
+    line = one_line(run(tmp_path, two(first, second, after)))
+    assert "event[2]" in line and "no event after the game ended" in line
+    assert "me was the only player left after event[1]" in line
+    path = tmp_path / "log.toml"
+    path.write_text(dump_log({**two(first, second, after), "perspective": "me"}))
+    advised = CliRunner().invoke(cli, ["cunning-folk", "advise", str(path)])
+    assert advised.exit_code == 2 and "no event after the game ended" in advised.stderr
+    # One miss: bea holds one suspected card, so a table saying she holds none is refused.
+    result = run(tmp_path, two(first, suspected={"bea": 0}))
+    assert "suspected.bea" in one_line(result) and "at least 1" in one_line(result)
+
+
+def test_named_challengers_take_the_card(tmp_path: Path) -> None:
+    true = claim("bea", "A1", "good-witch", revealed="good-witch")
+    twice = doc({**true, "challengers": ["cal"]}, {**true, "challengers": ["cal"]})
+    cal = {"type": "pass", "player": "cal", "cell": "B1"}
+    line = one_line(run(tmp_path, {**twice, "event": [*twice["event"], cal]}))
+    assert "event[2]" in line and "cal is ostracised" in line
+    line = one_line(run(tmp_path, {**twice, "event": [*twice["event"], twice["event"][0]]}))
+    assert "event[2]" in line and "challengers still in the game (cal is ostracised)" in line
+    # Not named in a three-player game: no suspected card is certain, the log goes on.
+    assert run(tmp_path, doc(true, true, cal)).exit_code == 0
+    bad = doc({**true, "challengers": ["bea"]})
+    assert "event[0].challengers" in one_line(run(tmp_path, bad))

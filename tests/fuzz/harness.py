@@ -286,15 +286,17 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         return f"{type(exc).__name__} (not a clean exit): {trace[-3000:]}"
     code = result.exit_code
     if code in (0, 1):
-        return _malformed(result.stdout, _format(args))
+        return _malformed(result.stdout, _format(args), args)
     if code == 3:  # a budget ended the search: the output must say so (README: Exit codes)
-        if not _budgeted(args):
+        # check and report also exit 3 for a search its own bounds cut short (a point is
+        # "not finished", never a FAIL), with no budget on the command line
+        if not _budgeted(args) and (not args or args[0] not in ("check", "report")):
             return f"exit 3 without a budget on the command line: {result.output[-2000:]!r}"
         if not re.search(
             r"finished\W+false|not finish|ran out of budget|cut by its budget", result.output
         ):
             return f"exit 3 without saying the search did not finish: {result.output[-2000:]!r}"
-        return _malformed(result.stdout, _format(args))
+        return _malformed(result.stdout, _format(args), args)
     if code == 2:
         lines = result.stderr.splitlines()
         if len(lines) != 1 or not lines[0].startswith("error: "):
@@ -336,10 +338,17 @@ def _format(args: Sequence[str]) -> str:
     return fmt
 
 
-def _malformed(out: str, fmt: str) -> str | None:
+def _malformed(out: str, fmt: str, args: Sequence[str] = ()) -> str | None:
     try:
         if fmt == "json":
-            json.loads(out)
+            doc = json.loads(out)
+            command = _schema_name(args)
+            if command is not None:  # fits the JSON Schema shipped for the command
+                import jsonschema
+
+                from ruleslawyer.schemas import schema
+
+                jsonschema.Draft202012Validator(schema(command)).validate(doc)
         elif fmt == "sarif":
             import jsonschema
 
@@ -348,6 +357,17 @@ def _malformed(out: str, fmt: str) -> str | None:
             ET.fromstring(out.encode("utf-8"))
     except Exception as exc:
         return f"malformed {fmt} output ({type(exc).__name__}: {str(exc)[:300]})"
+    return None
+
+
+def _schema_name(args: Sequence[str]) -> str | None:
+    """The name of the schema of the command line's JSON output (``kaelyfos-step``, ...)."""
+    from ruleslawyer.schemas import COMMANDS
+
+    words = [a for a in args[:2] if not a.startswith("-")]
+    for name in ("-".join(words), *words[:1]):
+        if name in COMMANDS:
+            return name
     return None
 
 

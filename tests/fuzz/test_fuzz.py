@@ -172,7 +172,16 @@ def test_the_verdict_can_fail() -> None:
     junit = ("check", "x.toml", "--format", "junit")
     assert verdict(result(1, out="<a>\x01</a>"), junit, ["x.toml"])
     assert verdict(result(2, err="error: x.toml: found 1, expected 2\n"), args, ["x.toml"]) is None
-    assert verdict(result(1, out="{}"), args, ["x.toml"]) is None
+    assert verdict(result(1, out="{}"), args, ["x.toml"])  # JSON that misses its schema
+    fits = '{"schema_version": 1, "tool": {"name": "ruleslawyer", "version": "0"}, '
+    fits += '"fail_on": [], "games": []}'
+    assert verdict(result(1, out=fits), args, ["x.toml"]) is None
+    # exit 3 must say the search did not finish; check may say so with no budget given
+    assert verdict(result(3, out='{"x": 1}'), args, ["x.toml"])
+    unfinished = fits[:-1] + ', "finished": false}'
+    assert verdict(result(3, out=unfinished), args, ["x.toml"]) is None
+    solve = ("kaelyfos", "step", "x.toml", "--format", "json")
+    assert verdict(result(3, out=unfinished), solve, ["x.toml"])  # no budget given
 
 
 def test_the_limits_stop_a_runaway_case() -> None:

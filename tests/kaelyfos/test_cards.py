@@ -53,3 +53,21 @@ def test_a_card_of_move_zero_never_moves_and_the_table_says_so() -> None:
     text = "\n".join(markdown(rows, {}, 2))
     assert "Dead cards: Still (never moves)." in text
     assert "| Still | A | 0 |" in text
+
+
+def test_open_choices_are_equally_likely_never_the_file_order() -> None:
+    # Frenzy (spawn A, C; move 3) meets choices the rules leave open (pheromone ties on
+    # the orifices' exits, move order) in some positions with 3 pieces: each option is
+    # equally likely, so some positions deal 1/2, and the table is the same whatever the
+    # order of the board file's [[node]] and [[edge]] blocks.
+    from fractions import Fraction
+
+    from tests.kaelyfos.test_advise import _permuted
+
+    def table(b) -> dict[str, object]:
+        frenzy = replace(b, behaviors=tuple(x for x in b.behaviors if x.name == "Frenzy"))
+        return {r.names[0]: (r.distress, r.moves) for r in card_table(frenzy, {}, 3)}
+
+    here = table(board())
+    assert Fraction(1, 2) in dict(here["Frenzy"][0])
+    assert table(_permuted(1)) == here

@@ -12,6 +12,7 @@ from ruleslawyer.budget import Budget
 from ruleslawyer.checks.kaelyfos import check, positions
 from ruleslawyer.cli.main import cli
 from ruleslawyer.games import load_source
+from ruleslawyer.models.kaelyfos.points import NOT_MODELLED
 from ruleslawyer.tomlwriter import dumps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +42,9 @@ def test_every_point_parts_or_is_proved_quiet_on_the_built_in_board(report: dict
     kinds = {f["id"]: f["kind"] for f in report["findings"]}
     assert kinds["kaelyfos/pheromone-tie"] == kinds["kaelyfos/move-order"] == "gap"
     assert kinds["kaelyfos/unreachable-explorer"] == "info"
+    # Four behaviour cards, two triggers, one card per trigger reached: no reachable
+    # timeline reaches a trigger with the deck empty, so the readings never part.
+    assert kinds["kaelyfos/exhausted-deck"] == "info"
     assert {
         kinds[p]
         for p in kinds
@@ -50,8 +54,12 @@ def test_every_point_parts_or_is_proved_quiet_on_the_built_in_board(report: dict
             "kaelyfos/pheromone-tie",
             "kaelyfos/move-order",
             "kaelyfos/unreachable-explorer",
+            "kaelyfos/exhausted-deck",
+            *NOT_MODELLED,
         )
     } == {"ambiguity"}
+    # Rules out of the model's reach are info findings that say so.
+    assert {kinds[p] for p in NOT_MODELLED} == {"info"}
 
 
 @pytest.mark.parametrize(
@@ -135,7 +143,7 @@ def test_step_json_shape() -> None:
     )
     assert result.exit_code == 0
     out = json.loads(result.output)
-    assert set(out) == {"finished", "rulings", "result", "divergences", "choices"}
+    assert set(out) == {"schema_version", "finished", "rulings", "result", "divergences", "choices"}
     assert out["finished"] is True
     assert set(out["result"]) == {
         "bloodsuckers",
@@ -248,3 +256,14 @@ def test_step_rulings_layer_board_then_position_then_option(tmp_path) -> None:
     assert out["result"]["removed_from_play"] == 1 and not out["divergences"]
     out = run("--ruling", "kaelyfos/attack-removal=supply")
     assert out["result"]["removed_from_play"] == 0
+
+
+def test_a_default_against_the_faq_says_why(report: dict) -> None:
+    # FAQ: 'Bloodsuckers caught in traps count as "bloodsuckers" where effects are
+    # concerned.' The default trapped-attack=no leans the other way, so its finding must
+    # say why (the Traps sentence) and how to follow the FAQ instead.
+    f = _finding(report, "kaelyfos/trapped-attack")
+    assert f["readings"][0]["name"] == "no"
+    assert 'The FAQ leans toward "yes"' in f["message"]
+    assert "even if explorers are also present" in f["message"]
+    assert "--ruling kaelyfos/trapped-attack=yes" in f["message"]

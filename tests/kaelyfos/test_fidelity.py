@@ -335,7 +335,8 @@ def test_timeline_readings_by_hand() -> None:
     once = {**chosen, "kaelyfos/two-triggers": "once"}
     assert advance(Timeline(2, 4, deck), once).cards == (("Swarm",),)
     # An empty deck: nothing (no-card), or any card revealed before (reshuffle).
-    empty = Timeline(2, 1, (), ("Swarm", "Hunt"))
+    # (Reachable only with a third trigger: two cards revealed by the triggers on 3 and 6.)
+    empty = Timeline(6, 1, (), ("Swarm", "Hunt"), (3, 6, 7))
     assert advance(empty, chosen).cards == ()
     reshuffle = {**chosen, "kaelyfos/exhausted-deck": "reshuffle"}
     assert advance(empty, reshuffle).cards == (("Hunt", "Swarm"),)
@@ -360,3 +361,35 @@ def test_advance_command_end_to_end(tmp_path) -> None:
     assert run.exit_code == 2
     (line,) = run.output.strip().splitlines()
     assert "deck[1]" in line and "t.toml" in line
+
+
+def test_unreachable_timeline_refused(tmp_path) -> None:
+    # "When the time marker reaches a bloodsucker (triangle) trigger token: reveal and
+    # resolve a bloodsucker behavior card", triggers "on the 3rd and 6th spaces": with the
+    # marker on 2 no trigger was reached, so no card can have been revealed yet.
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'board = "kaelyfos"\nmarker = 2\nadvance = 4\ndeck = ["Swarm", "Hunt"]\n'
+        'revealed = ["Prowl", "Frenzy"]\n'
+    )
+    run = CliRunner().invoke(cli, ["kaelyfos", "advance", str(path)])
+    assert run.exit_code == 2
+    assert run.output.count("\n") == 1 and "Traceback" not in run.output
+    assert "revealed: found '2 card(s) with the marker on 2', expected at most 0" in run.output
+    # On 3 (one trigger reached) one card may be revealed, not two.
+    path.write_text(
+        'board = "kaelyfos"\nmarker = 3\nadvance = 3\ndeck = ["Swarm", "Hunt"]\n'
+        'revealed = ["Prowl"]\n'
+    )
+    assert CliRunner().invoke(cli, ["kaelyfos", "advance", str(path)]).exit_code == 0
+
+
+def test_timeline_search_only_reachable() -> None:
+    from ruleslawyer.checks.kaelyfos import timelines
+    from ruleslawyer.models.kaelyfos.files import load_board
+
+    board, _ = load_board("kaelyfos", None)
+    seen = list(timelines(board))
+    assert seen and all(len(t.revealed) <= sum(x <= t.marker for x in t.triggers) for t in seen)
+    # Four cards, two triggers: the deck can never be empty when a trigger is reached.
+    assert not any(not t.deck for t in seen)

@@ -58,7 +58,11 @@ def test_board_round_trip(dots, supply, revealed) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(positions(), st.dictionaries(st.just("kaelyfos/attack-removal"), st.just("supply")))
+@given(
+    # Explorers on face-up cards: a file with one on a face-down card is refused.
+    positions(explorers=st.sampled_from([n.id for n in board().nodes if n.revealed])),
+    st.dictionaries(st.just("kaelyfos/attack-removal"), st.just("supply")),
+)
 def test_position_round_trip(tmp_path_factory, position, rulings) -> None:
     folder = tmp_path_factory.mktemp("pos")
     written = PositionFile(position, "kaelyfos", tuple(rulings.items()))
@@ -156,6 +160,12 @@ BAD_POSITIONS = {
     "caught = 1": ("caught = 2", "traps[0].caught: found 2, expected less than or equal to 1"),
     "supply = 4\n": ("supply = 6\n", "supply: found '8 black markers"),
     "move = 1": ("move = -1", "card.move: found -1, expected greater than or equal to 0"),
+    # Unreachable: the crew starts on the Scarab and the environment cards are placed
+    # "face-down as shown"; no rule puts an explorer on a face-down card.
+    'ada = "bony-protrusion"': (
+        'ada = "exterior-facedown-1"',
+        "explorers.ada: found 'exterior-facedown-1', expected a face-up card",
+    ),
 }
 
 

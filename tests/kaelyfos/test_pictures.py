@@ -102,3 +102,38 @@ def test_random_boards_lay_out_without_collisions(board: Board, data) -> None:
     assert_laid_out(
         board_picture(board, "random", [("board", {}), ("x", {"explorers": explorers})])
     )
+
+
+def test_counters_off_the_board_are_drawn_and_the_parting_ones_marked() -> None:
+    # attack-removal's two readings: the same board, one bloodsucker back in the supply or
+    # removed from play. The pictures must differ, and the counters that part are red.
+    board = builtin_board()
+    start = {"explorers": {"ada": board.node_ids[0]}, "nests": {}, "supply": 6}
+    end = {"bloodsuckers": {}, "traps": [], "trap_tokens": 2, "distress": {"ada": 1}}
+    svg = board_picture(
+        board,
+        "attack-removal",
+        [
+            ("before", start),
+            ("supply", {**end, "supply": 4, "removed_from_play": 0, "nightmares": ["ada"]}),
+            ("removed-from-play", {**end, "supply": 3, "removed_from_play": 1, "nightmares": []}),
+        ],
+    )
+    assert_laid_out(svg)
+    counters = {
+        t.text: t.get("fill")
+        for t in ET.fromstring(svg).iter(f"{NS}text")
+        if t.get("class") == "counter"
+    }
+    red = "#c00000"
+    assert counters == {
+        "supply 6": None,  # the position: nothing to compare it with
+        "supply 4": red,
+        "removed from play 0": red,
+        "trap tokens 2": None,
+        "distress: ada 1": None,
+        "nightmares: ada": red,
+        "supply 3": red,
+        "removed from play 1": red,
+        "nightmares: none": red,
+    }

@@ -19,7 +19,7 @@ SECTION = SECTION.split("\n## ", 1)[0]
 
 def test_step_example_output_is_real() -> None:
     blocks = re.findall(r"```console\n\$ ruleslawyer (.*?)\n(.*?)```", SECTION, flags=re.DOTALL)
-    assert len(blocks) == 3  # step, advance, advise
+    assert len(blocks) == 4  # step, advance, advise, balance
     for command, printed in blocks:
         result = CliRunner().invoke(cli, command.split())
         assert result.exit_code == 0

@@ -250,3 +250,42 @@ def test_step_cli_budget_exits_3_with_finished_false(tmp_path) -> None:
     assert out["finished"] is False and out["result"] == json.loads(full.stdout)["result"]
     text = runner.invoke(cli, ["kaelyfos", "step", str(example), "--max-seconds", "1e-9"])
     assert text.exit_code == 3 and "finished: false" in text.stdout
+
+
+def test_free_on_a_trap_stays_or_hunts() -> None:
+    # Spawn B onto bony-protrusion, which holds a trap; ada is one node away on
+    # exterior-orifice; move 1. Under spawn-into-trap=not-caught it is free on the trap's
+    # node. "If a trap is nearer than any explorer, bloodsuckers will move toward the
+    # trap": the trap underneath (distance 0) is nearer than ada (1), so it stays (stays);
+    # or the trap it did not move onto does not draw it and it hunts ada (hunts), gives
+    # her a distress and returns to the supply.
+    start = position(
+        explorers={"ada": "exterior-orifice"},
+        spawn=("B",),
+        move=1,
+        traps=(Trap("bony-protrusion"),),
+    )
+    s = step(start)
+    assert _free(s.result) == {"bony-protrusion": 1} and dict(s.result.distress) == {"ada": 0}
+    hunts = {(p, r): res for p, r, res in s.divergences}["kaelyfos/free-on-trap", "hunts"]
+    assert _free(hunts) == {} and dict(hunts.distress) == {"ada": 1}
+    assert hunts.traps == (Trap("bony-protrusion"),)
+
+
+def test_legality_agrees_with_the_default_readings() -> None:
+    # The default readings leave a spawned bloodsucker free on a trap's nest, so the
+    # legality test must accept that position; under both "caught" readings it cannot
+    # happen.
+    from ruleslawyer.models.kaelyfos.setup import illegal as every_problem
+
+    def illegal(p, readings=None) -> list[str]:  # where the pieces stand (not the card)
+        return [x for x in every_problem(p, readings) if not x.startswith("card ")]
+
+    after = position(bloodsuckers={"bony-protrusion": 1}, traps=(Trap("bony-protrusion"),))
+    assert illegal(after) == []
+    caught = {"kaelyfos/spawn-into-trap": "caught", "kaelyfos/build-on-bloodsuckers": "caught"}
+    assert illegal(after, caught) == ["free bloodsuckers on bony-protrusion"]
+    # Built under it (build-on-bloodsuckers=not-caught): any trap's node, a nest or not.
+    off_nest = position(bloodsuckers={"exterior-orifice": 1}, traps=(Trap("exterior-orifice"),))
+    assert illegal(off_nest) == []
+    assert illegal(off_nest, {"kaelyfos/build-on-bloodsuckers": "caught"}) != []

@@ -58,6 +58,9 @@ def test_witness_is_a_legal_position(point: str) -> None:
         names = sorted(b.name for b in loaded.board.behaviors)
         assert sorted(loaded.timeline.deck + loaded.timeline.revealed) == names
         assert loaded.timeline.marker <= max(loaded.board.triggers)
+        # One card per trigger on or before the marker (parse_timeline refuses more).
+        reached = sum(1 for t in loaded.board.triggers if t <= loaded.timeline.marker)
+        assert len(loaded.timeline.revealed) <= reached
         return
     position = parse_position(doc, "witness", ROOT).position
     assert illegal(position) == []

@@ -218,7 +218,9 @@ def test_cli_bad_input_is_one_line() -> None:
 
 def test_readme_example_runs_as_printed() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    section = readme.split("### Balance for designers", 1)[1].split("\n### ", 1)[0]
+    section = readme.split("### Balance for designers: `ruleslawyer twist-of-fate balance", 1)[
+        1
+    ].split("\n### ", 1)[0]
     command = re.search(r"```sh\nruleslawyer (.+?)\n```", section).group(1)
     printed = section.split("```text\n", 1)[1].split("```", 1)[0]
     result = CliRunner().invoke(cli, command.split(), catch_exceptions=False)
@@ -278,3 +280,20 @@ def test_cli_bad_deck_file_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["twist-of-fate", "balance", str(deck)])
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
     assert "bad.toml" in result.output and "character[0].sides[0]" in result.output
+
+
+def test_a_deck_of_seven_characters_is_refused_at_load(tmp_path: Path) -> None:
+    # seven cards in hand and at most six in front of each player: no round can end (the
+    # default agent's playout found no move and raised IndexError)
+    extra = "".join(
+        f'[[character]]\nname = "E{i}"\nsides = [{{ luck = 1, shilling = -1 }}, '
+        "{ luck = 0, shilling = 1 }]\n"
+        for i in range(4)
+    )
+    deck = tmp_path / "seven.toml"
+    deck.write_text(TINY_DECK + extra, "utf-8")
+    result = CliRunner().invoke(cli, ["twist-of-fate", "balance", str(deck), "--players", "3"])
+    assert result.exit_code == 2 and result.stderr == (
+        f"error: {deck}: character: found '7 characters', expected at most 6, the hand the "
+        "rules deal each player\n"
+    )

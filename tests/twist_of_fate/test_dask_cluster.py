@@ -138,3 +138,55 @@ def test_client_killed_mid_run_then_resumed_same_answer(cluster: Cluster, tmp_pa
     report = json.loads(out)
     assert report["resumed_from_tier"] == done
     assert _answer(report) == _expected()
+
+
+def _local(work: Path, *more: str) -> subprocess.Popen:
+    """A run on a local cluster of two worker processes, in a process group of its own
+    (as a terminal's Ctrl-C reaches the client and its workers)."""
+    return subprocess.Popen(
+        [
+            str(BIN / "ruleslawyer"), "twist-of-fate", "solve", str(POSITION),
+            "--model", "paranoid", "--engine", "dask", "--workers", "2",
+            "--work-dir", str(work), "--partition-states", "3000", "--format", "json", *more,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )  # fmt: skip
+
+
+def test_ctrl_c_on_a_local_cluster_is_honoured_quietly_then_resume(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    run = _local(work, "--worker-memory", "1")  # the documented minimum
+    _until(lambda: _tiers_done(work) >= 3 or run.poll() is not None, "tier 2 on disk")
+    assert run.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(run.pid, signal.SIGINT)  # the client and its workers, as a terminal does
+    out, err = run.communicate(timeout=15)
+    assert run.returncode == 130, err
+    # the client's lines only: no worker's traceback
+    assert out == "" and "Traceback" not in err and len(err.splitlines()) == 2, err
+    resumed = _local(work, "--resume", "--worker-memory", "1")
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, err
+    report = json.loads(out)
+    assert report["resumed_from_tier"] >= 3
+    assert _answer(report) == _expected()
+
+
+def test_a_task_that_kills_its_worker_each_time_is_one_line() -> None:
+    from distributed import Client, LocalCluster
+
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.solvers.twist_of_fate.dask import DaskRunner
+
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        runner = DaskRunner(client, "a local cluster")
+        assert runner.map(abs, [(-1,)]) == [1]
+        # the worker process exits in the task, as one the nanny ends at its memory limit
+        with pytest.raises(InputError, match="died each time") as caught:
+            runner.map(os._exit, [(1,)])
+        assert "--worker-memory" in str(caught.value) and len(str(caught.value).splitlines()) == 1

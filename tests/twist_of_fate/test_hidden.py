@@ -39,16 +39,19 @@ def test_hidden_card_evaluation_by_hand() -> None:
     # Under face-down-at-zero=must-decrease ("Both players must decrease (by one) either
     # their Luck or Shilling Card") a face-down play keeps Luck + Shilling from 1/1, 3/0,
     # 2/1, 0/2 or 2/0, and Ann cannot raise Bob's Luck (his Shilling is at 0). Ann's moves:
+    # Utilities as (outcome: 1 won, 0 open, -1 lost; tempo: -plies to a win, +plies to a
+    # loss; Sanctuary; Luck + Shilling, these two when open).
     # - Dud face up: Bob keeps 3/0. With Mr. Brownlow he plays it side 0 facing Ann: he
-    #   takes +1/+1, 4/1, scores his 8th point and wins; Ann takes -2 Luck +2 Shilling:
-    #   0/3, utility (0, 0, 3). With a Dud nobody can score: Ann keeps 2 -> (0, 0, 2).
-    #   Average (0, 0, 5/2), worst (0, 0, 2).
+    #   takes +1/+1, 4/1, scores his 8th point and wins at ply 2: Ann lost at ply 2,
+    #   (-1, 2, 0, 0). With a Dud nobody can score: Ann keeps 1/1, open: (0, 0, 0, 2).
+    #   Average (-1/2, 1, 0, 1), worst: lost at ply 2.
     # - face down, Ann raises Shilling (0/2) and Bob's Shilling (2/1): with Mr. Brownlow
-    #   Bob's best is side 0 facing Ann (he takes +1/+1, 3/2: no score, the largest
-    #   Luck + Shilling he can have); Ann takes +2 Shilling, 0/4, scores: (0, 1, 0). With a
-    #   Dud: (0, 0, 2). Average (0, 1/2, 1), worst (0, 0, 2): the best average.
+    #   nobody can win and Bob's best is side 0 facing Ann (he takes +1/+1, 3/2, the
+    #   largest Luck + Shilling he can have); Ann takes +2 Shilling, 0/4, scores:
+    #   (0, 0, 1, 0). With a Dud: (0, 0, 0, 2). Average (0, 0, 1/2, 1), worst (0, 0, 0, 2):
+    #   the best average.
     # - face down, Ann raises Luck (2/0), Bob's Shilling: Mr. Brownlow side 0 facing Ann
-    #   leaves her 0/2: (0, 0, 2) in both worlds.
+    #   leaves her 0/2: (0, 0, 0, 2) in both worlds.
     position = _position()
     found = worlds(position, "test", MUST)
     assert [w for w, _ in found] == [1, 1]
@@ -57,14 +60,20 @@ def test_hidden_card_evaluation_by_hand() -> None:
     assert "determinized" in out["hidden"]["evaluation"]
     assert out["best_move"]["play"] == "face-down"
     assert out["best_move"]["player_raises"] == "shilling"
-    assert out["value"]["ann"] == {"won": False, "sanctuary": "1/2", "luck_plus_shilling": 1}
+    expected = {"outcome": "expected", "expected_outcome": 0, "expected_tempo": 0}
+    assert out["value"]["ann"] == {**expected, "sanctuary": "1/2", "luck_plus_shilling": 1}
     by_play = {(m["move"]["play"], m["move"].get("player_raises")): m for m in out["moves"]}
     up = by_play[("face-up", None)]
-    assert up["average"]["ann"] == {"won": False, "sanctuary": 0, "luck_plus_shilling": "5/2"}
-    assert up["average"]["bob"]["won"] == "1/2"
+    assert up["average"]["ann"] == {
+        **expected, "expected_outcome": "-1/2", "expected_tempo": 1, "sanctuary": 0,
+        "luck_plus_shilling": 1,
+    }  # fmt: skip
+    assert up["average"]["bob"]["expected_outcome"] == "1/2"
+    assert up["worst_case"]["ann"] == {"outcome": "lost", "ply": 2}
     assert all(
-        m["worst_case"]["ann"] == {"won": False, "sanctuary": 0, "luck_plus_shilling": 2}
+        m["worst_case"]["ann"] == {"outcome": "open", "sanctuary": 0, "luck_plus_shilling": 2}
         for m in out["moves"]
+        if m["move"]["play"] == "face-down"
     )
     # The reference, draw by draw with the brute force, agrees on every move.
     names = position.names

@@ -20,6 +20,7 @@ from ruleslawyer.models.twist_of_fate.play import Character, Deck, Rules, Seat, 
 from ruleslawyer.solvers.twist_of_fate.horizon import analyse_rounds
 from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json, vector_json
 from ruleslawyer.solvers.twist_of_fate.reference import horizon as reference
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import choose
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWNLOW = Character("Mr. Brownlow", (Side((0, 2), (2, 0)), Side((1, 1), (0, 0))), "printed")
@@ -55,18 +56,22 @@ def test_expectimax_across_a_two_player_round_end_by_hand() -> None:
     # the other is above 0, so from 3/0, 1/1 or 2/0 a face-down play keeps Luck + Shilling
     # and a Dud face up changes nothing: without Mr. Brownlow nobody ever reaches 4.
     # With it Bob plays it first, side 0 facing the target: he takes +1 Luck +1 Shilling,
-    # 4/1, scores his 8th point and wins at once (Game End), on the Monks (Ann keeps Luck +
-    # Shilling 2; the spiteful rule prefers it to Ann, who would get 0/3). So after a face-up
-    # Dud (Bob keeps 3/0), Bob's expected utility is: won 3/4, Sanctuary 3/4 * 8 + 1/4 * 7 =
-    # 31/4, Luck + Shilling 3/4 * (0 + 1) + 1/4 * 3 = 3/2; Ann's (0, 0, 2) whatever happens.
-    # No play can do better for Bob, and the first of the equal ones is the Dud face up on
-    # Ann (seat order).
+    # 4/1, scores his 8th point and wins at once (Game End), at ply 2 (the Dud is ply 1).
+    # Utilities (outcome: 1 won, 0 open, -1 lost; tempo: -plies to a win, +plies to a
+    # loss; Sanctuary and Luck + Shilling when open, else 0), expected over the draws:
+    # after a face-up Dud (Bob keeps 3/0) Bob's is (3/4, 3/4 * -2 = -3/2, 1/4 * 7 = 7/4,
+    # 1/4 * 3 = 3/4) and Ann's (-3/4, 3/2, 0, 1/4 * 2 = 1/2). A face-down Dud leaves Bob
+    # 2/1, and Mr. Brownlow's +1/+1 no longer wins at once: later wins, worse tempo. The
+    # first of the equal best moves is the Dud face up on Ann (seat order).
     position = _chance_position()
     out = analysis_json(position, analyse_rounds(position, MUST, "maxn", rounds=1))
     assert out["finished"] is True
     assert "equally likely draws" in out["chance"] and "16" in out["chance"]
-    bob = {"won": "3/4", "sanctuary": "31/4", "luck_plus_shilling": "3/2"}
-    ann = {"won": False, "sanctuary": 0, "luck_plus_shilling": 2}
+    e = "expected"
+    bob = {"outcome": e, "expected_outcome": "3/4", "expected_tempo": "-3/2",
+           "sanctuary": "7/4", "luck_plus_shilling": "3/4"}  # fmt: skip
+    ann = {"outcome": e, "expected_outcome": "-3/4", "expected_tempo": "3/2",
+           "sanctuary": 0, "luck_plus_shilling": "1/2"}  # fmt: skip
     assert out["value"] == {"ann": ann, "bob": bob}
     face_up = [m for m in out["moves"] if m["move"]["play"] == "face-up"]
     assert len(face_up) == 4 and all(m["value"] == out["value"] for m in face_up)
@@ -77,11 +82,11 @@ def test_expectimax_across_a_two_player_round_end_by_hand() -> None:
     # The brute-force reference agrees, and with no round end to cross Bob stays on 7 with
     # 3/0.
     assert reference.value(position.state, DECK, MUST, 1) == (
-        (0, 0, 2),
-        (Fraction(3, 4), Fraction(31, 4), Fraction(3, 2)),
+        (Fraction(-3, 4), Fraction(3, 2), 0, Fraction(1, 2)),
+        (Fraction(3, 4), Fraction(-3, 2), Fraction(7, 4), Fraction(3, 4)),
     )
     stay = analysis_json(position, analyse_rounds(position, MUST, "maxn", rounds=0))
-    assert stay["value"]["bob"] == {"won": False, "sanctuary": 7, "luck_plus_shilling": 3}
+    assert stay["value"]["bob"] == {"outcome": "open", "sanctuary": 7, "luck_plus_shilling": 3}
     assert stay["chance"].startswith("none")
 
 
@@ -97,7 +102,7 @@ def test_three_players_cross_a_round_end_by_hand() -> None:
     # with it; Ann can never score on her own, and Bob playing Mr. Brownlow on her with
     # side 1 facing her (+1/+1) would make her 4/1 and win: he never does. Nobody scores:
     # every Sanctuary stays, and the search must cross the round end and finish round 2.
-    # With --rounds 0 the horizon is the end of round 1: Ann 3/0 on 7, utility (0, 7, 3).
+    # With --rounds 0 the horizon is the end of round 1: Ann 3/0 on 7, open 7 / 3.
     dud = "Dud"
     seats = (
         Seat(3, 0, 7, hand=(dud,)),
@@ -108,12 +113,12 @@ def test_three_players_cross_a_round_end_by_hand() -> None:
     position = Position(state, ("ann", "bob", "cat"), DECK, {})
     once = analysis_json(position, analyse_rounds(position, MUST, "maxn", rounds=1))
     assert once["finished"] and once["chance"].startswith("none")
-    assert once["value"]["ann"]["sanctuary"] == 7 and once["value"]["ann"]["won"] is False
+    assert once["value"]["ann"]["sanctuary"] == 7 and once["value"]["ann"]["outcome"] == "open"
     assert [p["round"] for p in once["line"]][:1] == [1] and once["line"][1]["round"] == 2
     assert once["line"][1]["player"] == "bob"
     assert once["value"] == _reference_json(position, MUST, 1)
     never = analysis_json(position, analyse_rounds(position, MUST, "maxn", rounds=0))
-    assert never["value"]["ann"] == {"won": False, "sanctuary": 7, "luck_plus_shilling": 3}
+    assert never["value"]["ann"] == {"outcome": "open", "sanctuary": 7, "luck_plus_shilling": 3}
     assert len(never["line"]) == 1
 
 
@@ -196,9 +201,16 @@ def _agree(position: Position, rules: Rules, rounds: int, model: str) -> None:
     fast = analyse_rounds(position, rules, model, rounds)
     assert fast.finished
     root = position.state.active
+    laters = []
     for move, vector in fast.scored:
         after = play(position.state, move, position.deck, rules)
-        assert vector == reference.value(after, position.deck, rules, rounds, model, root)
+        later = reference.value(after, position.deck, rules, rounds, model, root)
+        # the reference counts plies from ``after``; a root move is ply 1
+        assert vector == tuple((o, t - o, z, ls) for o, t, z, ls in later)
+        laters.append(later)
+    if laters:  # the chosen move: the reference's choice among its own values
+        pick = choose(laters, root, model, root)
+        assert fast.line[0][0] == fast.scored[pick][0]
 
 
 def _cli(*args: str) -> tuple[int, str]:
@@ -211,7 +223,8 @@ def test_cli_horizon_game_on_the_shipped_example() -> None:
     code, text = _cli(path, "--horizon", "game", "--rounds", "1", "--format", "json")
     assert code == 0, text
     out = json.loads(text)
-    assert out["value"]["bob"]["won"] == "3/4" and "equally likely draws" in out["chance"]
+    assert out["value"]["bob"]["expected_outcome"] == "3/4"
+    assert "equally likely draws" in out["chance"]
     assert out["horizon"].startswith("the end of the game, or else the end of round 3")
 
 

@@ -43,8 +43,8 @@ def test_maxn_rulebook_example_by_hand() -> None:
         out = analysis_json(position, analyse(position, Rules(), "maxn", solver=solver))
         assert out["finished"] and out["model"] == "maxn" and out["tie_break"] == TIE_BREAK
         assert out["best_move"]["side"] == 0 and out["best_move"]["target"] == "zach"
-        assert out["value"]["eliza"] == {"won": False, "sanctuary": 1, "luck_plus_shilling": 1}
-        assert out["value"]["zach"] == {"won": False, "sanctuary": 0, "luck_plus_shilling": 2}
+        assert out["value"]["eliza"] == {"outcome": "open", "sanctuary": 1, "luck_plus_shilling": 1}
+        assert out["value"]["zach"] == {"outcome": "open", "sanctuary": 0, "luck_plus_shilling": 2}
         assert len(out["moves"]) == 6
         mine = [m["value"]["eliza"]["luck_plus_shilling"] for m in out["moves"]]
         assert sorted(mine) == [0, 0, 1, 3, 3, 3]
@@ -68,7 +68,7 @@ def test_spiteful_tie_break_by_hand() -> None:
     for solver in ("reference", "numba"):
         maxn = analysis_json(position, analyse(position, Rules(), "maxn", solver=solver))
         assert maxn["best_move"]["side"] == 1
-        assert maxn["value"]["zach"] == {"won": False, "sanctuary": 0, "luck_plus_shilling": 5}
+        assert maxn["value"]["zach"] == {"outcome": "open", "sanctuary": 0, "luck_plus_shilling": 5}
         paranoid = analysis_json(position, analyse(position, Rules(), "paranoid", solver=solver))
         assert paranoid["best_move"]["side"] == 0
 
@@ -83,12 +83,13 @@ def test_compiled_agrees_with_reference(case: tuple[Position, Rules]) -> None:
         assert ref.finished and fast.finished
         assert fast.scored == ref.scored
         assert fast.line == ref.line
-    # the paranoid line's value for the player to move is the paranoid solver's guarantee
+    # the paranoid line's value for the player to move wins exactly where the paranoid
+    # solver guarantees a win
     old = memory.solve(position, rules)
     out = analysis_json(position, fast)
     if out["moves"]:
         me = out["value"][out["player"]]
-        assert (me["won"], me["sanctuary"]) == (old.guaranteed_win, old.guaranteed_sanctuary)
+        assert (me["outcome"] == "won") == old.guaranteed_win
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -177,3 +178,97 @@ def test_compiled_searches_count_no_references() -> None:
             if isinstance(f, CPUDispatcher) and f.__module__ == module.__name__
         ]  # fmt: skip
         assert compiled and all(f.targetoptions.get("_nrt") is False for f in compiled)
+
+
+IMMEDIATE_WIN = {
+    "deck": "twist-of-fate",
+    "active": "ann",
+    "player": [
+        {"name": "ann", "luck": 3, "sanctuary": 7, "hand": ["Nancy", "Fagin"],
+         "in_front": [*FULL, "Mr. Brownlow"]},
+        {"name": "bob", "hand": ["Mr. Bumble"], "in_front": FULL[:3]},
+        {"name": "cat", "in_front": [*FULL, "Mr. Brownlow"]},
+    ],
+}  # fmt: skip
+
+
+def test_the_immediate_win_is_chosen_by_hand() -> None:
+    # Game End: on reaching the last Sanctuary "the game immediately ends and that
+    # player wins". Ann (3/0, Sanctuary 7) holds Nancy and Fagin; Bob (0/0) holds Mr.
+    # Bumble; Ann and Cat are full, so Ann plays on Bob and Bob on himself: Ann, Bob, Ann.
+    # - Nancy now, either side up (Ann takes +1 Luck -1 Shilling or +2 Luck) or face down
+    #   raising Luck: Ann 4/0 scores, Sanctuary 8: she wins at ply 1 (Luck + Shilling 0).
+    # - Fagin side 0 towards Bob (Ann takes 0/+3: 3/3), Bob plays, then Nancy side 1
+    #   towards Bob (Ann +2 Luck: 4/3, scores, 0/3): a win at ply 3 with Luck + Shilling 3.
+    # The old utility (won, Sanctuary, Luck + Shilling) took the later win for its 3;
+    # won at ply 1 beats won at ply 3. The immediate wins leave every vector the same
+    # (Bob and Cat lost at ply 1), so the first in move order: Nancy face up, side 0.
+    position = position_from_document(IMMEDIATE_WIN, "immediate")
+    for solver in ("reference", "numba"):
+        out = analysis_json(position, analyse(position, Rules(), "maxn", solver=solver))
+        assert out["best_move"]["card"] == "Nancy" and out["best_move"]["side"] == 0
+        assert out["value"] == {
+            "ann": {"outcome": "won", "ply": 1},
+            "bob": {"outcome": "lost", "ply": 1},
+            "cat": {"outcome": "lost", "ply": 1},
+        }
+        fagin = [m["value"]["ann"] for m in out["moves"] if m["move"]["card"] == "Fagin"]
+        assert fagin[0] == {"outcome": "won", "ply": 3}
+        assert [p["player"] for p in out["line"]] == ["ann"]
+        paranoid = analysis_json(position, analyse(position, Rules(), "paranoid", solver=solver))
+        assert paranoid["best_move"] == out["best_move"] and paranoid["value"] == out["value"]
+
+
+HANDS_OVER = {
+    "deck": "twist-of-fate",
+    "active": "bob",
+    "player": [
+        {"name": "ann", "shilling": 3, "sanctuary": 7, "in_front": FULL[:3]},
+        {"name": "bob", "shilling": 1, "hand": ["Fagin"]},
+        {"name": "cat", "in_front": [*FULL, "Mr. Brownlow"]},
+    ],
+}
+
+
+def test_a_seat_does_not_hand_a_rival_the_win_by_hand() -> None:
+    # Bob (0/1, Sanctuary 0) plays his last card, Fagin (sides -1 Luck +1 Shilling, and
+    # +3 Shilling), on Ann (0/3, Sanctuary 7); Cat is full. Face up side 0 towards Ann:
+    # Bob takes +3 Shilling, 0/4, scores (Sanctuary 1), but Ann's 0/4 scores her
+    # eighth: she wins. The old utility took that for Bob's one more Sanctuary. Side 1
+    # and face down with Ann raising Shilling also give Ann 4 Shilling. Left open: face
+    # down, Bob raising Luck (1/0) or Shilling (0/2), Ann raising Luck (1/2). Open beats
+    # lost; of the open ones Bob's Luck + Shilling 2 is best: he raises Shilling.
+    position = position_from_document(HANDS_OVER, "hands-over")
+    for solver in ("reference", "numba"):
+        out = analysis_json(position, analyse(position, Rules(), "maxn", solver=solver))
+        assert out["best_move"] == {
+            "card": "Fagin", "target": "ann", "play": "face-down",
+            "player_raises": "shilling", "target_raises": "luck",
+        }  # fmt: skip
+        assert out["value"] == {
+            "ann": {"outcome": "open", "sanctuary": 7, "luck_plus_shilling": 3},
+            "bob": {"outcome": "open", "sanctuary": 0, "luck_plus_shilling": 2},
+            "cat": {"outcome": "open", "sanctuary": 0, "luck_plus_shilling": 0},
+        }
+        side0 = out["moves"][0]
+        assert side0["move"]["side"] == 0 and side0["value"]["ann"] == {"outcome": "won", "ply": 1}
+        assert side0["value"]["bob"] == {"outcome": "lost", "ply": 1}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=3))
+def test_a_win_now_is_taken_and_a_loss_only_when_forced(case: tuple[Position, Rules]) -> None:
+    # Game End: the player who reaches the last Sanctuary wins at once. So if some move
+    # wins now, the chosen one does (under both models); and the chosen move loses for the
+    # mover only when every move does.
+    position, rules = case
+    for model in ("maxn", "paranoid"):
+        out = analysis_json(position, analyse(position, rules, model))
+        if not out["moves"]:
+            continue
+        me = out["player"]
+        mine = [m["value"][me] for m in out["moves"]]
+        if {"outcome": "won", "ply": 1} in mine:
+            assert out["value"][me] == {"outcome": "won", "ply": 1}
+        if out["value"][me]["outcome"] == "lost":
+            assert all(u["outcome"] == "lost" for u in mine)

@@ -21,7 +21,7 @@ def test_console_examples_run_as_printed() -> None:
     blocks = re.findall(r"```console\n\$ ruleslawyer (.+?)\n(.*?)```", SECTION, re.DOTALL)
     # the --engine dask example starts a cluster: test_dask_cluster.py runs it
     blocks = [b for b in blocks if "--engine dask" not in b[0]]
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     for command, printed in blocks:
         result = CliRunner().invoke(cli, command.split(), catch_exceptions=False)
         assert result.exit_code == 0

@@ -221,7 +221,7 @@ def test_cli_solve_json_has_exactly_the_issue_fields(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    extra = ("model", "utility", "tie_break", "horizon", "moves", "line")
+    extra = ("schema_version", "model", "utility", "tie_break", "horizon", "value", "moves", "line")
     assert sorted(out) == sorted((*FIELDS, *extra))
     assert out["guaranteed_sanctuary"] == 1 and out["finished"] is True
 
@@ -306,3 +306,19 @@ def test_numba_agrees_with_reference_exhaustively(case: tuple[Position, Rules]) 
     position, rules = case
     ref = reference.solve(position, rules)
     assert memory.solve(position, rules).answer() == ref.answer()
+
+
+def test_advise_is_an_alias_of_solve_shown_in_help(tmp_path: Path) -> None:
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["twist-of-fate", "--help"])
+    assert "advise   Alias of solve" in listed.output
+    position = tmp_path / "example.toml"
+    position.write_text(dumps(EXAMPLE), "utf-8")
+    args = [str(position), "--format", "json", "--model", "paranoid"]
+    solved = runner.invoke(cli, ["twist-of-fate", "solve", *args])
+    advised = runner.invoke(cli, ["twist-of-fate", "advise", *args])
+    assert solved.exit_code == advised.exit_code == 0, advised.output
+    timed = json.loads(solved.output), json.loads(advised.output)
+    for out in timed:
+        out.pop("seconds")
+    assert timed[0] == timed[1]

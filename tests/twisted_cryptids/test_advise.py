@@ -3,19 +3,28 @@ seeded reproducibility and the CLI."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.models.twisted_cryptids.play import legal_moves, scored_humans, step
-from ruleslawyer.solvers.twisted_cryptids.advise import advise, brute_force, world_count
+from ruleslawyer.solvers.twisted_cryptids.advise import advise, world_count
+from ruleslawyer.solvers.twisted_cryptids.reference import brute_force
 from ruleslawyer.solvers.twisted_cryptids.simulate import position
 
 GAME = builtin_game()
 # 2-player positions late in seeded games with few hidden cards (found by a scan of seeds):
 # (seed, moves) -> a Dawn, a Reveal with one choice, a Reveal with five target choices
-SMALL = [(1, 58), (3, 67), (4, 61), (7, 58)]
+# (4, 61) is a last-round Dawn whose reference takes minutes: slow
+SMALL = [
+    (1, 58),
+    (3, 67),
+    pytest.param(4, 61, marks=pytest.mark.slow),
+    (7, 58),
+]
 
 
 @pytest.mark.parametrize(("seed", "moves"), SMALL)
@@ -27,8 +36,8 @@ def test_exact_matches_brute_force(seed: int, moves: int) -> None:
     assert len(fast["choices"]) == len(legal_moves(state))
     for row in fast["choices"]:
         mine, leader = ref[row["move"]]
-        assert row["myth_change"]["mean"] == pytest.approx(mine, abs=1e-4)
-        assert row["leader_myth_change"]["mean"] == pytest.approx(leader, abs=1e-4)
+        assert row["score_change"]["mean"] == pytest.approx(mine, abs=1e-4)
+        assert row["leader_score_change"]["mean"] == pytest.approx(leader, abs=1e-4)
 
 
 def test_own_reveal_known_answer() -> None:
@@ -36,18 +45,28 @@ def test_own_reveal_known_answer() -> None:
     # Site, which they know: "Myth per Human of each kind at the Encounter Site" of that card.
     # The next revealer is the other player or nobody; their card cannot change ours, so the
     # change is the same in every world (a spread of zero), the card's Myth for those Humans.
-    state = position(GAME, 2, 3, 67)
-    assert state.phase == "reveal"
+    # Round 4: the horizon ends at this Dusk, counting Myth.
+    state = position(GAME, 2, 7, 58)
+    assert state.phase == "reveal" and state.round == 4
     actor = state.actor()
     assert actor is not None
     token = state.spots[actor].index(state.encounter)
     card = GAME.cryptids[state.cryptids[actor]].sightings[state.stacks[actor][token][0]]
-    expected = card.myth_for(scored_humans(state))
+    # the actor has 0 Myth and the card loses 2: "floor-at-zero" (the default) keeps 0
+    assert state.myth[actor] == 0 and card.myth_for(scored_humans(state)) == -2
+    expected = 0
     result = advise(state, exact_limit=1, samples=30, seed=5)
     assert result["mode"] == "sampled"
     for row in result["choices"]:
-        assert row["myth_change"]["mean"] == expected
-        assert row["myth_change"]["interval95"] == [expected, expected]
+        assert row["score_change"]["mean"] == expected
+        assert row["score_change"]["interval95"] == [expected, expected]
+    unfloored = advise(
+        replace(state, rulings=(("twisted-cryptids/myth-floor", "negative"),)),
+        exact_limit=1,
+        samples=30,
+        seed=5,
+    )
+    assert {r["score_change"]["mean"] for r in unfloored["choices"]} == {-2}
 
 
 def test_horizon_night_is_zero() -> None:
@@ -55,7 +74,7 @@ def test_horizon_night_is_zero() -> None:
     state = position(GAME, 2, 1, 20)
     assert state.phase == "refill"
     result = advise(state)
-    assert all(r["myth_change"]["mean"] == 0 for r in result["choices"])
+    assert all(r["score_change"]["mean"] == 0 for r in result["choices"])
 
 
 def test_sampled_is_seeded_and_says_so() -> None:
@@ -65,8 +84,8 @@ def test_sampled_is_seeded_and_says_so() -> None:
     b = advise(state, samples=20, seed=9)
     assert a == b
     assert a["mode"] == "sampled" and a["samples"] == 20 and a["seed"] == 9
-    assert all("interval95" in r["myth_change"] for r in a["choices"])
-    means = [r["myth_change"]["mean"] for r in a["choices"]]
+    assert all("interval95" in r["score_change"] for r in a["choices"])
+    means = [r["score_change"]["mean"] for r in a["choices"]]
     assert means == sorted(means, reverse=True)
 
 
@@ -106,3 +125,17 @@ def test_readme_balance_example_is_real() -> None:
     shown = _readme_block("ruleslawyer twisted-cryptids balance --players 4 --games 200")
     args = ["twisted-cryptids", "balance", "--players", "4", "--games", "200"]
     assert CliRunner().invoke(cli, args).output.splitlines() == shown
+
+
+def test_readme_last_round_example_is_real() -> None:
+    command = "ruleslawyer twisted-cryptids advise examples/twisted-cryptids/advise-last-round.toml"
+    shown = _readme_block(command + "\n")
+    actual = CliRunner().invoke(cli, command.split()[1:]).output.splitlines()
+    assert shown and shown == actual
+
+
+@pytest.mark.slow
+def test_readme_advise_balance_example_is_real() -> None:
+    command = "ruleslawyer twisted-cryptids balance --players 2 --games 4 --policy advise"
+    shown = _readme_block(command)
+    assert CliRunner().invoke(cli, command.split()[1:]).output.splitlines() == shown

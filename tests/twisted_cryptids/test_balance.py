@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -58,3 +59,138 @@ def test_cli_balance() -> None:
     assert [t["players"] for t in doc["counts"]] == [2]
     bad = runner.invoke(cli, ["twisted-cryptids", "balance", "--games", "0"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_rulings_reach_the_simulated_games() -> None:
+    # The plain count under a ruling, and the ruling changes the games (seeds 0..5, 3 players:
+    # mean final scores 14.333, 18.167, 19.833 by default, 13.5, 18.167, 19.833 with negatives).
+    ruling = {"twisted-cryptids/myth-floor": "negative"}
+    ruled = balance(GAME, 3, 6, 0, rulings=ruling)
+    wins = [0, 0, 0]
+    for i in range(6):
+        for p in winners(random_game(GAME, 3, i, rulings=ruling)):
+            wins[p] += 1
+    assert [s["wins"] for s in ruled["seats"]] == wins
+    assert ruled["seats"] != balance(GAME, 3, 6, 0)["seats"]
+
+
+def board_with(tmp_path, rulings: str) -> str:
+    from ruleslawyer.gamefiles import builtin_path
+
+    text = builtin_path("twisted-cryptids.toml").read_text("utf-8")
+    path = tmp_path / "my-cryptids.toml"
+    path.write_text(text.replace('provenance = "placeholder"', 'provenance = "assumed"') + rulings)
+    return str(path)
+
+
+def test_cli_balance_plays_a_game_file_and_its_rulings(tmp_path) -> None:
+    runner = CliRunner()
+    path = board_with(tmp_path, '\n[rulings]\n"twisted-cryptids/myth-floor" = "negative"\n')
+    args = ["--players", "3", "--games", "6", "--format", "json"]
+    out = runner.invoke(cli, ["twisted-cryptids", "balance", path, *args])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert (doc["game"], doc["provenance"]) == (path, "assumed")
+    assert doc["rulings"] == {"twisted-cryptids/myth-floor": "negative"}
+    assert doc["counts"][0]["seats"] == balance(GAME, 3, 6, 0, rulings=doc["rulings"])["seats"]
+    # --ruling wins over the file's [rulings], as everywhere
+    back = ["--ruling", "twisted-cryptids/myth-floor=floor-at-zero"]
+    over = json.loads(
+        runner.invoke(cli, ["twisted-cryptids", "balance", path, *args, *back]).output
+    )
+    assert over["counts"][0]["seats"] == balance(GAME, 3, 6, 0)["seats"]
+
+
+def test_cli_balance_counts_follow_the_player_count_reading(tmp_path) -> None:
+    runner = CliRunner()
+    path = board_with(tmp_path, '\n[rulings]\n"twisted-cryptids/player-count" = "four-to-six"\n')
+    out = runner.invoke(cli, ["twisted-cryptids", "balance", path, "--players", "3"])
+    assert out.exit_code == 2 and len(out.output.splitlines()) == 1
+    assert "found 3, expected one of 4, 5, 6" in out.output
+    two = ["--ruling", "twisted-cryptids/player-count=two-to-six", "--players", "3", "--games", "1"]
+    assert runner.invoke(cli, ["twisted-cryptids", "balance", path, *two]).exit_code == 0
+
+
+def test_cli_balance_refuses_another_game_and_a_broken_file(tmp_path) -> None:
+    runner = CliRunner()
+    other = runner.invoke(cli, ["twisted-cryptids", "balance", "cunning-folk"])
+    assert other.exit_code == 2 and "expected a twisted-cryptids game file" in other.output
+    path = board_with(tmp_path, "")
+    text = Path(path).read_text("utf-8")
+    broken = text.replace('symbols = ["hikers", "hunters"]', 'symbols = ["hikers", "hikers"]', 1)
+    Path(path).write_text(broken, "utf-8")
+    out = runner.invoke(cli, ["twisted-cryptids", "balance", path, "--games", "1"])
+    assert out.exit_code == 2 and len(out.output.splitlines()) == 1, out.output
+    assert out.output.startswith(f"error: {path}:") and "site[0].symbols" in out.output
+
+
+def test_cli_balance_budget_exits_3() -> None:
+    out = CliRunner().invoke(
+        cli, ["twisted-cryptids", "balance", "--games", "100000", "--max-seconds", "0.05"]
+    )
+    assert out.exit_code == 3 and "finished: false" in out.output
+
+
+def test_advise_agent_plays_advise_first_choice() -> None:
+    # The advise agent's move is the one `advise` ranks first from the seat's own view
+    # (exact here: 10 worlds), with its sample seeded by the game's seed.
+    import random
+
+    from ruleslawyer.models.twisted_cryptids.play import legal_moves
+    from ruleslawyer.solvers.twisted_cryptids.advise import advise, label
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent
+    from ruleslawyer.solvers.twisted_cryptids.simulate import position
+
+    for seed, moves in ((7, 58), (1, 58)):
+        state = position(GAME, 2, seed, moves)
+        agent = Agent("advise", exact_limit=24, samples=24)
+        move = agent.choose(state, random.Random(0), seed)
+        first = advise(state, exact_limit=24, samples=24, seed=seed)["choices"][0]["move"]
+        assert label(state, move) == first and move in legal_moves(state)
+
+
+def test_advise_agent_setup_is_random_and_stated() -> None:
+    import random
+
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent
+    from ruleslawyer.solvers.twisted_cryptids.simulate import deal
+
+    state = deal(GAME, 3, 5)
+    assert state.round == 0
+    a = Agent("advise").choose(state, random.Random(5), 5)
+    b = Agent("random").choose(state, random.Random(5), 5)
+    assert a == b
+    text = Agent("advise", 7, 9).text()
+    assert text.startswith("advise:") and "at most 7" in text and "over 9 worlds" in text
+    assert "uniformly random" in text
+
+
+def test_cli_advise_agent_budget_exits_3() -> None:
+    args = ["twisted-cryptids", "balance", "--players", "2", "--games", "3", "--policy", "advise"]
+    out = CliRunner().invoke(cli, [*args, "--max-seconds", "0.01", "--format", "json"])
+    assert out.exit_code == 3, out.output
+    doc = json.loads(out.output)
+    assert doc["finished"] is False and doc["policy"].startswith("advise:")
+    assert doc["counts"][0]["games"] < 3
+
+
+def test_cli_balance_ruling_is_stated() -> None:
+    args = ["twisted-cryptids", "balance", "--players", "2", "--games", "2", "--format", "json"]
+    out = CliRunner().invoke(cli, [*args, "--ruling", "twisted-cryptids/myth-floor=negative"])
+    assert out.exit_code == 0, out.output
+    assert "twisted-cryptids/myth-floor=negative" in json.loads(out.output)["model"]
+    bad = CliRunner().invoke(cli, [*args, "--ruling", "twisted-cryptids/myth-floor=up"])
+    assert bad.exit_code == 2 and "found 'up'" in bad.output
+
+
+@pytest.mark.slow
+def test_advise_agent_games_are_seeded_and_counted() -> None:
+    from ruleslawyer.solvers.twisted_cryptids.balance import Agent, play
+
+    agent = Agent("advise")
+    result = balance(GAME, 2, 2, 3, agent=agent)
+    wins = [0, 0]
+    for i in range(2):  # plain reference: the same seeded games, counted
+        for p in winners(play(GAME, 2, 3 + i, agent, None)):
+            wins[p] += 1
+    assert [s["wins"] for s in result["seats"]] == wins and result["finished"]

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.checks.twisted_cryptids import check
+from ruleslawyer.checks.twisted_cryptids.check import check
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import IllegalMove
 from ruleslawyer.findings import Kind

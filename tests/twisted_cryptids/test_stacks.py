@@ -186,7 +186,7 @@ def test_cli_json_shape(tmp_path):
     result = CliRunner().invoke(cli, ["twisted-cryptids", "stacks", str(path), "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"players", "possible_winners", "winner_decided"}
+    assert set(data) == {"schema_version", "players", "possible_winners", "winner_decided"}
     for entry in data["players"].values():
         assert set(entry) == {"stacks", "arrangements", "real_deals_hidden", "final_myth"}
         assert [len(s) for s in entry["stacks"]] == [3, 3, 3]

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from ruleslawyer.checks.twisted_cryptids.check import night_spots
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.models.twisted_cryptids.play import (
     Move,
@@ -116,9 +117,30 @@ def check_optional_move(w: dict[str, Any]) -> None:
         state = deal(GAME, players, 0, {"twisted-cryptids/optional-move-constraints": reading})
         state = by_description(state, w["moves"])
         assert state.phase == "night-move" and state.players[state.actor() or 0] == pos["mover"]
+        # The position printed is the Night position the move is made in, not the setup.
+        assert night_spots(state) == pos["hiding_spots"]
         target = NAMES.index(pos["target"])
         legal = any(isinstance(m, Move) and m.site == target for m in legal_moves(state))
         assert ("legal" if legal else "illegal (the cap)") == result
+
+
+def check_own_site(w: dict[str, Any]) -> None:
+    # "You may not place a Hiding Spot token on a Site that already has one of your Hiding
+    # Spot tokens" (Setup): under binds the Night move onto the mover's other Site is not
+    # legal; under setup-only it is. Replayed move by move from the deal.
+    pos = w["position"]
+    for reading, result in w["results"].items():
+        state = deal(
+            GAME, len(pos["hiding_spots"]), 0, {"twisted-cryptids/night-own-site": reading}
+        )
+        state = by_description(state, w["moves"])
+        assert state.phase == "night-move" and state.players[state.actor() or 0] == pos["mover"]
+        assert night_spots(state) == pos["hiding_spots"]
+        target = NAMES.index(pos["target"])
+        assert target in state.spots[state.actor() or 0]
+        legal = any(isinstance(m, Move) and m.site == target for m in legal_moves(state))
+        assert ("legal" if legal else "illegal (one of your spots there)") == result
+    assert w["results"] == {"binds": "illegal (one of your spots there)", "setup-only": "legal"}
 
 
 def check_myth_floor(w: dict[str, Any]) -> None:
@@ -228,6 +250,7 @@ CHECKS = {
     "twisted-cryptids/relocation-deadlock": check_deadlock,
     "twisted-cryptids/night-placement-limits": check_deadlock,
     "twisted-cryptids/optional-move-constraints": check_optional_move,
+    "twisted-cryptids/night-own-site": check_own_site,
     "twisted-cryptids/myth-floor": check_myth_floor,
     "twisted-cryptids/encounter-site-scope": check_scope,
     "twisted-cryptids/tie-break-count": check_tie_break,

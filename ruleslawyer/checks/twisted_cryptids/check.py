@@ -16,11 +16,21 @@ from typing import Any
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks.twisted_cryptids import searches
 from ruleslawyer.checks.twisted_cryptids.searches import with_ruling
-from ruleslawyer.findings import Finding, Kind, Location, Witness, data_error, point_finding
+from ruleslawyer.findings import (
+    Finding,
+    Kind,
+    Location,
+    Witness,
+    data_error,
+    point_finding,
+    skipped_for,
+)
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import Game, load_game, structural_problems
 from ruleslawyer.models.twisted_cryptids.play import (
+    BOXED,
+    ON_STACK,
     Choose,
     GameMove,
     KeepTrait,
@@ -46,23 +56,15 @@ def _counts(rulings: Mapping[str, str]) -> tuple[int, ...]:
 
 def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[Finding]:
     game = load_game(source)
-    problems = structural_problems(game, source.document)
-    findings = [
-        data_error(
-            rp.GAME,
-            "structure",
-            "The game file breaks a structural rule of the rulebook",
-            Location(source.display, place, source.line(place)),
-            message,
-        )
-        for place, message in problems
-    ]
+    findings = check_structure(source, game)
+    problems = list(findings)
     small = rulings.get(rp.SMALL_GAME_CAP.id, rp.SMALL_GAME_CAP.default or "no-cap")
     playable = not problems
     relocation, deadlock = _relocation(game, rulings, small, playable, budget)
     findings.append(relocation)
     findings.append(_small_game_cap(rulings))
     findings.append(_optional_move(game, rulings, small, playable))
+    findings.append(_night_own_site(game, rulings, playable))
     findings.append(_night_limits(relocation, deadlock, rulings))
     findings.append(_searched(searches.myth_floor, rp.MYTH_FLOOR, game, rulings, budget, playable))
     findings.append(_no_spot_encounter(game, rulings, small, budget))
@@ -80,7 +82,27 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
     findings.append(
         _searched(searches.boxed_spot_move, rp.BOXED_SPOT_MOVE, game, rulings, budget, playable)
     )
+    if problems:  # what the data errors kept from being searched says where the first one is
+        cut = budget.spent()
+        findings = [
+            skipped_for(f, problems) if f.message == SKIP or not (f.finished or cut) else f
+            for f in findings
+        ]
     return findings
+
+
+def check_structure(source: GameSource, game: Game) -> list[Finding]:
+    """The structural rules ``game`` breaks, as data errors in file order."""
+    return [
+        data_error(
+            rp.GAME,
+            "structure",
+            "The game file breaks a structural rule of the rulebook",
+            Location(source.display, place, source.line(place)),
+            message,
+        )
+        for place, message in structural_problems(game, source.document)
+    ]
 
 
 def _searched(
@@ -94,7 +116,7 @@ def _skipped(point: Any, rulings: Mapping[str, str], why: str) -> Finding:
 
 
 BUDGET = "not searched: the budget (--max-seconds) was spent"
-SKIP = "Not searched: the game file has data errors (see above), so games cannot be dealt."
+SKIP = "Not searched: the game file has data errors, so games cannot be dealt."
 
 
 # --- placement (Z3) -------------------------------------------------------------------------
@@ -338,6 +360,7 @@ def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable:
         target = board.site if board.site is not None else 0
         results = {}
         moves: list[str] = []
+        night: State | None = None
         for reading in ("constrained", "free"):
             ruled = {**rulings, rp.OPTIONAL_MOVE_CONSTRAINTS.id: reading}
             state, moves = _replay_round_one(
@@ -352,16 +375,18 @@ def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable:
                 isinstance(m, Move) and m.site == target for m in legal_moves(state)
             )
             results[reading] = "legal" if legal else "illegal (the cap)"
+            night = night or state
+        assert night is not None
         names = before.players
+        there = sum(1 for p in range(n) if target in night.spots[p])
         witness = Witness(
             description=(
                 f"{n} players, round 1 Night: {names[0]} did not reveal and moves a spot to "
-                f"{game.sites[target].name}, where {cap} players have spots."
+                f"{game.sites[target].name}, where {there} players have spots."
             ),
             position={
-                "hiding_spots": {
-                    names[p]: [game.sites[s].name for s in board.spots[p]] for p in range(n)
-                },
+                # The Night position the move is made in (after the Dusk), not the setup.
+                "hiding_spots": night_spots(night),
                 "encounter": game.sites[board.encounter or 0].name,
                 "mover": names[0],
                 "target": game.sites[target].name,
@@ -383,6 +408,75 @@ def _optional_move(game: Game, rulings: Mapping[str, str], small: str, playable:
         ),
         witness=witness,
     )
+
+
+def _night_own_site(game: Game, rulings: Mapping[str, str], playable: bool) -> Finding:
+    """Round 1 from the first legal setup, everyone staying at Night until a player who did
+    not reveal has two spots on Sites: moving one onto the other's Site is legal only when
+    the setup's one-spot-per-Site limit does not bind a Night move."""
+    point = rp.NIGHT_OWN_SITE
+    if not playable:
+        return _skipped(point, rulings, SKIP)
+    n = 4
+    state, moves = _round_one(game, n, rulings, None)
+    moves.append("the Day: every player passes three times")
+    state = step(state, Pass())
+    witness = None
+    while state.phase != "over" and witness is None:
+        player = state.actor()
+        if state.phase == "night-move" and player is not None:
+            mine = [s for s in state.spots[player] if s >= 0]
+            if len(mine) >= 2:
+                target, results = mine[1], {}
+                for reading in point.reading_names:
+                    ruled = with_ruling(state, point.id, reading)
+                    legal = any(
+                        isinstance(m, Move) and m.site == target for m in legal_moves(ruled)
+                    )
+                    results[reading] = "legal" if legal else "illegal (one of your spots there)"
+                witness = Witness(
+                    description=(
+                        f"{n} players, round {state.round} Night: {state.players[player]} did "
+                        f"not reveal and moves a spot onto {game.sites[target].name}, which "
+                        "holds another of their spots."
+                    ),
+                    position={
+                        "hiding_spots": night_spots(state),
+                        "mover": state.players[player],
+                        "target": game.sites[target].name,
+                    },
+                    results=results,
+                    moves=tuple(moves),
+                )
+                break
+        move = {"night-move": Stay(), "refill": Refill()}.get(state.phase) or legal_moves(state)[0]
+        moves.append(describe(state, move))
+        state = step(state, move)
+    parted = witness is not None and len(set(witness.results.values())) == 2
+    return point_finding(
+        point,
+        rulings=rulings,
+        parted=parted,
+        message=(
+            "A Night move onto a Site with another of your spots: legal only if the setup's "
+            "limit does not bind the Night (replayed in the model under both readings; the "
+            "Night placement of a returned spot follows the same reading)."
+            if parted
+            else "No round-1 Night move from the first legal setup lets the readings part."
+        ),
+        witness=witness,
+        finished=parted,
+    )
+
+
+def night_spots(state: State) -> dict[str, list[str]]:
+    """Each player's Hiding Spots on Sites, by Site name, sorted ("on a Stack" for a
+    returned one not yet placed, "boxed" for one returned to the box)."""
+    names = {ON_STACK: "on a Stack", BOXED: "boxed"}
+    return {
+        state.players[p]: sorted(names.get(s) or state.game.sites[s].name for s in state.spots[p])
+        for p in range(state.n)
+    }
 
 
 def _replay_round_one(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -10,16 +10,22 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    SEED,
     comma_choices,
     emit,
     format_option,
+    game_file_argument,
+    load_game_file,
     one_line_errors,
     output_option,
+    refuse_data_errors,
     ruling_option,
+    whole,
 )
-from ruleslawyer.cli.cunning_folk.options import check_seconds
+from ruleslawyer.cli.cunning_folk.options import SECONDS
+from ruleslawyer.schemas import dumps as json_text
 
-POLICY_NAMES = ("random", "deduce")
+POLICY_NAMES = ("random", "deduce", "advise")
 
 
 def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
@@ -27,6 +33,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 
 
 @click.command()
+@game_file_argument("cunning-folk")
 @click.option(
     "--setup",
     "setups",
@@ -40,39 +47,43 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     show_default=True,
     callback=_bonus,
     metavar="ROLES",
-    help="The bonus setup's characters, comma-separated, each replacing a villager.",
+    help="The bonus setup's characters, comma-separated, each replacing a villager (a game "
+    "file's bonus.replaces).",
 )
 @click.option(
-    "--players", type=click.IntRange(2, 4), default=3, show_default=True, help="Seats at the table."
+    "--players",
+    type=whole("players", 2, 4),
+    default=3,
+    show_default=True,
+    help="Seats at the table.",
 )
 @click.option(
     "--policies",
-    default="deduce",
+    default="advise",
     show_default=True,
     callback=comma_choices(POLICY_NAMES),
     metavar="NAMES",
-    help="One policy for every seat, or one per seat from seat 1: random | deduce.",
+    help="One policy for every seat, or one per seat from seat 1: random | deduce | advise.",
 )
-@click.option("--games", type=click.IntRange(1), default=200, show_default=True, help="Per setup.")
+@click.option("--games", type=whole("games"), default=200, show_default=True, help="Per setup.")
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help="Game i of a setup is dealt and played from SEED/SETUP/i.",
 )
 @click.option(
     "--max-moves",
-    type=click.IntRange(1),
+    type=whole("moves"),
     default=400,
     show_default=True,
     help="A game still going after this many moves ends unended, with no winner.",
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True, max=86400),
+    type=SECONDS,
     default=None,
-    callback=lambda ctx, param, value: value if value is None else check_seconds(ctx, param, value),
     help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
 )
 @ruling_option
@@ -80,6 +91,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 @output_option
 @one_line_errors
 def balance(
+    target: str,
     setups: tuple[str, ...],
     bonus: tuple[str, ...],
     players: int,
@@ -93,12 +105,18 @@ def balance(
     output: Path | None,
 ) -> None:
     """How often good and evil win, and each seat, over seeded games with stated policies
-    (sampled: 95% Wilson intervals). Seat 1 plays first. Exit 3 when --max-seconds ends it."""
+    (sampled: 95% Wilson intervals). Seat 1 plays first. Exit 3 when --max-seconds ends it.
+
+    \b
+    GAME|FILE: cunning-folk (the built-in counts) or a game file of your own: its
+    compositions deal the villages and its [rulings], then --ruling, are played."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.checks.cunning_folk import _data_errors
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.models.cunning_folk.data import load_game_data
     from ruleslawyer.models.cunning_folk.play import Rules, Table
     from ruleslawyer.models.cunning_folk.village import (
-        RULE_POINTS,
+        CELLS,
         bonus_setup,
         scoundrel_setup,
         standard_setup,
@@ -112,23 +130,52 @@ def balance(
             param_hint="--policies",
         )
     seat_policies = policies * players if len(policies) == 1 else policies
-    chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source="--ruling")
+    source, chosen = load_game_file(target, "cunning-folk", rulings)
+    data = load_game_data(source)
+    refuse_data_errors(_data_errors(source, data))
+    standard = Counter(data.standard.compositions[0])
     rules = Rules.from_rulings(chosen)
     names = [f"P{p + 1}" for p in range(players)]
     budget = Budget(max_seconds=max_seconds)
     tables = []
     for name in dict.fromkeys(setups or ("standard", "bonus")):
-        if name == "scoundrels" and players != 3:
+        core = sum(data.scoundrel_core.values())
+        if name == "scoundrels" and core + players != len(CELLS):
             raise click.BadParameter(
-                f"found {players} players, expected 3 for scoundrels (6 cards plus one per "
-                "player fill the 3x3 village)",
+                f"found {players} players, expected {len(CELLS) - core} for scoundrels ({core} "
+                "cards plus one per player fill the 3x3 village)",
                 param_hint="--players",
             )
+        if name == "scoundrels" and data.kept_per_player != 1:
+            place = "scoundrels.kept_per_player"
+            raise InputError(source.display, place, data.kept_per_player, "1 for balance")
         setup = {
-            "standard": standard_setup,
-            "bonus": lambda: bonus_setup(bonus, source="--bonus"),
-            "scoundrels": lambda: scoundrel_setup(players),
+            "standard": lambda: data.standard,
+            "bonus": lambda: bonus_setup(
+                bonus,
+                source="--bonus",
+                standard=standard,
+                characters=data.bonus_characters,
+                replaces=data.replaces,
+            ),
+            "scoundrels": lambda: scoundrel_setup(
+                players, core_counts=data.scoundrel_core, pool_counts=data.scoundrel_pool
+            ),
         }[name]()
+        if set(seat_policies) - {"random"}:
+            printed = {
+                "standard": standard_setup,
+                "bonus": lambda: bonus_setup(bonus, source="--bonus"),
+                "scoundrels": lambda: scoundrel_setup(players),
+            }[name]()
+            if setup.compositions != printed.compositions:
+                raise InputError(
+                    source.display,
+                    name,
+                    "compositions other than the printed ones",
+                    "the printed compositions for the deduce and advise policies (a seat's "
+                    "log names only a printed setup); --policies random plays any",
+                )
         head: dict[str, Any] = {"setup": name, "players": names, "rulings": dict(chosen)}
         if name == "bonus":
             head["bonus"] = list(bonus)
@@ -137,6 +184,8 @@ def balance(
             run(table, head, seat_policies, games, seed, max_moves=max_moves, budget=budget)
         )
     result = {
+        "game": source.display,
+        "provenance": source.provenance,
         "players": players,
         "seed": seed,
         "policies": {p: POLICIES[p] for p in dict.fromkeys(seat_policies)},
@@ -146,14 +195,17 @@ def balance(
         "finished": all(t["finished"] for t in tables),
         "setups": tables,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
+    emit(json_text(result) if fmt == "json" else render(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 
 
 def render(r: dict[str, Any]) -> str:
     """The balance result as text: assumptions first, then each setup's rates."""
-    lines = [f"{r['players']} players, seat 1 first; seed {r['seed']}"]
+    from ruleslawyer.solvers.balance_stats import mean_text, rate_text
+
+    lines = [f"game: {r['game']} (provenance: {r['provenance']})"]
+    lines.append(f"{r['players']} players, seat 1 first; seed {r['seed']}")
     lines += [f"policy {text}" for text in r["policies"].values()]
     rulings = r["rulings"]
     if isinstance(rulings, dict):
@@ -164,18 +216,12 @@ def render(r: dict[str, Any]) -> str:
         cards = t["cards"] if isinstance(t["cards"], str) else ", ".join(t["cards"])
         lines.append(
             f"{t['setup']} setup ({cards}): {t['sampled']} "
-            f"({t['games_asked']} asked), mean {t['mean_moves']} moves"
+            f"({t['games_asked']} asked), {mean_text(t['mean_moves'], 'moves')}"
         )
         lines.append(f"  prior: {t['prior']}")
         for k, s in t["outcomes"].items():
-            lines.append(f"  {k:<10} {_rate(s)}")
+            lines.append(f"  {k:<10} {rate_text(s)}")
         for s in t["seats"]:
-            lines.append(f"  seat {s['seat']} ({s['policy']}) {_rate(s)}")
+            lines.append(f"  seat {s['seat']} ({s['policy']}) {rate_text(s)}")
     lines.append(f"finished: {str(r['finished']).lower()}")
     return "\n".join(lines) + "\n"
-
-
-def _rate(s: dict[str, Any]) -> str:
-    low, high = s["interval95"]
-    share = "n/a" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
-    return f"{s['wins']:>4} wins, {share} [{low:.3f}, {high:.3f}]"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -11,6 +10,8 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    Number,
+    ascii_number,
     emit,
     format_option,
     one_line_errors,
@@ -19,7 +20,9 @@ from ruleslawyer.cli.common import (
     ruling_option,
 )
 from ruleslawyer.cli.cunning_folk.balance import balance
-from ruleslawyer.cli.cunning_folk.options import check_seconds
+from ruleslawyer.cli.cunning_folk.options import SECONDS
+from ruleslawyer.models.cunning_folk.village import CELLS
+from ruleslawyer.schemas import dumps as json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,14 +32,20 @@ def group() -> None:
     """Cunning Folk: deduction from a log of play."""
 
 
+ODDS_PART = Number("", whole=True, least=0, most=10**9)
+
+
 def _odds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
     swapped, sep, kept = value.partition(":")
-    if sep and swapped.isdigit() and kept.isdigit() and len(value) <= 21:
-        odds = int(swapped), int(kept)
-        if any(odds):
-            return odds
+    odds = tuple(
+        ascii_number(part, whole=True) if part.isascii() and part.isdigit() else None
+        for part in (swapped, kept)
+    )
+    if sep and all(n is not None and ODDS_PART.in_range(n) for n in odds) and any(odds):
+        return int(odds[0] or 0), int(odds[1] or 0)
     raise click.BadParameter(
-        f"found {value!r}, expected SWAPPED:KEPT, two whole numbers not both 0"
+        f"found {value!r}, expected SWAPPED:KEPT, two whole numbers from 0 to 10^9 (ASCII "
+        "digits), not both 0"
     )
 
 
@@ -60,10 +69,9 @@ def _log_command(func: F) -> F:
             ),
             click.option(
                 "--max-seconds",
-                type=click.FloatRange(min=0, min_open=True, max=86400),
+                type=SECONDS,
                 default=60.0,
                 show_default=True,
-                callback=check_seconds,
                 help="Stop after this many seconds and report finished: false.",
             ),
         )
@@ -108,8 +116,10 @@ def deduce(
     _, log = _read_log(log_file, rulings)
     progress(f"counting the worlds that fit {log_file} ...")
     result = run(log, odds=swap_odds, max_seconds=max_seconds)
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
+    text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
 
 
 @group.command()
@@ -136,11 +146,93 @@ def advise(
     """
     from ruleslawyer.solvers.cunning_folk.advise import advise as run
     from ruleslawyer.solvers.cunning_folk.advise import pending_claim, render_text
+    from ruleslawyer.solvers.cunning_folk.equilibrium import pending_figure
 
     document, log = _read_log(log_file, rulings)
+    _still_playing(log, str(log_file))
     progress(f"advising from {log_file} ...")
-    result = run(log, pending_claim(document, log), odds=swap_odds, max_seconds=max_seconds)
-    text = json.dumps(result, indent=2) + "\n" if fmt == "json" else render_text(result, log)
+    claim = pending_claim(document, log)
+    result = run(log, claim, odds=swap_odds, max_seconds=max_seconds, equilibrium=pending_figure)
+    text = json_text(result) if fmt == "json" else render_text(result, log)
+    emit(text, output)
+    if not result["finished"]:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def _still_playing(log: Any, shown: str) -> None:
+    """Refuse a log whose game is over, or whose perspective player is out: no move to advise."""
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.solvers.cunning_folk.advise import check_in_game
+
+    if log.marks_stated:
+        check_in_game(log, None)  # a stated table is refused at its own place
+    if log.standing.over:
+        place = f"event[{len(log.events) - 1}]"
+        raise InputError(
+            shown, place, f"the game over ({log.standing.over})", "a game still going to advise on"
+        )
+    if log.perspective in log.standing.ostracised:
+        raise InputError(
+            shown, "perspective", f"{log.perspective} (ostracised)", "a player still in the game"
+        )
+
+
+@group.command()
+@_log_command
+@click.option(
+    "--cell",
+    type=click.Choice(CELLS),
+    default=None,
+    help="The cell the claimant looks at (default: the pending claim's cell).",
+)
+@one_line_errors
+def equilibrium(
+    log_file: Path,
+    fmt: str,
+    output: Path | None,
+    rulings: tuple[str, ...],
+    swap_odds: tuple[int, int],
+    max_seconds: float,
+    cell: str | None,
+) -> None:
+    """The claim stage at equilibrium: how often to bluff, how often to challenge.
+
+    Two players: the perspective challenges, the other claims after looking at the cell
+    (--cell, or the cell of the log's pending claim). The claimant's card is drawn from
+    the perspective's worlds; payoffs are the game utility of what follows (+1 win, -1
+    loss, 0 goes on). Prints the claim strategy per card, the challenge probability per
+    claim and the value for each player, exact where checked in fractions. With three or
+    four players still in, the pending claim's player claims and every other answers in
+    turn: an approximate equilibrium by CFR, with its measured NashConv.
+
+    \b
+    LOG.toml: a log as for `deduce`, with a `perspective` player (the challenger).
+    Example: examples/cunning-folk/bluff-or-not.toml (with --cell C3).
+    """
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.models.cunning_folk.village import CELL_INDEX
+    from ruleslawyer.solvers.cunning_folk.advise import pending_claim
+    from ruleslawyer.solvers.cunning_folk.cfr import MULTI
+    from ruleslawyer.solvers.cunning_folk.equilibrium import equilibrium as run
+    from ruleslawyer.solvers.cunning_folk.equilibrium import render_text
+
+    document, log = _read_log(log_file, rulings)
+    claim = pending_claim(document, log)
+    if cell is None and claim is None:
+        raise InputError(
+            str(log_file), "--cell", "nothing", "a cell (the log ends in no pending claim)"
+        )
+    if cell is not None and claim is not None and CELL_INDEX[cell] != claim.cell:
+        raise InputError(
+            str(log_file),
+            "--cell",
+            cell,
+            f"the pending claim's cell {CELLS[claim.cell]} (or no --cell)",
+        )
+    where = CELL_INDEX[cell] if cell is not None else claim.cell  # type: ignore[union-attr]
+    progress(f"solving the claim stage of {log_file} ...")
+    result = run(log, where, claim, odds=swap_odds, max_seconds=max_seconds, multi=MULTI)
+    text = json_text(result) if fmt == "json" else render_text(result, log, MULTI)
     emit(text, output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
-from ruleslawyer.solvers.kaelyfos.advise import Advice, Option
+from ruleslawyer.solvers.kaelyfos.advise import OPEN_TIES, Advice, Option, Value, title
+
+
+def figures(value: Value) -> str:
+    """A value's figures: exact distress and nightmares (with decimals), the worst total."""
+    return (
+        f"distress {value.expected} (~{float(value.expected):.3f}), "
+        f"nightmares {value.nightmares} (~{float(value.nightmares):.3f}), worst {value.worst}"
+    )
+
+
+def open_ties_line(met: list[str], ties: str) -> list[str]:
+    """The line naming the open choices a card met (none: no line)."""
+    if not met:
+        return []
+    return [
+        f"choices the rules leave open, met on some draw ({OPEN_TIES}={ties}): " + ", ".join(met)
+    ]
 
 
 def _option(rank: int, option: Option) -> str:
-    return (
-        f"  {rank}. {option.label}: expected distress {option.expected} "
-        f"(~{float(option.expected):.3f}), worst {option.worst}"
-    )
+    return f"  {rank}. {option.label}: {figures(option.value)}"
 
 
 def render_advice(advice: Advice) -> str:
@@ -23,17 +36,18 @@ def render_advice(advice: Advice) -> str:
         f"material: {advice.material}",
         f"finished: {'true' if advice.finished else 'false (the --max-seconds budget ran out)'}",
     ]
-    if doc["ties_at_first_option"]:
-        lines.append(
-            "ties the rules leave open, met on some draw and taken at their first option: "
-            + ", ".join(doc["ties_at_first_option"])
-        )
+    lines += open_ties_line(doc["open_ties_met"], advice.ties)
     lines.append("options, best first:")
     lines += [_option(i, o) for i, o in enumerate(advice.ranking.options, 1)]
+    if advice.then:
+        lines.append("then, before the second trigger, after option 1 and each first card:")
+        for f in advice.then:
+            which = f" (result {f.result} of {f.results})" if f.results > 1 else ""
+            lines.append(f"  {f.card}{which}: {f.label}")
     if advice.divergences:
         lines.append("open rule points whose other reading re-ranks the options:")
         for point, reading, other in advice.divergences:
-            lines.append(f"  {point}={reading} ({POINTS_BY_ID[point].title}):")
+            lines.append(f"  {point}={reading} ({title(point)}):")
             lines += ["  " + _option(i, o) for i, o in enumerate(other.options, 1)]
     elif advice.finished:
         lines.append("no open rule point re-ranks the options")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,6 +16,27 @@ from ruleslawyer.cli.common import (
     one_line_errors,
     output_option,
     ruling_option,
+    whole,
+)
+from ruleslawyer.errors import InputError
+from ruleslawyer.schemas import dumps as json_text
+
+triggers_option = click.option(
+    "--triggers",
+    type=whole("triggers", most=6),
+    default=1,
+    show_default=True,
+    help="Horizon: how many timeline triggers (behaviour cards) to score over.",
+)
+open_ties_option = click.option(
+    "--open-ties",
+    "open_ties",
+    type=click.Choice(["uniform", "worst", "best"]),
+    default="uniform",
+    show_default=True,
+    help="A choice the rules leave open (pheromone tie, move order): each option equally "
+    "likely, the worst for the crew, or the best. The others are shown where they change "
+    "the answer.",
 )
 
 
@@ -57,14 +80,7 @@ def step(
     loaded = load_position(position_file)
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, position_file)
     outcome = resolve_card(loaded.position, chosen, Budget(max_seconds))
-    if fmt == "json":
-        import json
-
-        emit(json.dumps(outcome.to_json(), indent=2) + "\n", output)
-    else:
-        emit(render(outcome, chosen), output)
-    if not outcome.finished:
-        raise SystemExit(EXIT_UNFINISHED)
+    _answer(outcome, lambda: render(outcome, chosen), fmt, output)
 
 
 @group.command()
@@ -87,22 +103,15 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
     chosen = _rulings(loaded.board.rulings, loaded.rulings, rulings, timeline_file)
     out = reveal_with_divergences(loaded.timeline, chosen)
     if fmt == "json":
-        import json
-
-        emit(json.dumps(out, indent=2) + "\n", output)
+        emit(json_text(out), output)
     else:
         emit(render_reveal(out), output)
 
 
 @group.command()
 @click.argument("advice_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
-@click.option(
-    "--triggers",
-    type=click.IntRange(1, 6),
-    default=1,
-    show_default=True,
-    help="Horizon: how many timeline triggers (behaviour cards) to score over.",
-)
+@triggers_option
+@open_ties_option
 @ruling_option
 @max_seconds_option
 @format_option(("text", "json"))
@@ -111,6 +120,7 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
 def advise(
     advice_file: Path,
     triggers: int,
+    open_ties: str,
     rulings: tuple[str, ...],
     max_seconds: float | None,
     fmt: str,
@@ -118,11 +128,13 @@ def advise(
 ) -> None:
     """The crew's best free actions before the next behaviour card.
 
-    Ranks every set of free actions (build a trap on an empty build site, spending
-    material; destroy a trap; nothing) by the exact expected distress over the next
-    --triggers behaviour cards, drawn uniformly without replacement from the board's
-    deck less the spent cards, with the worst case beside it. Shows every open rule
-    point whose other reading re-ranks the options.
+    Ranks every sequence of free actions (build a trap on an empty build site,
+    spending material; destroy a trap; any number, merged by the position they
+    leave) by the exact expected distress over the next --triggers behaviour cards,
+    drawn uniformly without replacement from the board's deck less the spent cards,
+    the crew acting again before each later trigger once it has seen the cards
+    (explorers stay put); then expected waking nightmares, then the worst case.
+    Shows every open rule point (and open-tie reading) that re-ranks the options.
 
     \b
     POSITION.toml: a position file without [card] or actions, plus `material`
@@ -133,18 +145,112 @@ def advise(
     from ruleslawyer.cli.kaelyfos.advise_text import render_advice
     from ruleslawyer.models.kaelyfos.advice_file import load_advice
     from ruleslawyer.solvers.kaelyfos.advise import advise as rank_actions
+    from ruleslawyer.solvers.kaelyfos.advise import refuse_oversized
 
     loaded = load_advice(advice_file)
+    refuse_oversized(loaded.position.board, triggers, str(advice_file))
     chosen = _rulings(loaded.position.board.rulings, loaded.rulings, rulings, advice_file)
     advice = rank_actions(
-        loaded.position, loaded.material, loaded.spent, triggers, chosen, Budget(max_seconds)
+        loaded.position,
+        loaded.material,
+        loaded.spent,
+        triggers,
+        chosen,
+        Budget(max_seconds),
+        open_ties,
     )
-    if fmt == "json":
-        import json
+    _answer(advice, lambda: render_advice(advice), fmt, output)
 
-        emit(json.dumps(advice.to_json(), indent=2) + "\n", output)
+
+@group.command()
+@click.argument("board_ref", metavar="[BOARD]", default="kaelyfos")
+@click.option(
+    "--explorer",
+    "explorers",
+    multiple=True,
+    metavar="NAME=NODE",
+    help="An explorer's placement (repeatable). Default: the crew on the Scarab (setup).",
+)
+@click.option(
+    "--material",
+    type=whole("material", least=0, most=100),
+    default=0,
+    show_default=True,
+    help="The crew's material at the start (1 per trap built).",
+)
+@triggers_option
+@open_ties_option
+@ruling_option
+@max_seconds_option
+@format_option(("text", "json"))
+@output_option
+@one_line_errors
+def balance(
+    board_ref: str,
+    explorers: tuple[str, ...],
+    material: int,
+    triggers: int,
+    open_ties: str,
+    rulings: tuple[str, ...],
+    max_seconds: float | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Expected distress per nest deal and per behaviour card, under the advise crew.
+
+    Exact: every deal of the nests onto the nest sites (each equally likely) and
+    every first behaviour card (by copies), from the board's start (the crew on the
+    Scarab) or the --explorer placements, no bloodsuckers out, no traps, the whole
+    supply. Before the first card the crew takes advise's best free actions for the
+    deal; from there on it plays as advise does over the next --triggers cards
+    (explorers stay put: their movement is not modelled). Per deal, per first card,
+    and the means over the deals: expected distress, expected waking nightmares,
+    the worst total.
+
+    \b
+    BOARD: a built-in id (kaelyfos, the default) or a board file's path.
+    """
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.cli.kaelyfos.balance_text import render_balance
+    from ruleslawyer.models.kaelyfos.files import load_board
+    from ruleslawyer.solvers.kaelyfos.balance import balance as run_balance
+
+    board, display = load_board(board_ref)
+    if not board.behaviors:
+        raise InputError(
+            display, "behavior", "no [[behavior]] cards", "a board whose deck balance can draw from"
+        )
+    chosen = _rulings(board.rulings, (), rulings, Path(display))
+    placed = _placements(explorers, board)
+    result = run_balance(board, placed, material, triggers, chosen, Budget(max_seconds), open_ties)
+    _answer(result, lambda: render_balance(result), fmt, output)
+
+
+def _answer(result: Any, text: Callable[[], str], fmt: str, output: Path | None) -> None:
+    """Print ``result`` as JSON or ``text()``; exit 3 when it did not finish."""
+    if fmt == "json":
+        emit(json_text(result.to_json()), output)
     else:
-        emit(render_advice(advice), output)
+        emit(text(), output)
+    if not result.finished:
+        raise SystemExit(EXIT_UNFINISHED)
+
+
+def _placements(options: tuple[str, ...], board: Any) -> tuple[tuple[str, str], ...]:
+    """``--explorer NAME=NODE`` options: distinct names on face-up nodes of ``board``."""
+    from ruleslawyer.models.kaelyfos.setup import explorer_sites
+
+    sites = explorer_sites(board)
+    out: dict[str, str] = {}
+    for i, option in enumerate(options):
+        name, sep, node = option.partition("=")
+        place = f"--explorer[{i}]"
+        if not sep or not name or name in out:
+            raise InputError("options", place, option, "NAME=NODE with a name not given before")
+        if node not in sites:
+            raise InputError("options", place, node, f"a face-up node ({', '.join(sites)})")
+        out[name] = node
+    return tuple(sorted(out.items()))
 
 
 def _rulings(

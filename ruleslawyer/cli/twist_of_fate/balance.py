@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +9,9 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
-    FiniteFloat,
+    SEED,
+    Number,
+    ascii_number,
     comma_choices,
     emit,
     format_option,
@@ -19,18 +20,17 @@ from ruleslawyer.cli.common import (
     output_option,
     progress,
     ruling_option,
+    whole,
 )
+from ruleslawyer.schemas import dumps as json_text
 
 POLICIES = ("mcts", "random")
 
 
 def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
-    try:
-        counts = tuple(int(v) for v in value.split(","))
-    except ValueError:
-        counts = ()
-    if counts and all(n in (2, 3, 4) for n in counts):
-        return tuple(sorted(set(counts)))
+    counts = tuple(ascii_number(v, whole=True) for v in value.split(","))
+    if all(n in (2, 3, 4) for n in counts):
+        return tuple(sorted({int(n or 0) for n in counts}))
     raise click.BadParameter(f"found {value!r}, expected a comma-separated list of 2, 3 and 4")
 
 
@@ -46,11 +46,11 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
     help="Player counts, comma-separated (2: the variant with the Monks).",
 )
 @click.option(
-    "--games", type=click.IntRange(1), default=200, show_default=True, help="Per player count."
+    "--games", type=whole("games"), default=200, show_default=True, help="Per player count."
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help="Game i with P players is dealt and played from SEED/P/i.",
@@ -68,27 +68,27 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 )
 @click.option(
     "--iterations",
-    type=click.IntRange(1),
+    type=whole("iterations"),
     default=None,
     help="UCT iterations per move (default 30).",
 )
 @click.option(
     "--exploration",
-    type=FiniteFloat(least=0),
+    type=Number("", least=0, most=1e6),
     default=None,
     help="UCT exploration constant (default 0.1; rewards are in 0..1, one Sanctuary "
     "point is 9/161 of them).",
 )
 @click.option(
     "--exact-plies",
-    type=click.IntRange(1, 7),
+    type=whole("plies", most=7),
     default=None,
     help="Play the exact max^n move once this many plies or fewer are left in the round "
     "(default 5; each more ply costs roughly ten times the exact work).",
 )
 @click.option(
     "--max-rounds",
-    type=click.IntRange(1),
+    type=whole("rounds"),
     default=30,
     show_default=True,
     help="A game still going after this many rounds ends unended, with no winner.",
@@ -127,6 +127,11 @@ def balance(
     from ruleslawyer.solvers.twist_of_fate.balance import balance as run
 
     cards = load_deck(deck)
+    if len(cards.characters) > 6:
+        # "A player may have a maximum of six cards played in front of them": a hand of
+        # seven can never be played out, so no round from the standard start ends
+        found = f"{len(cards.characters)} characters"
+        raise InputError(deck, "character", found, "at most 6, the hand the rules deal each player")
     if 2 in counts and len(cards.characters) != 6:
         # Two-Player Variant: "takes three random cards from the six unused cards"
         found = f"{len(cards.characters)} characters"
@@ -181,14 +186,14 @@ def balance(
         "move); counted in no seat's wins",
         **found,
     }
-    emit(json.dumps(result, indent=2) + "\n" if fmt == "json" else render(result), output)
+    emit(json_text(result) if fmt == "json" else render(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 
 
 def render(r: dict[str, Any]) -> str:
     """The balance result as text: assumptions first, then each player count's figures."""
-    from ruleslawyer.solvers.balance_stats import rate_text
+    from ruleslawyer.solvers.balance_stats import mean_text, rate_text
 
     lines = [f"deck: {r['deck']} (provenance: {r['deck_provenance']})"]
     if r["warning"]:
@@ -215,9 +220,14 @@ def render(r: dict[str, Any]) -> str:
         f"unended: {r['unended']}",
     ]
     for t in r["player_counts"]:
+        means = (
+            mean_text(None, "rounds or plies")
+            if t["mean_rounds"] is None
+            else f"mean {t['mean_rounds']} rounds, {t['mean_plies']} plies"
+        )
         lines.append(
             f"{t['players']} players: {t['sampled']} ({t['games_asked']} asked), "
-            f"{t['unended']} unended, mean {t['mean_rounds']} rounds, {t['mean_plies']} plies"
+            f"{t['unended']} unended, {means}"
         )
         for s in t["seats"]:
             lines.append(f"  seat {s['seat']}  {rate_text(s)}")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import sys
+import copy
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
-    FiniteFloat,
+    Number,
     emit,
     format_option,
     max_seconds_option,
@@ -25,12 +25,14 @@ from ruleslawyer.cli.common import (
     output_option,
     progress,
     ruling_option,
+    whole,
 )
+from ruleslawyer.schemas import dumps as json_text
 
-if TYPE_CHECKING:
-    from ruleslawyer.budget import Budget
-    from ruleslawyer.models.twist_of_fate.files import Position
-    from ruleslawyer.models.twist_of_fate.play import Rules
+MAX_DISK = Number("GiB", least=0.001, most=2**20)  # up to 1 PiB
+# a worker process holds about 0.2 GiB before any task; one peaked at 0.73 GiB on
+# 3p-9 in partitions of the default size (README: --engine dask)
+WORKER_MEMORY = Number("GiB", least=1, most=4096)
 
 
 @click.group(name="twist-of-fate")
@@ -45,13 +47,13 @@ def group() -> None:
 @max_seconds_option
 @click.option(
     "--max-states",
-    type=click.IntRange(min=1),
+    type=whole("states"),
     default=None,
     help="Stop after this many distinct states and report finished: false.",
 )
 @click.option(
     "--max-memory",
-    type=FiniteFloat(least=0.01),
+    type=Number("GiB", least=0.01, most=2**20),
     default=5.0,
     show_default=True,
     metavar="GIB",
@@ -60,7 +62,7 @@ def group() -> None:
 )
 @click.option(
     "--threads",
-    type=click.IntRange(min=1, max=64),
+    type=whole("threads", most=64),
     default=None,
     help="Search threads of the Numba solver (sharing its tables); default one per "
     "usable processor, at most 4. The answer does not depend on it.",
@@ -86,7 +88,7 @@ def group() -> None:
 )
 @click.option(
     "--rounds",
-    type=click.IntRange(min=0),
+    type=whole("rounds", least=0),
     default=None,
     help="With --horizon game: how many round ends to cross at most (default 1).",
 )
@@ -107,10 +109,10 @@ def group() -> None:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=0, max=256),
+    type=whole("workers", least=0, most=256),
     default=None,
-    help="dask: a local cluster of N worker processes (default 2); 0 runs the "
-    "partitions one after another in this process.",
+    help="dask: a local cluster of N worker processes (default 2, at most one per usable "
+    "processor); 0 runs the partitions one after another in this process.",
 )
 @click.option(
     "--scheduler", metavar="ADDRESS", default=None, help="dask: the scheduler of a running cluster."
@@ -127,22 +129,24 @@ def group() -> None:
 )
 @click.option(
     "--max-disk",
-    type=click.FloatRange(min=0.001),
+    type=MAX_DISK,
     default=None,
     metavar="GIB",
-    help="dask: stop with finished: false (files kept for --resume) once the work dir holds this.",
+    help="dask: stop with finished: false (files kept for --resume) once the work dir holds "
+    "this (0.001 to 1048576).",
 )
 @click.option(
     "--worker-memory",
-    type=click.FloatRange(min=0.1),
+    type=WORKER_MEMORY,
     default=4.0,
     show_default=True,
     metavar="GIB",
-    help="dask: the memory limit of each local worker process.",
+    help="dask: the memory limit of each local worker process (1 to 4096; Dask lowers it "
+    "to the machine's memory).",
 )
 @click.option(
     "--partition-states",
-    type=click.IntRange(min=1),
+    type=whole("states"),
     default=None,
     help="dask: the states a partition aims at (default 2097152); the answer does not "
     "depend on it.",
@@ -227,6 +231,7 @@ def solve(
             raise click.UsageError(
                 "--workers and --scheduler: give one (a local or a running cluster)"
             )
+        _check_workers(workers)
         _solve_on_dask(
             pos, rules, budget, fmt, output,
             workers=2 if workers is None and scheduler is None else workers,
@@ -257,15 +262,16 @@ def solve(
         emit_analysis(found, fmt, output)
         return
     found, result = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
+    # the best move and its value are the outcome-ranked paranoid choice's; the bounds
+    # (guaranteed_sanctuary, ...) are the paranoid solver's
+    result = dataclasses.replace(result, best_move=found["best_move"])
     out = {**result.to_json(), **found, "player": result.player}
     out["finished"] = result.finished and found["finished"]
     out["seconds"] = result.seconds if solver == "numba" else result.seconds + found["seconds"]
-    del out["value"]
-    out["best_move"] = result.best_move
     out["states"] = result.states
     head = render_text(result).split("\nstates:")[0] + "\n"
     if fmt == "json":
-        emit(json.dumps(out, indent=2) + "\n", output)
+        emit(json_text(out), output)
     else:
         emit(head + render_analysis(out) + _tail(out), output)
     if not out["finished"]:
@@ -281,7 +287,7 @@ def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
     )
 
     if fmt == "json":
-        emit(json.dumps(out, indent=2) + "\n", output)
+        emit(json_text(out), output)
     else:
         head = f"player: {out['player']}\n"
         if out["best_move"]:
@@ -334,12 +340,12 @@ def _solve_on_dask(
         report = engine.solve(pos, rules, budget, **options)
     except KeyboardInterrupt:
         where = options["work_dir"]
-        kept = f": tier files kept in {where} for --resume" if where else ""
-        click.echo(f"interrupted{kept}", err=True)
-        sys.exit(130)
+        if where:
+            click.echo(f"interrupted: tier files kept in {where} for --resume", err=True)
+        raise  # one_line_errors: exit 130, and nothing Dask says while it shuts down
     report = _with_model(report)
     if fmt == "json":
-        emit(json.dumps(report, indent=2) + "\n", output)
+        emit(json_text(report), output)
     else:
         from ruleslawyer.cli.twist_of_fate.text import render_analysis
 
@@ -352,19 +358,38 @@ def _solve_on_dask(
         raise SystemExit(EXIT_UNFINISHED)
 
 
+def _check_workers(workers: int | None) -> None:
+    """Refuse a local cluster of more worker processes than usable processors: they
+    would only wait on each other, and starting them can outlast any patience."""
+    from ruleslawyer.errors import InputError
+    from ruleslawyer.solvers.twist_of_fate.memory import usable_processors
+
+    most = usable_processors()
+    if workers is not None and workers > most:
+        raise InputError(
+            "--workers",
+            "",
+            workers,
+            f"at most {most} (the processors this process may use)",
+        )
+
+
 def _with_model(report: dict[str, Any]) -> dict[str, Any]:
     """The engine's report with the model and horizon it assumed, placed as the memory
-    solver's JSON places them. The tier files keep each state's paranoid value, not the
-    value of its line, so ``moves`` and ``line`` are null (``--engine memory`` has them)."""
-    from ruleslawyer.solvers.twist_of_fate.maxn import HORIZON, PARANOID, PARANOID_UTILITY
+    solver's JSON places them. The tier files keep each state's paranoid bounds on (won,
+    Sanctuary), not the outcome-ranked value of its line, so ``value``, ``moves`` and
+    ``line`` are null (``--engine memory`` has them), and its best move is the first with
+    the best guaranteed (won, Sanctuary), as its utility says."""
+    from ruleslawyer.solvers.twist_of_fate.maxn import GUARANTEE, GUARANTEE_UTILITY, HORIZON
 
     keys = list(report)
     cut = keys.index("finished") + 1
     assumed = {
         "model": "paranoid",
-        "utility": PARANOID_UTILITY,
-        "tie_break": PARANOID,
+        "utility": GUARANTEE_UTILITY,
+        "tie_break": GUARANTEE,
         "horizon": HORIZON,
+        "value": None,
         "moves": None,
         "line": None,
     }
@@ -378,3 +403,11 @@ def _with_model(report: dict[str, Any]) -> dict[str, Any]:
 from ruleslawyer.cli.twist_of_fate.balance import balance  # noqa: E402 (after the group)
 
 group.add_command(balance)
+
+# `advise` (the word the other games use for "what should I play here") is `solve`, listed as
+# its alias in `ruleslawyer twist-of-fate --help`.
+advise = copy.copy(solve)
+advise.name = "advise"
+advise.short_help = "Alias of solve: score every legal move of the player to move."
+advise.help = f"Alias of `ruleslawyer twist-of-fate solve`.\n\n{solve.help}"
+group.add_command(advise)

@@ -29,9 +29,16 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _utility(u: dict[str, Any]) -> str:
-    won = u["won"]
-    head = f"won {won} " if isinstance(won, str) else ("won " if won else "")
-    return f"{head}{u['sanctuary']} / {u['luck_plus_shilling']}"
+    """One player's utility: "won ply 3", "lost ply 4", "open 2 / 5" (Sanctuary / Luck +
+    Shilling), or the expected components "E[outcome] / E[tempo] / 2 / 5"."""
+    if u["outcome"] == "expected":
+        return (
+            f"E {u['expected_outcome']} / {u['expected_tempo']} / {u['sanctuary']} / "
+            f"{u['luck_plus_shilling']}"
+        )
+    if u["outcome"] == "open":
+        return f"open {u['sanctuary']} / {u['luck_plus_shilling']}"
+    return f"{u['outcome']} ply {u['ply']}"
 
 
 def render_analysis(out: dict[str, Any]) -> str:
@@ -48,7 +55,8 @@ def render_analysis(out: dict[str, Any]) -> str:
         return "\n".join(lines) + "\n"
     players = list(out["moves"][0]["value"]) if out["moves"] else []
     lines.append(
-        f"moves of {out['player']} (each player's Sanctuary / Luck + Shilling at the horizon):"
+        f"moves of {out['player']} (each player's outcome: won or lost at a ply, or open "
+        "with Sanctuary / Luck + Shilling at the horizon):"
     )
     if out["moves"]:
         rows = [
@@ -93,8 +101,9 @@ def render_hidden(out: dict[str, Any]) -> str:
     me = out["player"]
     players = list(out["moves"][0]["average"]) if out["moves"] else []
     lines.append(
-        f"moves of {me} (average over the worlds of each player's Sanctuary / Luck + "
-        f"Shilling at the horizon, and {me}'s worst case):"
+        f"moves of {me} (average over the worlds of each player's utility: E expected "
+        "outcome, +1 won, -1 lost / expected tempo, minus the plies to a win, plus to a loss "
+        f"/ Sanctuary / Luck + Shilling when open; and {me}'s worst case):"
     )
     rows = [
         [

@@ -47,6 +47,7 @@ class Record:
     revealed: str = ""
     saw: str = ""
     swapped: bool | None = None
+    challengers: tuple[str, ...] = ()  # who challenged, in order (empty: not logged)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,14 @@ class _Table:
         return InconsistentRecord(self.source, f"event[{r.index}]", r.text, expected)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where the game stands after the log's last event."""
+
+    over: str = ""  # why the game ended ("" while it goes on)
+    ostracised: tuple[str, ...] = ()  # in the order of ``players``
+
+
 def public_events(
     records: Sequence[Record],
     setup: Setup,
@@ -87,6 +96,21 @@ def public_events(
     source: str,
 ) -> tuple[Event, ...]:
     """Each record's operations, checked against the rules; see the module docstring."""
+    return public_walk(records, setup, players, perspective, rules, source)[0]
+
+
+def public_walk(
+    records: Sequence[Record],
+    setup: Setup,
+    players: tuple[str, ...],
+    perspective: str | None,
+    rules: Rules,
+    source: str,
+) -> tuple[tuple[Event, ...], dict[str, int], str]:
+    """:func:`public_events`, with the suspected cards the log makes certain for each player
+    at its end (caught bluffs, failed runs, and the challengers of a true claim: as logged, or the
+    other player of a two-player game)
+    and how the game ended ("" while it goes on)."""
     table = _Table(setup, players, rules, source)
     events = []
     for r in records:
@@ -103,7 +127,7 @@ def public_events(
             _close(table, r)
         ops += _STEPS[r.type](table, r, perspective)
         events.append(Event(r.index, r.type, r.text, tuple(ops)))
-    return tuple(events)
+    return tuple(events), {p: table.marks.get(p, 0) for p in players}, table.over
 
 
 def _close(table: _Table, r: Record) -> None:
@@ -173,6 +197,19 @@ def _claim(table: _Table, r: Record, perspective: str | None) -> list[Op]:
             earned = False
             if not (r.role == VILLAGER and table.rules.villager_challenge == "no-penalty"):
                 _penalise(table, r.player or "", r.index)
+        elif not (r.role == VILLAGER and table.rules.villager_challenge == "no-penalty"):
+            # "The player who challenged you must take a suspected card": each challenger
+            # the log names (the other player in a two-player game), or only the first.
+            for name in r.challengers:
+                if table.marks.get(name, 0) >= 2:
+                    raise table.fail(r, f"challengers still in the game ({name} is ostracised)")
+            wrong = r.challengers
+            if table.rules.multiple_challengers == "first-challenger":
+                wrong = wrong[:1]
+            for name in wrong:
+                _penalise(table, name, r.index)
+            if table.over:
+                return ops
     if earned and r.role in (EVIL_WITCH, VAGRANT, *ELDERS):
         kind = "swap" if r.role == EVIL_WITCH else "trade" if r.role == VAGRANT else r.role
         table.pending = Pending(kind, r.player or "", r.index, r.cell)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import resolve_rulings
 from ruleslawyer.gamefiles import validate
-from ruleslawyer.models.cunning_folk.legal import Record, public_events
+from ruleslawyer.models.cunning_folk.legal import Record, Standing, public_walk
 from ruleslawyer.models.cunning_folk.ops import (
     Event,
     Exchange,
@@ -58,6 +58,15 @@ class Log:
     events: tuple[Event, ...]
     rules: Rules = field(default_factory=Rules)
     rulings: Mapping[str, str] = field(default_factory=dict)
+    # Suspected cards in front of each player now (players' order; 2: ostracised), and
+    # whether the log's ``suspected`` table gave them (else: what the log makes certain).
+    marks: tuple[int, ...] = ()
+    marks_stated: bool = False
+    standing: Standing = field(default_factory=Standing)
+
+    def marks_now(self) -> tuple[int, ...]:
+        """The suspected cards in front of each player at the log's end (0 where unknown)."""
+        return self.marks or (0,) * len(self.players)
 
     @property
     def unknown_swaps(self) -> int:
@@ -76,6 +85,7 @@ class _EventDoc(StrictModel):
     challenged: bool = False
     revealed: str | None = None
     swapped: bool | None = None
+    challengers: list[str] | None = None
 
 
 class _LogDoc(StrictModel):
@@ -87,6 +97,7 @@ class _LogDoc(StrictModel):
     kept: list[str] = []
     discarded: list[str] = []
     rulings: dict[str, str] = {}
+    suspected: dict[str, int] = {}
     event: list[_EventDoc] = []
 
 
@@ -110,8 +121,49 @@ def parse_log(
     setup = _setup(doc, source)
     records = [_record(i, e, doc, setup, source) for i, e in enumerate(doc.event)]
     rules = Rules.from_rulings(rulings)
-    events = public_events(records, setup, players, doc.perspective, rules, source)
-    return Log(source, setup, players, doc.perspective, events, rules, rulings)
+    events, certain, over = public_walk(records, setup, players, doc.perspective, rules, source)
+    marks = _marks(doc, certain, over, source)
+    out = tuple(p for p, m in zip(players, marks, strict=True) if m >= 2)
+    return Log(
+        source,
+        setup,
+        players,
+        doc.perspective,
+        events,
+        rules,
+        rulings,
+        marks,
+        bool(doc.suspected),
+        Standing(over, out),
+    )
+
+
+def _marks(doc: _LogDoc, certain: Mapping[str, int], over: str, source: str) -> tuple[int, ...]:
+    """The ``suspected`` table (cards in front of each player now) checked against what the
+    log makes certain, with the certain count for each player it leaves out."""
+    for name, count in doc.suspected.items():
+        place = f"suspected.{name}"
+        if name not in certain:
+            raise InputError(source, place, name, f"one of {', '.join(doc.players)}")
+        if not 0 <= count <= 2:
+            raise InputError(source, place, count, "0, 1 or 2 suspected cards (2: ostracised)")
+        if count < certain[name]:
+            raise InputError(
+                source,
+                place,
+                count,
+                f"at least {certain[name]}: the suspected cards the log's caught bluffs and "
+                f"failed runs give {name}",
+            )
+    marks = tuple(doc.suspected.get(p, certain[p]) for p in doc.players)
+    if not over and sum(m < 2 for m in marks) < 2:
+        raise InputError(
+            source,
+            "suspected",
+            doc.suspected,
+            "at least two players not ostracised while the game goes on",
+        )
+    return marks
 
 
 def _setup(doc: _LogDoc, source: str) -> Setup:
@@ -173,7 +225,7 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
     used = {k for k, v in e.model_dump(exclude_defaults=True).items() if k != "type"}
     allowed = {
         "peek": {"player", "cell", "saw"},
-        "claim": {"player", "cell", "role", "challenged", "revealed", "saw"},
+        "claim": {"player", "cell", "role", "challenged", "revealed", "saw", "challengers"},
         "pass": {"player", "cell", "saw"},
         "swap": {"player", "cells", "swapped"},
         "trade": {"cells", "player"},
@@ -201,13 +253,18 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
             )
         saw = _role(e.saw, source, f"{at}.saw", roles)
     role = revealed = ""
+    challengers: tuple[str, ...] = ()
     if e.type == "claim":
-        claimable = tuple(r for r in roles if r != LIAR)
+        # "You can declare that you've found a villager if you like" and "You can lie
+        # about which character is on the card": any character may be claimed, in the
+        # game or not (a bluff everyone can see through is still a claim).
+        claimable = tuple(r for r in ROLES if r != LIAR)
         role = _role(e.role or "nothing", source, f"{at}.role", claimable)
         if e.challenged and e.revealed is None:
             raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
         if not e.challenged and e.revealed is not None:
             raise InputError(source, f"{at}.revealed", e.revealed, "nothing (not challenged)")
+        challengers = _challengers(e, doc, source, at)
     if e.type == "reveal" and e.revealed is None:
         raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
     if e.revealed is not None:
@@ -224,4 +281,27 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
         challenged=e.challenged,
         revealed=revealed,
         saw=saw,
+        challengers=challengers,
     )
+
+
+def _challengers(e: _EventDoc, doc: _LogDoc, source: str, at: str) -> tuple[str, ...]:
+    """Who challenged a claim, in order: as logged, or the other player of a two-player game."""
+    if e.challengers is None:
+        others = [p for p in doc.players if p != e.player]
+        return tuple(others) if e.challenged and len(others) == 1 else ()
+    others = [p for p in doc.players if p != e.player]
+    if (
+        not e.challenged
+        or not e.challengers
+        or len(set(e.challengers)) != len(e.challengers)
+        or any(p not in others for p in e.challengers)
+    ):
+        raise InputError(
+            source,
+            f"{at}.challengers",
+            e.challengers,
+            f"on a challenged claim, distinct players other than the claimant "
+            f"({', '.join(others)}), in the order they challenged",
+        )
+    return tuple(e.challengers)

@@ -65,6 +65,8 @@ def events_of(
         }
         if challenged:
             event["revealed"] = before.village[before.cell]
+            late = (before.responder,) if word == "challenge" else ()
+            event["challengers"] = [names[p] for p in (*before.challengers, *late)]
         if mine:
             event["saw"] = before.village[before.cell]
         return [event]
@@ -152,7 +154,7 @@ def dump_log(document: dict[str, Any]) -> str:
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
+    if isinstance(value, str | int):
         return json.dumps(value)
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"

@@ -125,17 +125,29 @@ def standard_setup() -> Setup:
     return Setup("standard", (cards_of(STANDARD_COUNTS),))
 
 
-def bonus_setup(bonus: Sequence[str], *, source: str = "bonus", place: str = "bonus") -> Setup:
-    """The standard village with one villager replaced by each named bonus character."""
+def bonus_setup(
+    bonus: Sequence[str],
+    *,
+    source: str = "bonus",
+    place: str = "bonus",
+    standard: Mapping[str, int] = STANDARD_COUNTS,
+    characters: Sequence[str] = BONUS_CHARACTERS,
+    replaces: str = VILLAGER,
+) -> Setup:
+    """The ``standard`` village with one ``replaces`` card (a villager) replaced by each named
+    bonus character (one of ``characters``); a game file gives its own three."""
     for i, role in enumerate(bonus):
-        if role not in BONUS_CHARACTERS:
-            raise InputError(source, f"{place}[{i}]", role, f"one of {', '.join(BONUS_CHARACTERS)}")
+        if role not in characters:
+            raise InputError(source, f"{place}[{i}]", role, f"one of {', '.join(characters)}")
     if len(set(bonus)) != len(bonus):
         raise InputError(source, place, list(bonus), "each bonus character at most once")
-    counts = Counter(STANDARD_COUNTS)
-    if len(bonus) > counts[VILLAGER]:
-        raise InputError(source, place, list(bonus), "at most 3 bonus characters (3 villagers)")
-    counts[VILLAGER] -= len(bonus)
+    counts = Counter(standard)
+    if len(bonus) > counts[replaces]:
+        n = counts[replaces]
+        raise InputError(
+            source, place, list(bonus), f"at most {n} bonus characters ({n} {replaces} cards)"
+        )
+    counts[replaces] -= len(bonus)
     counts.update(bonus)
     return Setup("bonus", (cards_of(counts),))
 
@@ -147,7 +159,14 @@ SCOUNDREL_PRIOR = (
 )
 
 
-def scoundrel_setup(players: int, kept: Sequence[str] = (), discarded: Sequence[str] = ()) -> Setup:
+def scoundrel_setup(
+    players: int,
+    kept: Sequence[str] = (),
+    discarded: Sequence[str] = (),
+    *,
+    core_counts: Mapping[str, int] = SCOUNDREL_CORE,
+    pool_counts: Mapping[str, int] = SCOUNDREL_POOL,
+) -> Setup:
     """Every village the scoundrels deal can make for ``players``: core plus one kept card each.
 
     ``kept`` and ``discarded`` are cards one player knows are in and out of the game.
@@ -158,11 +177,11 @@ def scoundrel_setup(players: int, kept: Sequence[str] = (), discarded: Sequence[
     stands for prod(count_r!) orders of the physical cards. Weights are divided by their
     common divisor, so they are the smallest integers in the right proportion.
     """
-    pool = Counter(SCOUNDREL_POOL)
+    pool = Counter(pool_counts)
     pool.subtract(discarded)
     pool.subtract(kept)
     free = players - len(kept)
-    core = cards_of(SCOUNDREL_CORE)
+    core = cards_of(core_counts)
     found: dict[tuple[str, ...], int] = {}
     for added in _sub_multisets(cards_of(+pool), free):
         cards = tuple(sorted(core + tuple(kept) + added, key=ROLES.index))
@@ -460,6 +479,26 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         ),
         default="from-left",
     ),
+    RulePoint(
+        id="cunning-folk/later-games",
+        title="Who takes the first turn in the second and later games",
+        kind=Kind.INFO,
+        sentences=(
+            _s(
+                "Gameplay",
+                "For the second and subsequent games, the first turn always passes left.",
+            ),
+        ),
+    ),
 )
+
+# Rules out of the model's reach: each an info finding that says so, with its sentence.
+NOT_MODELLED: dict[str, str] = {
+    "cunning-folk/later-games": (
+        "The model plays one game at a time, the owner (the first seat) taking the first "
+        "turn; a series of games is not modelled, and logs do not check turn order, so who "
+        "starts a later game is never checked."
+    ),
+}
 
 POINTS: dict[str, RulePoint] = {p.id: p for p in RULE_POINTS}

@@ -35,7 +35,7 @@ from ruleslawyer.graphs.board import (
     require_sound,
 )
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, Trap
-from ruleslawyer.models.kaelyfos.timeline import Timeline
+from ruleslawyer.models.kaelyfos.timeline import Timeline, most_revealed
 from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
@@ -130,13 +130,28 @@ def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> Positio
     if len(set(spec.nests.values())) != 3:
         raise InputError(source, "nests", spec.nests, "the three nests on three different sites")
     for name, node in spec.explorers.items():
-        known(f"explorers.{name}", node)
+        # Quick Setup: "Place the crew on the Scarab"; the environment cards are placed
+        # "face-down as shown" and no rule of the model puts an explorer on one unrevealed.
+        if not board.node(known(f"explorers.{name}", node)).revealed:
+            raise InputError(
+                source,
+                f"explorers.{name}",
+                node,
+                "a face-up card (no rule puts an explorer on a face-down card)",
+            )
     for node, count in spec.bloodsuckers.items():
         known(f"bloodsuckers.{node}", node)
         if count < 0:
             raise InputError(source, f"bloodsuckers.{node}", count, "a count >= 0")
     per_node = Counter(known(f"traps[{i}].node", t.node) for i, t in enumerate(spec.traps))
     for i, t in enumerate(spec.traps):
+        if not board.node(t.node).revealed:
+            raise InputError(
+                source,
+                f"traps[{i}].node",
+                t.node,
+                "a face-up card (a trap is built by an explorer on its node)",
+            )
         if per_node[t.node] > board.node(t.node).build_sites:
             raise InputError(
                 source,
@@ -259,6 +274,15 @@ def parse_timeline(doc: Mapping[str, Any], source: str, folder: Path) -> Timelin
                     f"a behaviour card of the board not already listed "
                     f"({', '.join(printed) or 'the board has none'})",
                 )
+    most = most_revealed(spec.marker, board.triggers)
+    if len(spec.revealed) > most:
+        raise InputError(
+            source,
+            "revealed",
+            f"{len(spec.revealed)} card(s) with the marker on {spec.marker}",
+            f"at most {most}: a card is revealed only when the marker reaches a trigger "
+            f"(triggers on {', '.join(map(str, board.triggers)) or 'no space'})",
+        )
     timeline = Timeline(
         spec.marker, spec.advance, tuple(spec.deck), tuple(spec.revealed), board.triggers
     )

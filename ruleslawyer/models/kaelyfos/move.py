@@ -18,6 +18,7 @@ from ruleslawyer.graphs.board import Board
 from ruleslawyer.graphs.pathing import INF, Distances, distances, same_from
 from ruleslawyer.models.kaelyfos.points import (
     CAUGHT_MOVE,
+    FREE_ON_TRAP,
     MOVE_ORDER,
     PHEROMONE_TIE,
     SCARAB_PASSABLE,
@@ -215,6 +216,9 @@ class _Mover:
         node = start.removesuffix(CAUGHT)
         own = node if node != start else None
         traps = tuple(t[0] for t in table.traps if t[0] != own)
+        if own is None and node in traps and self.readings(FREE_ON_TRAP) == "hunts":
+            # A free bloodsucker on a trap's node: the trap under it does not draw it.
+            traps = tuple(t for t in traps if t != node)
         picked = tuple(sorted(self.picks.items())) if self.picks else ()
         key = (start, tag, self.hunted, traps, self.moves, self.chosen, picked)
         walk = self.geo.walks.get(key)

@@ -116,9 +116,19 @@ NIGHTMARE_BOTTOM = _s(
 
 ATTACK_REMOVAL = "kaelyfos/attack-removal"
 TRAP_DISTANCE_TIE = "kaelyfos/trap-distance-tie"
+SECRET_CARDS = _s("Quick Setup", "Set aside secret cards A & B until referenced.")
+NIGHTMARE_ROLL = _s(
+    "Waking Nightmares", "Roll a discovery die, and resolve the corresponding nightmare."
+)
+DORMANCY = _s(
+    "Bloodsucker Dormancy",
+    "While it's unnerving, you may enter and move through a node with bloodsuckers on it "
+    "without suffering an attack.",
+)
 TRAPPED_ATTACK = "kaelyfos/trapped-attack"
 SCARAB_PASSABLE = "kaelyfos/scarab-passable"
 SPAWN_INTO_TRAP = "kaelyfos/spawn-into-trap"
+FREE_ON_TRAP = "kaelyfos/free-on-trap"
 UNREVEALED_PASSABLE = "kaelyfos/unrevealed-passable"
 PHEROMONE_TIE = "kaelyfos/pheromone-tie"
 MOVE_ORDER = "kaelyfos/move-order"
@@ -190,12 +200,32 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         (
             Reading(
                 "not-caught",
-                "spawning is not moving onto the node: it stays free (its nearest trap is "
-                "underneath it, so it does not move off)",
+                "spawning is not moving onto the node: it stays free (whether it then moves: "
+                "kaelyfos/free-on-trap)",
             ),
             Reading("caught", "it is on a node with a trap, so it is trapped at once"),
         ),
         "not-caught",
+    ),
+    RulePoint(
+        FREE_ON_TRAP,
+        "Where a free bloodsucker on a trap's node moves (it spawned there, or the trap was "
+        "built under it)",
+        Kind.AMBIGUITY,
+        (TRAP_NEARER, MOVE, TRAPPED),
+        (
+            Reading(
+                "stays",
+                "the trap underneath is nearer than any explorer off its node (distance 0): it "
+                "moves toward the trap, so it stays put, free",
+            ),
+            Reading(
+                "hunts",
+                "a trap it did not move onto does not draw it: it hunts the nearest explorer "
+                "(other traps still draw it as usual)",
+            ),
+        ),
+        "stays",
     ),
     RulePoint(
         UNREVEALED_PASSABLE,
@@ -314,8 +344,8 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         (
             Reading(
                 "not-caught",
-                "they did not move onto it: they stay free (a trap under them is nearer than "
-                "any explorer, so they stay)",
+                "they did not move onto it: they stay free (whether they then move: "
+                "kaelyfos/free-on-trap)",
             ),
             Reading("caught", "they are on a node with a trap: trapped at once, 2 destroy it"),
         ),
@@ -397,7 +427,60 @@ RULE_POINTS: tuple[RulePoint, ...] = (
     ),
 )
 
+# Rules out of the model's reach: each an info finding that says so, with its sentence.
+SECRET = "kaelyfos/secret-cards"
+NIGHTMARE_DIE = "kaelyfos/nightmare-die"
+EXPLORER_MOVEMENT = "kaelyfos/explorer-movement"
+NOT_MODELLED: dict[str, str] = {
+    SECRET: (
+        "The seed prints neither secret card nor anything that references A or B, so what "
+        "they do is unknown; no check or solver uses them."
+    ),
+    NIGHTMARE_DIE: (
+        "The discovery die and the waking nightmare cards are not in the seed: the model "
+        "counts who draws a waking nightmare (1 per turn at most, as the FAQ says) but does "
+        "not roll the die, resolve the nightmare, or keep the nightmare deck's order (the "
+        "card going to the bottom)."
+    ),
+    EXPLORER_MOVEMENT: (
+        "Explorer movement is the base game's and is not modelled (advise keeps the "
+        "explorers put between triggers). The model agrees with the sentence where it "
+        "reaches: only a behaviour card's Attack gives distress, never an explorer's move."
+    ),
+}
+RULE_POINTS += (
+    RulePoint(
+        SECRET, "Secret cards A and B, set aside until referenced", Kind.INFO, (SECRET_CARDS,)
+    ),
+    RulePoint(
+        NIGHTMARE_DIE,
+        "A waking nightmare: the discovery die roll, and the card going to the bottom of its deck",
+        Kind.INFO,
+        (NIGHTMARE_ROLL, NIGHTMARE_BOTTOM),
+    ),
+    RulePoint(
+        EXPLORER_MOVEMENT,
+        "Explorers entering and moving through a node with bloodsuckers",
+        Kind.INFO,
+        (DORMANCY,),
+    ),
+)
+
 POINTS_BY_ID = {p.id: p for p in RULE_POINTS}
+
+# Where the rulebook's own FAQ leans toward a reading other than the default: why the
+# default stands (shown in the point's finding).
+DEFAULT_NOTES: dict[str, str] = {
+    TRAPPED_ATTACK: (
+        'The FAQ leans toward "yes" (caught bloodsuckers count as "bloodsuckers" where '
+        'effects are concerned; its example is a count, "for each bloodsucker on your '
+        'node"). The default stays "no": Traps says a bloodsucker is "instantly trapped '
+        '(even if explorers are also present); place it on the trap token", which would '
+        "protect nobody if the same card's Attack then freed it onto those explorers, and a "
+        "trap could never hold the 2 catches that destroy it while an explorer stands there. "
+        "Settle it with --ruling kaelyfos/trapped-attack=yes to follow the FAQ."
+    ),
+}
 
 
 def in_force(rulings: dict[str, str] | None = None) -> dict[str, str]:

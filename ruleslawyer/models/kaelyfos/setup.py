@@ -13,10 +13,12 @@ with a position that no legal setup and play reaches:
   the Scarab.");
 - free bloodsuckers stand on face-up cards off the Scarab (they spawn on nests
   and, under every reading, may end a move on any face-up card; under
-  ``kaelyfos/unrevealed-passable=no`` they never enter a face-down one), and not
-  on a node with a trap (under the ``caught`` readings of
-  ``kaelyfos/spawn-into-trap`` and ``kaelyfos/build-on-bloodsuckers`` no free
-  bloodsucker shares a trap's node);
+  ``kaelyfos/unrevealed-passable=no`` they never enter a face-down one), and on a
+  node with a trap only where the readings in force let one stay free there: a
+  nest under ``kaelyfos/spawn-into-trap=not-caught`` (it spawned there), any
+  trap's node under ``kaelyfos/build-on-bloodsuckers=not-caught`` (the trap was
+  built under it); under both ``caught`` readings no free bloodsucker shares a
+  trap's node (one moving onto it is "instantly trapped");
 - traps stand on build sites of face-up cards off the Scarab ("If you are on a
   node with an empty build site, you may build a trap"), no more of them than
   there are trap tokens, each holding 0 or 1 bloodsuckers (a second destroys it).
@@ -24,9 +26,11 @@ with a position that no legal setup and play reaches:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import permutations
 
 from ruleslawyer.graphs.board import NEST_LETTERS, Board
+from ruleslawyer.models.kaelyfos.points import BUILD_ON_BLOODSUCKERS, SPAWN_INTO_TRAP, in_force
 from ruleslawyer.models.kaelyfos.state import Card, Position
 
 EXAMPLE_CARD = Card(("C", "B", "A"), 1)  # the rulebook's example behaviour card
@@ -65,8 +69,10 @@ def trap_sites(board: Board) -> tuple[str, ...]:
     return tuple(n for n in bloodsucker_sites(board) if board.node(n).build_sites > 0)
 
 
-def illegal(position: Position) -> list[str]:
-    """Why no legal setup and play reaches ``position`` (empty: nothing found wrong)."""
+def illegal(position: Position, readings: Mapping[str, str] | None = None) -> list[str]:
+    """Why no legal setup and play reaches ``position`` under ``readings`` (the defaults
+    when None; empty: nothing found wrong)."""
+    chosen = in_force(dict(readings or {}))
     board = position.board
     out = []
     if position.card not in deck_cards(board):
@@ -76,10 +82,15 @@ def illegal(position: Position) -> list[str]:
     where = set(explorer_sites(board))
     out += [f"explorer {e} on {n}" for e, n in position.explorers if n not in where]
     trap_nodes = {t.node for t in position.traps}
+    stay_free: set[str] = set()
+    if chosen[SPAWN_INTO_TRAP] == "not-caught":
+        stay_free |= set(board.nest_sites)
+    if chosen[BUILD_ON_BLOODSUCKERS] == "not-caught":
+        stay_free |= trap_nodes
     out += [
         f"free bloodsuckers on {n}"
         for n, _ in position.bloodsuckers
-        if n not in bloodsucker_sites(board) or n in trap_nodes
+        if n not in bloodsucker_sites(board) or (n in trap_nodes and n not in stay_free)
     ]
     sites = set(trap_sites(board))
     out += [f"trap on {t.node}" for t in position.traps if t.node not in sites or t.caught > 1]

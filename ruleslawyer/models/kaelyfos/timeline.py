@@ -66,6 +66,15 @@ class Reveal:
         }
 
 
+def most_revealed(marker: int, triggers: tuple[int, ...]) -> int:
+    """The most behaviour cards revealed before the marker stands on ``marker``.
+
+    A card is revealed only when the marker reaches a trigger, and no sentence makes
+    it pass a trigger twice: at most one card per trigger on or before the marker.
+    """
+    return sum(1 for t in triggers if t <= marker)
+
+
 def triggers_reached(timeline: Timeline, readings: Mapping[str, str]) -> int:
     """How many cards the advance reveals (before the deck is looked at)."""
     start, end = timeline.marker, timeline.marker + timeline.advance

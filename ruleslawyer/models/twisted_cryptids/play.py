@@ -252,18 +252,28 @@ def cap_of(state: State) -> int | None:
 
 
 def legal_sites(
-    state: State, player: int, *, away_from: int | None = None, capped: bool = True
+    state: State,
+    player: int,
+    *,
+    away_from: int | None = None,
+    capped: bool = True,
+    own: bool = True,
 ) -> tuple[int, ...]:
-    """Sites where ``player`` may place a Hiding Spot: own-Site rule, the cap (when
-    ``capped``), not ``away_from``."""
+    """Sites where ``player`` may place a Hiding Spot: own-Site rule (when ``own``), the
+    cap (when ``capped``), not ``away_from``."""
     cap = cap_of(state) if capped else None
     return tuple(
         s
         for s in range(len(state.sites))
         if s != away_from
-        and s not in state.spots[player]
-        and (cap is None or state.site_players(s) < cap)
+        and not (own and s in state.spots[player])
+        and (cap is None or s in state.spots[player] or state.site_players(s) < cap)
     )
+
+
+def _own_site_binds(state: State) -> bool:
+    """Whether the setup's one-spot-per-Site limit binds a Night move or placement."""
+    return state.reading(rp.NIGHT_OWN_SITE.id) == "binds"
 
 
 # --- setup ------------------------------------------------------------------------------
@@ -504,7 +514,9 @@ def legal_moves(state: State) -> tuple[GameMove, ...]:
     if phase == "night-place":
         token = state.returned[player][0]
         capped = state.reading(rp.NIGHT_PLACEMENT_LIMITS.id) == "constrained"
-        sites = legal_sites(state, player, away_from=state.encounter, capped=capped)
+        sites = legal_sites(
+            state, player, away_from=state.encounter, capped=capped, own=_own_site_binds(state)
+        )
         return tuple(Place(s, token) for s in sites) or (Stuck(),)
     if phase == "refill":
         hand = state.hands[player]
@@ -533,13 +545,15 @@ def is_legal(state: State, move: GameMove) -> bool:
 
 
 def _optional_moves(state: State, player: int) -> tuple[Move, ...]:
-    # the cap binds a move only under "constrained"; two own spots on a Site never (Dusk
-    # needs one)
+    # the cap binds a move only under "constrained"; two own spots on a Site only under
+    # night-own-site=binds (a move never stays where it is)
     capped = state.reading(rp.OPTIONAL_MOVE_CONSTRAINTS.id) == "constrained"
+    own = _own_site_binds(state)
     out = []
     for token, site in enumerate(state.spots[player]):
         if site >= 0:
-            out += [Move(token, s) for s in legal_sites(state, player, capped=capped)]
+            sites = legal_sites(state, player, capped=capped, own=own)
+            out += [Move(token, s) for s in sites if s != site]
     return tuple(out)
 
 

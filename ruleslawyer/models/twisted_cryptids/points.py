@@ -112,11 +112,31 @@ OPTIONAL_MOVE_CONSTRAINTS = RulePoint(
         Reading("constrained", "the new Site must respect the cap as a placement does"),
         Reading(
             "free",
-            "the cap speaks only of placement: a move may go to a Site at the cap (never onto a "
-            "Site with another of your spots, which Dusk could not resolve)",
+            "the cap speaks only of placement: a move may go to a Site at the cap (onto a Site "
+            "with another of your spots: twisted-cryptids/night-own-site)",
         ),
     ),
     default="constrained",
+)
+NIGHT_OWN_SITE = RulePoint(
+    id=f"{GAME}/night-own-site",
+    title="Does the one-spot-per-Site limit of the setup bind the Night moves?",
+    kind=Kind.AMBIGUITY,
+    sentences=(OWN_SITE, OPTIONAL_MOVE, RELOCATE),
+    readings=(
+        Reading(
+            "binds",
+            "a Night move or placement never goes to a Site that already has one of your "
+            "Hiding Spots, as at setup",
+        ),
+        Reading(
+            "setup-only",
+            "the limit is printed in the setup list, as the cap is: at Night a spot may join "
+            "another of yours; at Dusk each of your spots at the Encounter Site reveals its "
+            "own Stack, in token order",
+        ),
+    ),
+    default="binds",
 )
 NIGHT_PLACEMENT_LIMITS = RulePoint(
     id=f"{GAME}/night-placement-limits",
@@ -132,7 +152,8 @@ NIGHT_PLACEMENT_LIMITS = RulePoint(
         Reading(
             "free",
             "the cap is a setup rule: the Night sentence asks only for a Site other than the "
-            "Encounter Site (never one with another of your spots, which Dusk could not resolve)",
+            "Encounter Site (onto a Site with another of your spots: "
+            "twisted-cryptids/night-own-site)",
         ),
     ),
     default="constrained",
@@ -304,6 +325,7 @@ RULE_POINTS: tuple[RulePoint, ...] = (
     RELOCATION_DEADLOCK,
     SMALL_GAME_CAP,
     OPTIONAL_MOVE_CONSTRAINTS,
+    NIGHT_OWN_SITE,
     NIGHT_PLACEMENT_LIMITS,
     MYTH_FLOOR,
     NO_HIDING_SPOT_ENCOUNTER,

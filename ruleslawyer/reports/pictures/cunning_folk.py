@@ -3,7 +3,8 @@
 Each picture deduces a recorded game (played on the state machine with a
 seeded random chooser, so it is the same every run) from one player's
 chair, and draws what that player can know: the share of worlds with each
-role in each cell, certain cells outlined, face-up cells shaded.
+role in each cell, certain cells outlined, face-up cells shaded. Every text
+is 12 px or more, readable on a page 1280 px wide.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ruleslawyer.models.cunning_folk.record import play_and_record
 from ruleslawyer.models.cunning_folk.village import CELLS, standard_setup
 from ruleslawyer.reports.svg import Picture
 
-CELL = 150.0
+CELL = 186.0  # room for five roles, each a bar over a 12 px label
 GAMES = ((11, 3, 12), (23, 3, 24))  # (seed, players, moves): recorded games to draw
 COLOUR = {
     "good-witch": "#4caf50",
@@ -55,7 +56,7 @@ def village(result: dict[str, Any], title: str) -> str:
     pic = Picture(3 * CELL + 20, 3 * CELL + 70, title)
     pic.text(10, 20, title, font_weight="bold")
     pic.text(
-        10, 38, f"{result['worlds']} worlds; bars: share of worlds with each role", font_size=11
+        10, 38, f"{result['worlds']} worlds; bars: share of worlds with each role", font_size=12
     )
     for cell in CELLS:
         info = result["cells"][cell]
@@ -75,9 +76,9 @@ def village(result: dict[str, Any], title: str) -> str:
         total = sum(info["counts"].values()) or 1
         for i, (role, n) in enumerate(sorted(info["counts"].items())):
             share = n / total
-            top = y + 26 + i * 22
+            top = y + 26 + i * 30
             pic.rect(x + 6, top, (CELL - 18) * share, 10, fill=COLOUR.get(role, "#607d8b"))
-            pic.text(x + 6, top + 20, f"{role} {share:.0%}", font_size=9)
+            pic.text(x + 6, top + 24, f"{role} {share:.0%}", font_size=12)
     return pic.render()
 
 

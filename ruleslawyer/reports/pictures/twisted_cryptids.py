@@ -51,11 +51,11 @@ def deadlock_picture(position: Mapping[str, Any]) -> str:
             stroke_width=2 if is_encounter else 1,
         )
         pic.text(x + 6, y + 17, site, font_weight="bold")
-        pic.text(x + 6, y + 33, f"{position['humans_at_dusk'][site]} Humans at Dusk", font_size=10)
+        pic.text(x + 6, y + 33, f"{position['humans_at_dusk'][site]} Humans at Dusk", font_size=12)
         for j, player in enumerate(here):
             colour = PLAYER_COLOURS[players.index(player) % len(PLAYER_COLOURS)]
             pic.circle(x + 14, y + 50 + j * 20, 6, fill=colour)
-            pic.text(x + 26, y + 54 + j * 20, player, font_size=11)
+            pic.text(x + 26, y + 54 + j * 20, player, font_size=12)
         if is_encounter:
             why = "Encounter Site"
         elif returning in here:
@@ -68,7 +68,7 @@ def deadlock_picture(position: Mapping[str, Any]) -> str:
             x + 6,
             y + site_h - 10,
             f"✗ {why}" if why != "open" else "✓ open",
-            font_size=11,
+            font_size=12,
             fill="#c00" if why != "open" else "#080",
         )
     pic.text(
@@ -76,13 +76,13 @@ def deadlock_picture(position: Mapping[str, Any]) -> str:
         site_h + 62,
         f"{returning} must place the returned spot on a Site other than "
         f"{encounter}, without another of their own spots,",
-        font_size=11,
+        font_size=12,
     )
     pic.text(
         10,
         site_h + 78,
         f"and where fewer than {cap} players have spots: every Site is ruled out.",
-        font_size=11,
+        font_size=12,
     )
     return pic.render()
 
@@ -111,11 +111,11 @@ def stacks_picture(answer: Mapping[str, Any], title: str) -> str:
     for i, (name, p) in enumerate(players.items()):
         x0 = 10 + i * player_w
         pic.text(
-            x0, 42, f"{name}: {p['arrangements']} arrangement(s)", font_weight="bold", font_size=11
+            x0, 42, f"{name}: {p['arrangements']} arrangement(s)", font_weight="bold", font_size=12
         )
         for j, stack in enumerate(p["stacks"]):
             x = x0 + j * cell_w
-            pic.text(x, 60, f"stack {j + 1}", font_size=10)
+            pic.text(x, 60, f"stack {j + 1}", font_size=12)
             for k, slot in enumerate(stack):
                 y = 66 + k * cell_h
                 pic.rect(x, y, cell_w - 6, cell_h - 4, fill="#fff", stroke="#999")
@@ -128,7 +128,7 @@ def stacks_picture(answer: Mapping[str, Any], title: str) -> str:
                         fill=colour[slot["revealed"]],
                         fill_opacity=0.35,
                     )
-                    pic.text(x + 4, y + 19, slot["revealed"], font_size=10, font_weight="bold")
+                    pic.text(x + 4, y + 19, slot["revealed"], font_size=12, font_weight="bold")
                     continue
                 total = sum(slot["counts"].values()) or 1
                 left = x
@@ -140,7 +140,7 @@ def stacks_picture(answer: Mapping[str, Any], title: str) -> str:
     y = 66 + depth * cell_h + 16
     for i, kind in enumerate(kinds):
         pic.rect(10 + i * 110, y - 10, 12, 12, fill=colour[kind])
-        pic.text(26 + i * 110, y, kind, font_size=10)
+        pic.text(26 + i * 110, y, kind, font_size=12)
     winners = ", ".join(answer["possible_winners"]) or "nobody"
     decided = "decided" if answer["winner_decided"] else "not decided"
     pic.text(
@@ -148,7 +148,7 @@ def stacks_picture(answer: Mapping[str, Any], title: str) -> str:
         y + 22,
         f"possible winners: {winners} ({decided}); top of each Stack first; "
         "hidden slots: share of arrangements with each kind there",
-        font_size=10,
+        font_size=12,
     )
     for i, (name, p) in enumerate(players.items()):
         myth, deals = p["final_myth"], p["real_deals_hidden"]
@@ -157,7 +157,7 @@ def stacks_picture(answer: Mapping[str, Any], title: str) -> str:
             y + 44 + 18 * i,
             f"{name}: final Myth {myth['min']}..{myth['max']}, "
             f"Real Deals hidden {deals['min']}..{deals['max']}",
-            font_size=10,
+            font_size=12,
         )
     return pic.render()
 

@@ -21,7 +21,7 @@ what the log's rules make it imply (an unchallenged claim implies nothing).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -53,6 +53,16 @@ from ruleslawyer.solvers.cunning_folk.deduce import (
     elder_plans,
 )
 from ruleslawyer.solvers.cunning_folk.elder import ElderPlan
+from ruleslawyer.solvers.cunning_folk.stakes import (
+    GAME_UTILITY,
+    LOSS,
+    OPEN,
+    SCORE,
+    WIN,
+    claim_branches,
+    summary,
+)
+from ruleslawyer.solvers.cunning_folk.stakes import Table as StakesTable
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
 
 # Allegiance: what an elder run must find. Good (good witch, good elder) opposes the evil
@@ -86,9 +96,10 @@ ACTIONS = {
     EVIL_ELDER: "an evil-elder run",
 }
 HORIZON = (
-    "one decision: the answer to this claim (its direct consequences: suspected cards, the "
-    "claimed action, an elder run to its end) and the next investigation alone; later turns "
-    "are not searched"
+    "one decision: the answer to this claim (its direct consequences: suspected cards, "
+    "ostracism, the end of the game when one player remains, the claimed action, an elder "
+    "run to its end, won or failed) and the next investigation alone; later turns are not "
+    "searched; the claimant's run picks as the elder planner does over your worlds"
 )
 INFO_TARGET = (
     "the allegiance of every card in the village (good: good witch, good elder; evil: evil "
@@ -181,7 +192,7 @@ def allegiance_entropy(worlds: Worlds) -> float:
     return _entropy(_grouped(allegiance_keys(worlds.village), worlds.weight))
 
 
-def _given(worlds: Worlds, cell: int, role: str) -> Worlds:
+def given_face_up(worlds: Worlds, cell: int, role: str) -> Worlds:
     """The worlds where ``cell`` holds ``role``, with that card now face up."""
     keep = worlds.village[:, cell] == ROLE_CODE[role]
     face_up = tuple(up or c == cell for c, up in enumerate(worlds.face_up))
@@ -205,24 +216,43 @@ def claim_outcomes(
     acts = {"accept": Fraction(1), "challenge": p}
     wins = {"accept": Fraction(0), "challenge": Fraction(0)}
     fails = {"accept": Fraction(0), "challenge": Fraction(0)}
+    given_wins = Fraction(0)  # the run's chance given the claim true and its card face up
     if claim.role in ELDERS:
         role = (claim.role,)
         now = plans[claim.role] if plans else elder_plans(worlds, log, role, budget)[claim.role]
         wins["accept"] = now.win_probability
         if p:
-            given = _given(worlds, claim.cell, claim.role)
-            wins["challenge"] = (
-                p * elder_plans(given, log, role, budget)[claim.role].win_probability
-            )
+            given = given_face_up(worlds, claim.cell, claim.role)
+            given_wins = elder_plans(given, log, role, budget)[claim.role].win_probability
+            wins["challenge"] = p * given_wins
         fails = {choice: acts[choice] - wins[choice] for choice in acts}
     run_penalty = run_failure_penalty(log)
+    game = claim_branches(stakes_table(log, claim, penalised), p, wins["accept"], given_wins)
     mine = {"accept": Fraction(0), "challenge": p if penalised else Fraction(0)}
     theirs = {"accept": Fraction(0), "challenge": (1 - p) if penalised else Fraction(0)}
     out: dict[str, Any] = {}
+    ranks: dict[str, tuple[Fraction, Fraction]] = {}
     for choice in ("challenge", "accept"):
         theirs[choice] += fails[choice] if run_penalty is None else 0
         utility = theirs[choice] - mine[choice] - WIN_WEIGHT * wins[choice]
+        figures = summary(game[choice])
         out[choice] = {
+            "game": {
+                "win": str(figures[WIN]),
+                "loss": str(figures[LOSS]),
+                "open": str(figures[OPEN]),
+                "expected_game_utility": str(figures["utility"]),
+                "expected_game_utility_value": float(figures["utility"]),
+                "branches": [
+                    {
+                        "probability": str(b.probability),
+                        "outcome": b.outcome,
+                        "utility": SCORE[b.outcome],
+                        "what": b.text,
+                    }
+                    for b in game[choice]
+                ],
+            },
             "you_take_suspected": str(mine[choice]),
             "claimant_takes_suspected": str(theirs[choice]),
             "claimant_acts": str(acts[choice]),
@@ -231,7 +261,8 @@ def claim_outcomes(
             "expected_utility": str(utility),
             "expected_utility_value": float(utility),
         }
-    better = out["challenge"]["expected_utility_value"] - out["accept"]["expected_utility_value"]
+        ranks[choice] = (figures["utility"], utility)
+    best, by = _better(ranks)
     return {
         "player": claim.player,
         "cell": CELLS[claim.cell],
@@ -250,16 +281,67 @@ def claim_outcomes(
         if claim.role in ELDERS
         else "no run",
         **out,
-        "best": "challenge" if better > 0 else "accept" if better < 0 else "either",
+        "suspected_now": dict(zip(log.players, log.marks_now(), strict=True)),
+        "game_utility": GAME_UTILITY,
+        "best": best,
+        "best_by": by,
     }
 
 
+def _better(ranks: Mapping[str, tuple[Fraction, Fraction]]) -> tuple[str, str]:
+    """The better answer by the expected game utility, then the suspected-card utility."""
+    challenge, accept = ranks["challenge"], ranks["accept"]
+    if challenge == accept:
+        return "either", "equal on both utilities"
+    by = (
+        "the game utility"
+        if challenge[0] != accept[0]
+        else "the suspected-card utility (equal game utility)"
+    )
+    return ("challenge" if challenge > accept else "accept"), by
+
+
+def stakes_table(log: Log, claim: Claim, penalised: bool) -> StakesTable:
+    """The public facts a claim's branches depend on: who holds suspected cards now, how
+    many players are left, what the claim earns and what a wrong answer costs."""
+    marks = log.marks_now()
+    me = log.players.index(log.perspective or "")
+    them = log.players.index(claim.player)
+    return StakesTable(
+        me=log.perspective or "",
+        claimant=claim.player,
+        my_marks=marks[me],
+        claimant_marks=marks[them],
+        players_left=sum(m < 2 for m in marks),
+        role=claim.role,
+        action=ACTIONS.get(claim.role, "no action"),
+        penalised=penalised,
+        elder=claim.role in ELDERS,
+        run_penalty=run_failure_penalty(log),
+    )
+
+
+# The equilibrium figure of a pending claim (two players), given by the caller so that this
+# module does not import the equilibrium solver (which imports this one).
+EquilibriumFigure = Callable[[Worlds, Log, Claim, Budget], dict[str, Any]]
+
+
 def _claim_advice(
-    worlds: Worlds, claim: Claim, log: Log, plans: Mapping[str, ElderPlan], budget: Budget
+    worlds: Worlds,
+    claim: Claim,
+    log: Log,
+    plans: Mapping[str, ElderPlan],
+    budget: Budget,
+    equilibrium: EquilibriumFigure | None = None,
 ) -> dict[str, Any]:
     """:func:`claim_outcomes`, with the better choice under each reading of the rule
-    point that decides whether a villager claim has stakes (where the readings part)."""
+    point that decides whether a villager claim has stakes (where the readings part), and
+    the equilibrium challenge probability where ``equilibrium`` gives it."""
     out = claim_outcomes(worlds, claim, log, plans, budget)
+    if equilibrium is not None:
+        out["equilibrium"] = (
+            equilibrium(worlds, log, claim, budget) if len(log.players) == 2 else None
+        )
     if claim.role == VILLAGER:
         point = POINTS[VILLAGER_POINT]
         out["readings"] = {
@@ -269,6 +351,19 @@ def _claim_advice(
             for r in point.readings
         }
     return out
+
+
+def suspected_source(log: Log) -> str:
+    """Where the suspected cards in front of each player come from, in words."""
+    if log.marks_stated:
+        return (
+            "the suspected cards in front of each player now, as the log's `suspected` table "
+            "gives them"
+        )
+    return (
+        "the suspected cards the log makes certain (caught bluffs and failed elder runs; the "
+        "challengers of true claims are not logged: give a `suspected` table to count them)"
+    )
 
 
 def run_failure_penalty(log: Log) -> str | None:
@@ -286,24 +381,45 @@ def run_failure_penalty(log: Log) -> str | None:
     return None
 
 
+def check_in_game(log: Log, claimant: str | None, me: str = "the advised player") -> None:
+    """Bad input when the perspective (``me``) or the claimant is ostracised (out of the
+    game)."""
+    marks = dict(zip(log.players, log.marks_now(), strict=True))
+    for who, role in ((log.perspective, me), (claimant, "the claimant")):
+        if who is not None and marks[who] >= 2:
+            raise InputError(
+                log.source,
+                f"suspected.{who}",
+                marks[who],
+                f"at most 1: {who} is {role}, so still in the game",
+            )
+
+
 def advise(
     log: Log,
     claim: Claim | None = None,
     *,
     odds: Odds = (1, 1),
     max_seconds: float = DEFAULT_MAX_SECONDS,
+    equilibrium: EquilibriumFigure | None = None,
 ) -> dict[str, Any]:
-    """The advice as the JSON-able dict the CLI prints."""
+    """The advice as the JSON-able dict the CLI prints; ``equilibrium`` adds a pending
+    claim's equilibrium challenge probability (two players; None for more)."""
     if log.perspective is None:
         raise InputError(log.source, "perspective", "nothing", "the player to advise")
+    marks = dict(zip(log.players, log.marks_now(), strict=True))
+    check_in_game(log, claim and claim.player)
     budget = Budget(max_seconds=max_seconds)
     worlds = consistent_worlds(log, odds, budget, "advise")
     head: dict[str, Any] = {
         "perspective": log.perspective,
         "rulings": dict(log.rulings),
+        "suspected": marks,
         "assumptions": {
             **assumptions(log, odds),
-            "utility": UTILITY,
+            "suspected": suspected_source(log),
+            "utility": GAME_UTILITY,
+            "suspected_card_utility": UTILITY,
             "information": INFO_TARGET,
             "horizon": HORIZON,
         },
@@ -331,7 +447,9 @@ def advise(
     if claim is not None and budget.spent():
         return unfinished("the claim was weighed")
     try:
-        claim_advice = None if claim is None else _claim_advice(worlds, claim, log, plans, budget)
+        claim_advice = (
+            None if claim is None else _claim_advice(worlds, claim, log, plans, budget, equilibrium)
+        )
     except BudgetExceeded:
         return unfinished("the claim was weighed")
     elder = {
@@ -374,18 +492,30 @@ def render_text(result: dict[str, Any], log: Log) -> str:
             f"  true with probability {claim['true_fraction']} = {claim['true_probability']:.4f}"
             f"; penalty {claim['penalty']}"
         )
+        if "equilibrium" in claim:
+            lines.append(f"  {equilibrium_line(claim['equilibrium'], len(log.players))}")
         if claim["failed_run"] != "no run":
             lines.append(f"  failed run: {claim['failed_run']}")
+        marks = ", ".join(f"{k} {v}" for k, v in claim["suspected_now"].items())
+        lines.append(f"  suspected cards now: {marks}")
         for choice in ("challenge", "accept"):
             o = claim[choice]
+            g = o["game"]
             lines.append(
-                f"  {choice:<9}: you suspected {o['you_take_suspected']}, claimant suspected "
-                f"{o['claimant_takes_suspected']}, claimant acts {o['claimant_acts']}, "
+                f"  {choice:<9}: game utility {g['expected_game_utility_value']:+.4f} "
+                f"(win {g['win']}, loss {g['loss']}, goes on {g['open']})"
+            )
+            lines += [
+                f"    {b['probability']:>7} {b['outcome']:<4} {b['what']}" for b in g["branches"]
+            ]
+            lines.append(
+                f"    suspected cards: you {o['you_take_suspected']}, claimant "
+                f"{o['claimant_takes_suspected']}; claimant acts {o['claimant_acts']}, "
                 f"claimant's elder run wins now {o['claimant_elder_win_now']}, fails "
-                f"{o['claimant_elder_run_fails']}; expected utility "
+                f"{o['claimant_elder_run_fails']}; suspected-card utility "
                 f"{o['expected_utility_value']:+.4f}"
             )
-        lines.append(f"  better: {claim['best']}")
+        lines.append(f"  better: {claim['best']} (by {claim['best_by']})")
         if "readings" in claim:
             parts = ", ".join(f"{r}: {best}" for r, best in claim["readings"].items())
             lines.append(f"  better by reading of {VILLAGER_POINT}: {parts}")
@@ -404,3 +534,18 @@ def render_text(result: dict[str, Any], log: Log) -> str:
         )
     lines.append(f"rulings: {rulings}")
     return "\n".join([*lines, *notes]) + "\n"
+
+
+def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
+    """The equilibrium challenge probability beside the prior-based chance, in words."""
+    if figure is None:
+        return (
+            f"at equilibrium: not computed here ({players} players: `cunning-folk "
+            "equilibrium` gives an approximate one, by CFR)"
+        )
+    path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
+    return (
+        f"at equilibrium (bluffing modelled, `cunning-folk equilibrium`): challenge with "
+        f"probability {figure['probability']} = {figure['value']:.4f}{path}; your value "
+        f"{figure['position_value']}"
+    )

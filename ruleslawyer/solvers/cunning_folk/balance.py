@@ -84,7 +84,20 @@ DEDUCE_POLICY = (
     "declaration, reveal the face-down cell most likely to oppose it; swaps, trades and "
     "any other choice uniformly at random"
 )
-POLICIES: dict[str, str] = {"random": RANDOM_POLICY, "deduce": DEDUCE_POLICY}
+ADVISE_POLICY = (
+    "advise: as deduce, except on a pending claim: challenge when `cunning-folk advise` on "
+    "this seat's log, with the suspected cards in front of each player (its `suspected` "
+    "table), ranks challenge above accept: the higher expected game utility (+1 this seat "
+    "wins: every other player ostracised; -1 it loses: it is ostracised, or the claimant's "
+    "elder run wins; 0 the game goes on; the claimant's run valued with the elder planner "
+    "over this seat's worlds; the others accept), then on equal game utility the higher "
+    "suspected-card utility; otherwise accept"
+)
+POLICIES: dict[str, str] = {
+    "random": RANDOM_POLICY,
+    "deduce": DEDUCE_POLICY,
+    "advise": ADVISE_POLICY,
+}
 ACTION_ROLES = frozenset({GOOD_WITCH, EVIL_WITCH, VAGRANT})
 OUTCOMES = ("good", "evil", "refuted", "ostracism", "unended")
 OUTCOME_TEXT = {
@@ -139,13 +152,32 @@ def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     if state.phase == CHALLENGE:
         log = seat.log()
         claim = Claim(seat.head["players"][state.player], state.cell, state.claim, len(seat.events))
-        best = claim_outcomes(filter_worlds(log), claim, log)["best"]
-        return "challenge" if best == "challenge" else "accept"
+        out = claim_outcomes(filter_worlds(log), claim, log)
+        better = (
+            out["challenge"]["expected_utility_value"] > out["accept"]["expected_utility_value"]
+        )
+        return "challenge" if better else "accept"
     if state.phase == ELDER:
         return _run_pick(seat, state, legal, rng)
     if state.phase == ANSWER and len(legal) > 1:
         return _likeliest(seat.worlds(), legal[1:], OPPOSITION[state.claim])
     return rng.choice(legal)
+
+
+def advise_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
+    """The ``advise`` policy (:data:`ADVISE_POLICY`)."""
+    if state.phase != CHALLENGE:
+        return deduce_policy(seat, state, legal, rng)
+    names = seat.head["players"]
+    document = {
+        **seat.head,
+        "suspected": dict(zip(names, state.marks, strict=True)),
+        "event": list(seat.events),
+    }
+    log = parse_log(document, "balance")
+    claim = Claim(names[state.player], state.cell, state.claim, len(seat.events))
+    best = claim_outcomes(filter_worlds(log), claim, log)["best"]
+    return "challenge" if best == "challenge" else "accept"
 
 
 def _run_pick(seat: Seat, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
@@ -315,7 +347,8 @@ def balance(
     budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Win rates of good, evil and each seat over ``games`` seeded games of one setup."""
-    policies = [{"random": random_policy, "deduce": deduce_policy}[n] for n in policy_names]
+    agents = {"random": random_policy, "deduce": deduce_policy, "advise": advise_policy}
+    policies = [agents[n] for n in policy_names]
     outcomes = dict.fromkeys(OUTCOMES, 0)
     wins = [0] * table.players
     played = moves = 0

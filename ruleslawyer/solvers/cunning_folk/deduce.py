@@ -144,7 +144,7 @@ def render_text(result: dict[str, Any], log: Log) -> str:
     notes = [f"assumes {k.replace('_', ' ')}: {v}" for k, v in result["assumptions"].items()]
     rulings = ", ".join(f"{k}={v}" for k, v in result["rulings"].items()) or "none (defaults)"
     if total is None:
-        lines = [f"not finished: the time budget ended while filtering {head}"]
+        lines = [f"finished: false (the time budget ended while filtering {head})"]
         return "\n".join([*lines, f"rulings: {rulings}", *notes]) + "\n"
     lines = [f"{total} worlds consistent with {head}"]
     for row in "123":

@@ -4,8 +4,10 @@ An elder run picks cards one at a time; each pick shows the card to all. An
 opposing card lets the run go on; any other card ends it (a loss). The run
 wins once every opposing card in the village has been picked. With the
 scoundrels rule the number of opposing cards is not known, so the elder may
-instead declare: the declaration wins only if no opposing card is left (an
-opponent who finds one wins instead; we count that as a loss).
+instead declare: the declaration wins only if no opposing card is left face down
+(opponents "may reveal one face-down card"; one who finds an opposing card wins
+instead, which we count as a loss). A face-up opposing card the run may not pick
+(``face_down_only``) therefore does not stop a declaration.
 
 The value of a belief (the worlds still possible, with their weights) is the
 best, over the cells that may be picked, of the chance the pick opposes times
@@ -59,6 +61,8 @@ def plan(
     if total == 0:
         return ElderPlan(Fraction(0), None)
     pickable = tuple(c for c in range(len(CELLS)) if not (face_down_only and face_up[c]))
+    # A declaration is answered only with face-down cards: what is left to find there.
+    hidden = ~np.array(face_up, dtype=bool)
     memo: dict[frozenset[tuple[int, int]], tuple[Fraction, int | None]] = {}
 
     def value(rows: np.ndarray, picked: frozenset[int]) -> tuple[Fraction, int | None]:
@@ -76,7 +80,8 @@ def plan(
         if done == mass and not declares:
             best = (Fraction(1), None)
         elif declares and (picked or declare_at_once):
-            best = (Fraction(done, mass), None)
+            unseen = (opposing[rows] & hidden).sum(axis=1) - sum(1 for c in picked if hidden[c])
+            best = (Fraction(int(w[unseen == 0].sum()), mass), None)
         # A pick wins at most with the chance that it opposes: try the likeliest first and
         # skip any cell whose bound is below the best found (ties go to the earlier cell).
         bound = w @ opposing[rows]

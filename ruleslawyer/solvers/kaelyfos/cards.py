@@ -2,14 +2,19 @@
 
 For each behaviour card of the board, every position the check searches (see
 :func:`ruleslawyer.checks.kaelyfos.positions`) with at most ``max_pieces`` pieces is
-resolved under the readings in force (ties the rules leave open at their first
-option; the crew's split of a node's distress does not change the total). The table
-gives the distribution of the total distress the card deals over those positions. A
-card *never attacks* when it deals no distress in any of them ("Each bloodsucker gives
-a distress to an explorer on their node"), and *never moves* when its move step changes
-no result: every position resolves as it would with a move of 0 ("Each bloodsucker
-moves the amount indicated, toward the nearest explorer."). Both are claims about the
-positions searched, which the table names.
+resolved under the readings in force, the crew's choices and the open ones made as
+``kaelyfos advise`` makes them (:func:`ruleslawyer.solvers.kaelyfos.advise.card_value`):
+a choice the rules leave open (a pheromone tie, the move order, an open trap tie) takes
+each of its options equally likely, never the first in file order, so a position can
+deal a fractional expected distress; the crew's split of a node's distress does not
+change the total. The table gives the distribution of that expected distress over the
+positions. A card *never attacks* when it deals no distress in any of them, whatever
+the open choices ("Each bloodsucker gives a distress to an explorer on their node"),
+and *never moves* when its move step changes no result: every position can end in
+exactly the results it could with a move of 0 ("Each bloodsucker moves the amount
+indicated, toward the nearest explorer."). Both are claims about the positions
+searched, which the table names. For the expected distress over a game's start, with
+the crew's free actions chosen, see :mod:`ruleslawyer.solvers.kaelyfos.balance`.
 """
 
 from __future__ import annotations
@@ -17,13 +22,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from ruleslawyer.checks.kaelyfos import pieces, positions
 from ruleslawyer.graphs.board import Board
 from ruleslawyer.models.kaelyfos.points import in_force
-from ruleslawyer.models.kaelyfos.resolve import Card, resolve
+from ruleslawyer.models.kaelyfos.resolve import Card, Position
 from ruleslawyer.models.kaelyfos.setup import deck_cards
+from ruleslawyer.solvers.kaelyfos.advise import ZERO, card_value
 
 MAX_PIECES = 3
 
@@ -33,7 +40,7 @@ class CardRow:
     names: tuple[str, ...]  # the behaviour cards (by name) that print this card
     card: Card
     positions: int
-    distress: tuple[tuple[int, int], ...]  # (total distress, positions), ascending
+    distress: tuple[tuple[Fraction, int], ...]  # (expected distress, positions), ascending
     moves: bool
 
     @property
@@ -41,7 +48,8 @@ class CardRow:
         return any(d > 0 for d, _ in self.distress)
 
     def mean(self) -> float:
-        return sum(d * n for d, n in self.distress) / self.positions if self.positions else 0.0
+        total = sum((d * n for d, n in self.distress), Fraction(0))
+        return float(total / self.positions) if self.positions else 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,17 +69,17 @@ def card_table(
     """One row per distinct card of the deck, in file order (see the module doc)."""
     chosen = in_force(dict(rulings))
     cards = deck_cards(board)
-    spread: dict[Card, Counter[int]] = {c: Counter() for c in cards}
+    spread: dict[Card, Counter[Fraction]] = {c: Counter() for c in cards}
     moved: dict[Card, bool] = dict.fromkeys(cards, False)
     for position in positions(board):
         if pieces(position) > max_pieces:
             break  # positions come smallest first
         card = position.card
-        result = resolve(position, chosen).result
-        spread[card][sum(n for _, n in result.distress)] += 1
+        value, results = _outcomes(position, chosen)
+        spread[card][value] += 1
         if not moved[card] and card.move:
-            still = resolve(replace(position, card=Card(card.spawn, 0)), chosen).result
-            moved[card] = still != result
+            _, still = _outcomes(replace(position, card=Card(card.spawn, 0)), chosen)
+            moved[card] = still != results
     names: dict[Card, list[str]] = {c: [] for c in cards}
     for b in board.behaviors:
         names[Card(b.spawn, b.move)].append(b.name)
@@ -87,6 +95,13 @@ def card_table(
     )
 
 
+def _outcomes(position: Position, chosen: Mapping[str, str]) -> tuple[Fraction, frozenset[Any]]:
+    """The card's expected distress (open choices equally likely) and every result it can have."""
+    results: set[Any] = set()
+    value = card_value(position, chosen, "uniform", lambda _: ZERO, lambda o: results.add(o.result))
+    return value.expected, frozenset(results)
+
+
 def markdown(rows: tuple[CardRow, ...], rulings: Mapping[str, str], max_pieces: int) -> list[str]:
     """The report's table, with what it assumes."""
     lines = [
@@ -96,10 +111,12 @@ def markdown(rows: tuple[CardRow, ...], rulings: Mapping[str, str], max_pieces: 
         f"{max_pieces} pieces (explorers, bloodsuckers, traps and their catches, free "
         "actions), under the readings in force"
         + (" (" + ", ".join(f"`{k}={v}`" for k, v in rulings.items()) + ")" if rulings else "")
-        + "; ties the rules leave open take their first option. Distress: the total the "
-        "crew gains from the card, as `distress: positions`; the mean counts each position "
+        + "; a choice the rules leave open (pheromone tie, move order, open trap tie) takes "
+        "each option equally likely, as `kaelyfos advise` does by default, never the first in "
+        "file order. Distress: the total the crew gains from the card, expected over those "
+        "choices, as `distress: positions`; the mean counts each position "
         "once (positions are not weighted by how often a game reaches them). A card never "
-        "moves when every position resolves as with a move of 0.",
+        "moves when every position can end in exactly the results it could with a move of 0.",
         "",
         "| card | spawn | move | positions | distress: positions | mean | never attacks "
         "| never moves |",

@@ -73,10 +73,10 @@ class Agent:
             "name": "mcts",
             "text": (
                 f"mcts: UCT with {self.iterations} iterations per move and "
-                f"exploration constant {self.exploration} (reward: the max^n utility as "
-                f"(81 won + 9 Sanctuary + Luck + Shilling) / {SCALE}, each seat maximising "
-                f"its own; the most visited move is played); once at most "
-                f"{self.exact_plies} plies are left in the round, the exact max^n move"
+                f"exploration constant {self.exploration} (reward: the max^n utility "
+                f"without tempo as (81 (outcome + 1) + 9 Sanctuary + Luck + Shilling) / "
+                f"{SCALE}, each seat maximising its own; the most visited move is played); "
+                f"once at most {self.exact_plies} plies are left in the round, the exact max^n move"
             ),
             "iterations": self.iterations,
             "exploration": self.exploration,

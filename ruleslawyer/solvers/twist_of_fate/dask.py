@@ -18,18 +18,28 @@ holds one partition of one tier and at most one partition of the next.
 
 A task writes its files under a temporary name and renames them, so a task run
 twice (its worker died, the client restarted) writes the same files; the
-manifest records each tier once all of its tasks are done, and ``--resume``
-continues from there. The work directory must be one that every worker sees
-(the same machine, or a shared file system).
+manifest records each tier once all of its tasks are done, with every file's
+count of states, size and SHA-256, and a checksum of its own; ``--resume``
+verifies all of it before continuing from there, and refuses a damaged
+directory. A lock file keeps a second run out of a directory in use. The work
+directory must be one that every worker sees (the same machine, or a shared
+file system).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import hashlib
 import json
 import os
+import re
 import resource
 import shutil
+import signal
+import stat
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -54,20 +64,60 @@ JOIN_BATCH = 1 << 23
 MAX_PARTITIONS = 1 << 10
 WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
-VERSION = 1
+MANIFEST_MOST = 64 << 20  # bytes: a manifest of 1,024 tiers of 1,024 partitions is ~30 MB
+LOCK = "lock"
+VERSION = 2  # 2: checksums and counts of every file, the manifest's own checksum
+FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 # ---- the tasks (run on the workers) ----
 
 
-def _save(path: Path, array: np.ndarray) -> int:
-    """Write ``array`` to ``path`` whole or not at all; the bytes written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _no_space(path: Path, needed: int) -> OSError:
+    """The error of a full disk, with the bytes the file needed and the bytes free (an
+    OSError: it travels back from a worker as it is)."""
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        free = 0
+    text = f"no space left on the device: the file needs {needed:,} bytes, {free:,} free"
+    return OSError(errno.ENOSPC, text, str(path))
+
+
+def _write_whole(path: Path, write: Callable[[Any], None], needed: int) -> int:
+    """Write ``path`` whole or not at all (a temporary file renamed); its size. A full
+    disk leaves no temporary file and says how many bytes the file needed."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        np.save(f, array)
-    os.replace(tmp, path)
-    return path.stat().st_size
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            write(f)
+        size = tmp.stat().st_size
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        if exc.errno in FULL:
+            raise _no_space(path, needed) from None
+        raise
+    return size
+
+
+def _save(path: Path, array: np.ndarray) -> dict[str, Any]:
+    """Write ``array`` to ``path`` whole or not at all; its record for the manifest:
+    ``count`` (its length), ``bytes`` and ``sha256`` of the file."""
+    array = np.ascontiguousarray(array)
+
+    def write(f: Any) -> None:  # np.save's file, by plain writes (a full disk: ENOSPC)
+        fmt = np.lib.format
+        fmt.write_array_header_1_0(f, fmt.header_data_from_array_1_0(array))
+        f.write(array.data)
+
+    size = _write_whole(path, write, array.nbytes + 128)
+    with open(path, "rb") as f:  # the header; the data is the array's memory
+        digest = hashlib.sha256(f.read(size - array.nbytes))
+    digest.update(array)
+    return {"count": int(array.shape[0]), "bytes": size, "sha256": digest.hexdigest()}
 
 
 def _tier_dir(work: Path, k: int) -> Path:
@@ -120,7 +170,7 @@ def expand_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> 
     runs = [_union(b) for b in buckets]
     starts = np.cumsum([0] + [r.shape[0] for r in runs])
     data, index = _shuffle_files(work, k + 1, i)
-    written = _save(data, np.concatenate(runs)) + _save(index, starts)
+    written = _save(data, np.concatenate(runs))["bytes"] + _save(index, starts)["bytes"]
     return {"ends": _union(ends), "children": children, "bytes": written, **_who(began)}
 
 
@@ -133,8 +183,8 @@ def merge_task(work: Path, k: int, j: int, sources: int) -> dict[str, Any]:
         starts = np.load(index)
         runs.append(np.load(data, mmap_mode="r")[starts[j] : starts[j + 1]])
     words = _union(runs)
-    written = _save(_words_file(work, k, j), words)
-    return {"states": int(words.shape[0]), "bytes": written, **_who(began)}
+    record = _save(_words_file(work, k, j), words)
+    return {"states": record["count"], "bytes": record["bytes"], "file": record, **_who(began)}
 
 
 def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> dict[str, Any]:
@@ -163,7 +213,8 @@ def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> d
             batch, size = [], 0
     if batch:
         flush()
-    return {"bytes": _save(_values_file(work, k, i), values), **_who(began)}
+    record = _save(_values_file(work, k, i), values)
+    return {"bytes": record["bytes"], "file": record, **_who(began)}
 
 
 def lookup(work: Path, k: int, parts: int, words: np.ndarray, bits: int) -> np.ndarray:
@@ -232,40 +283,55 @@ class DaskRunner:
     def map(
         self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], budget: Budget | None = None
     ) -> list[Any]:
-        """The tasks' results; :class:`Cut` (the tasks cancelled) once ``budget`` is spent."""
+        """The tasks' results; :class:`Cut` (the tasks cancelled) once ``budget`` is spent.
+        A task that failed (a full disk) cancels the others; one that killed its
+        worker every time it ran (Dask's ``KilledWorker``) is an :class:`InputError`."""
         if not calls:
             return []
-        from distributed import wait
+        from distributed import KilledWorker, wait
 
         futures = self.client.map(fn, *zip(*calls, strict=True), pure=False)
-        while budget is not None:
-            try:
-                wait(futures, timeout=WAIT_SECONDS)
-                break
-            except TimeoutError:
-                if budget.spent():
-                    self.client.cancel(futures)
-                    raise Cut from None
-        return self.client.gather(futures)
+        try:
+            while budget is not None:
+                try:
+                    wait(futures, timeout=WAIT_SECONDS)
+                    break
+                except TimeoutError:
+                    if budget.spent():
+                        raise Cut from None
+            return self.client.gather(futures)
+        except KilledWorker:
+            raise InputError(
+                self.name,
+                "workers",
+                "a task whose worker died each time it ran it (out of memory?)",
+                "workers with the memory a task needs (a larger --worker-memory, "
+                "or a smaller --partition-states)",
+            ) from None
+        finally:
+            self.client.cancel(futures)  # those still running, after a failure or a cut
 
 
 @dataclass
 class Run:
-    """What the manifest records of a run, and how far it got."""
+    """What the manifest records of a run, and how far it got. A file's record is its
+    ``count`` (states or values), ``bytes`` and ``sha256``."""
 
     digest: str
-    tiers: list[dict[str, int]] = field(default_factory=list)  # tiers complete on disk
+    tiers: list[dict[str, Any]] = field(default_factory=list)  # tiers complete on disk
     forward_done: bool = False
     valued: int | None = None  # the lowest tier with values (None: none yet)
     bytes_written: int = 0
     value_seconds: dict[str, float] = field(default_factory=dict)  # tier -> its value pass
+    values: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # tier -> its files
+    ends: dict[str, Any] | None = None  # the end states found so far: name and record
 
     @property
     def states(self) -> int:
         return sum(t["states"] for t in self.tiers)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc = {
             "version": VERSION,
             "digest": self.digest,
             "tiers": self.tiers,
@@ -273,7 +339,16 @@ class Run:
             "valued": self.valued,
             "bytes_written": self.bytes_written,
             "value_seconds": self.value_seconds,
+            "values": self.values,
+            "ends": self.ends,
         }
+        return {**doc, "checksum": _checksum(doc)}
+
+
+def _checksum(doc: dict[str, Any]) -> str:
+    """The manifest's own checksum: SHA-256 of its other fields as canonical JSON."""
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _digest(prob: tiers.Problem) -> str:
@@ -286,19 +361,181 @@ def _digest(prob: tiers.Problem) -> str:
 
 
 def _write_json(path: Path, doc: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=1))
-    os.replace(tmp, path)
+    text = json.dumps(doc, indent=1).encode()
+    _write_whole(path, lambda f: f.write(text), len(text))
 
 
 def _disk(work: Path) -> int:
     return sum(f.stat().st_size for f in work.rglob("*") if f.is_file())
 
 
+def _work_error(work: Path, exc: OSError) -> InputError:
+    """One line for a file operation in the work directory that failed."""
+    where = exc.filename or str(work)
+    if exc.errno in FULL:
+        return InputError(
+            str(work),
+            "disk full",
+            f"{where}: {exc.strerror}",
+            "more free space under the work directory (the whole tiers are kept: "
+            "free some, then run again with --resume)",
+        )
+    return InputError(
+        str(work),
+        "",
+        f"{where}: {exc.strerror or exc}",
+        "a work directory this run can read and write",
+    )
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return "not a regular file"
+
+
+def _open_regular(path: Path, what: str) -> int:
+    """A descriptor of ``path``, refused (one line) unless a regular file: never follows
+    a symbolic link, never waits on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise InputError(str(path), "", "no file", what) from None
+    except OSError as exc:
+        found = "a symbolic link" if exc.errno == errno.ELOOP else exc.strerror
+        raise InputError(str(path), "", found, what) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputError(str(path), "", _kind(mode), what)
+    return fd
+
+
+def _verify(path: Path, record: dict[str, Any]) -> None:
+    """``path`` is the file ``record`` describes: its size, its SHA-256 and its count."""
+    fd = _open_regular(path, "the file the manifest records")
+    with os.fdopen(fd, "rb") as f:
+        size = os.fstat(fd).st_size
+        if size != record["bytes"]:
+            raise InputError(
+                str(path),
+                "size",
+                f"{size:,} bytes",
+                f"{record['bytes']:,}, as the manifest records",
+            )
+        try:
+            np.lib.format.read_magic(f)
+            count = np.lib.format.read_array_header_1_0(f)[0]
+        except ValueError:
+            count = None
+        f.seek(0)
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
+    if digest != record["sha256"]:
+        raise InputError(
+            str(path),
+            "checksum",
+            "contents changed since written",
+            "the SHA-256 the manifest records",
+        )
+    if count != (record["count"],):
+        raise InputError(
+            str(path), "count", count, f"({record['count']},), as the manifest records"
+        )
+
+
+_SHA = re.compile(r"[0-9a-f]{64}")
+_ENDS = re.compile(r"ends-\d{4}\.npy")
+
+
+def _record(x: Any) -> dict[str, Any]:
+    """A file's record as the manifest holds it; a ValueError if it is not one."""
+    ok = (
+        isinstance(x, dict)
+        and set(x) == {"count", "bytes", "sha256"}
+        and all(isinstance(x[key], int) and x[key] >= 0 for key in ("count", "bytes"))
+        and isinstance(x["sha256"], str)
+        and _SHA.fullmatch(x["sha256"])
+    )
+    if not ok:
+        raise ValueError(f"a file record {x!r:.80}")
+    return x
+
+
+def _read_manifest(manifest: Path) -> dict[str, Any]:
+    """The manifest's fields, its checksum verified; refused in one line otherwise."""
+    expected = "a manifest this engine wrote"
+    fd = _open_regular(manifest, expected)
+    with os.fdopen(fd, "rb") as f:
+        if os.fstat(fd).st_size > MANIFEST_MOST:
+            raise InputError(
+                str(manifest), "", f"{os.fstat(fd).st_size:,} bytes", f"{expected} (smaller)"
+            )
+        raw = f.read()
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise InputError(str(manifest), "", str(exc)[:80], expected) from None
+    if not isinstance(doc, dict):
+        raise InputError(str(manifest), "", type(doc).__name__, f"{expected} (an object)")
+    if doc.get("version") != VERSION:
+        raise InputError(
+            str(manifest), "version", doc.get("version"), f"{VERSION}, the version of this engine"
+        )
+    checksum = doc.pop("checksum", None)
+    try:
+        ok = checksum == _checksum(doc)
+    except (ValueError, TypeError):
+        ok = False
+    if not ok:
+        raise InputError(
+            str(manifest),
+            "checksum",
+            "contents changed since written",
+            "the checksum the manifest records",
+        )
+    return doc
+
+
+def _check_run(run: Run) -> None:
+    """The manifest's records agree with each other; a ValueError naming the first that does not."""
+    top = len(run.tiers) - 1
+    if top < 0:
+        raise ValueError("no tier")
+    for k, t in enumerate(run.tiers):
+        files = [_record(r) for r in t["files"]]
+        if t["tier"] != k or t["partitions"] != len(files) or not files:
+            raise ValueError(f"tier {k}: its number or partitions")
+        if t["states"] != sum(r["count"] for r in files) or t["bytes"] != sum(
+            r["bytes"] for r in files
+        ):
+            raise ValueError(f"tier {k}: its states or bytes")
+    if run.tiers[0]["states"] != 1:
+        raise ValueError("tier 0: not the root alone")
+    if run.valued is not None and not (run.forward_done and 0 <= run.valued <= top):
+        raise ValueError(f"valued: {run.valued!r}")
+    valued = range(top + 1 if run.valued is None else run.valued, top + 1)
+    if sorted(run.values) != sorted(str(k) for k in valued):
+        raise ValueError("values: the tiers valued")
+    for k in valued:
+        counts = [_record(r)["count"] for r in run.values[str(k)]]
+        if counts != [r["count"] for r in run.tiers[k]["files"]]:
+            raise ValueError(f"values of tier {k}: their counts")
+    if (run.ends is None) != (top == 0 and not run.forward_done):
+        raise ValueError("ends")
+    if run.ends is not None:
+        _record({key: v for key, v in run.ends.items() if key != "name"})
+        if not _ENDS.fullmatch(run.ends["name"]):
+            raise ValueError("ends: its name")
+
+
 def _open_run(work: Path, digest: str, resume: bool) -> Run:
     manifest = work / MANIFEST
-    if not manifest.exists():
-        if resume and work.exists() and any(work.iterdir()):
+    if not os.path.lexists(manifest):
+        if resume and work.exists() and any(p.name != LOCK for p in work.iterdir()):
             raise InputError(str(work), MANIFEST, "no manifest", "a work directory to resume")
         return Run(digest)
     if not resume:
@@ -308,25 +545,54 @@ def _open_run(work: Path, digest: str, resume: bool) -> Run:
             "the files of an earlier run",
             "an empty work directory, or --resume",
         )
+    doc = _read_manifest(manifest)
     try:
-        doc = json.loads(manifest.read_text())
         run = Run(
             doc["digest"],
             doc["tiers"],
-            doc["forward_done"],
+            doc["forward_done"] is True,
             doc["valued"],
             doc["bytes_written"],
-            dict(doc.get("value_seconds", {})),
+            dict(doc["value_seconds"]),
+            dict(doc["values"]),
+            doc["ends"],
         )
-    except (ValueError, KeyError, TypeError) as exc:
+        _check_run(run)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         raise InputError(
-            str(manifest), "manifest", str(exc), "a manifest this engine wrote"
+            str(manifest), "manifest", str(exc)[:120], "a manifest this engine wrote"
         ) from None
-    if doc.get("version") != VERSION or run.digest != digest:
+    if run.digest != digest:
         raise InputError(
             str(manifest), "digest", "another position, rulings or version", "the same search"
         )
+    for t in run.tiers:
+        for i, record in enumerate(t["files"]):
+            _verify(_words_file(work, t["tier"], i), record)
+    for k, records in run.values.items():
+        for i, record in enumerate(records):
+            _verify(_values_file(work, int(k), i), record)
+    if run.ends is not None:
+        _verify(work / run.ends["name"], {k: v for k, v in run.ends.items() if k != "name"})
     return run
+
+
+def _lock(work: Path) -> int:
+    """Hold the work directory's lock file for this run (released when its descriptor
+    closes, or the process ends); refused in one line while another run holds it."""
+    path = work / LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise InputError(
+            str(path),
+            "",
+            "another run working in this directory",
+            "one run at a time in a work directory (wait for it to end)",
+        ) from None
+    return fd
 
 
 def _partitions(run: Run, target: int) -> int:
@@ -357,7 +623,19 @@ class Engine:
         self.max_disk, self.target = max_disk, partition_states
         self.prob = tiers.problem(position, rules)
         self.root = tiers.root_word(self.prob)
-        self.run = _open_run(work, _digest(self.prob), resume)
+        self.lock: int | None = None
+        try:
+            work.mkdir(parents=True, exist_ok=True)
+            self.lock = _lock(work)
+            self.run = _open_run(work, _digest(self.prob), resume)
+            for stale in work.rglob(".*.tmp"):  # of a task whose worker died mid-write
+                stale.unlink()
+        except OSError as exc:
+            self.unlock()
+            raise _work_error(work, exc) from None
+        except BaseException:
+            self.unlock()
+            raise
         self.resumed_from = len(self.run.tiers) if resume and self.run.tiers else None
         self.peaks: dict[str, int] = {}
         self.task_cpu: dict[str, float] = {}
@@ -365,6 +643,12 @@ class Engine:
         self.began = time.perf_counter()
 
     # -- bookkeeping --
+
+    def unlock(self) -> None:
+        """Let another run into the work directory."""
+        if self.lock is not None:
+            os.close(self.lock)
+            self.lock = None
 
     def _note(self, results: Iterable[dict[str, Any]]) -> None:
         for r in results:
@@ -374,10 +658,14 @@ class Engine:
 
     def _save_run(self) -> None:
         _write_json(self.work / MANIFEST, self.run.to_json())
+        for old in self.work.glob("ends-*.npy"):  # only the manifest's is kept
+            if self.run.ends is None or old.name != self.run.ends["name"]:
+                old.unlink()
 
     def _ends(self) -> np.ndarray:
-        path = self.work / "ends.npy"
-        return np.load(path) if path.exists() else np.empty(0, dtype=np.int64)
+        if self.run.ends is None:
+            return np.empty(0, dtype=np.int64)
+        return np.load(self.work / self.run.ends["name"])
 
     def _show(self, stage: str) -> None:
         rate = self.run.states / max(1e-9, time.perf_counter() - self.began)
@@ -399,9 +687,12 @@ class Engine:
         run, work = self.run, self.work
         if not run.tiers:
             shutil.rmtree(_tier_dir(work, 0), ignore_errors=True)
-            b = _save(_words_file(work, 0, 0), np.array([self.root], dtype=np.int64))
-            run.tiers.append({"tier": 0, "partitions": 1, "states": 1, "bytes": b, "seconds": 0.0})
-            run.bytes_written += b
+            r = _save(_words_file(work, 0, 0), np.array([self.root], dtype=np.int64))
+            run.tiers.append(
+                {"tier": 0, "partitions": 1, "states": 1, "bytes": r["bytes"], "seconds": 0.0,
+                 "files": [r]}
+            )  # fmt: skip
+            run.bytes_written += r["bytes"]
             self._save_run()
         while not run.forward_done:
             if self._over_budget():
@@ -415,8 +706,11 @@ class Engine:
             calls = [(self.prob, work, k, i, parts) for i in range(sources)]
             expanded = self.runner.map(expand_task, calls, self.budget)
             self._note(expanded)
+            # the end states among tiers 0..k, in a file of their own: the manifest names
+            # the one it recorded, which stays until the manifest names the next
             ends = _union([self._ends(), *(r["ends"] for r in expanded)])
-            _save(work / "ends.npy", ends)
+            name = f"ends-{k:04d}.npy"
+            run.ends = {"name": name, **_save(work / name, ends)}
             if sum(r["children"] for r in expanded) == 0:
                 shutil.rmtree(work / f"tier-{k + 1:04d}.in", ignore_errors=True)  # all empty
                 run.forward_done = True
@@ -437,6 +731,7 @@ class Engine:
                     "states": states,
                     "bytes": tier_bytes,
                     "seconds": seconds,
+                    "files": [r["file"] for r in merged],
                 }
             )
             self._save_run()
@@ -454,7 +749,9 @@ class Engine:
             self._show(f"values of tier {k}")
             parts = run.tiers[k + 1]["partitions"] if k < top else 1
             calls = [(self.prob, self.work, k, i, parts) for i in range(run.tiers[k]["partitions"])]
-            self._note(self.runner.map(value_task, calls, self.budget))
+            valued = self.runner.map(value_task, calls, self.budget)
+            self._note(valued)
+            run.values[str(k)] = [r["file"] for r in valued]
             run.valued = k
             run.value_seconds[str(k)] = round(time.perf_counter() - began, 3)
             self._save_run()
@@ -493,14 +790,19 @@ class Engine:
         )
 
     def solve(self) -> SolveResult:
-        self.work.mkdir(parents=True, exist_ok=True)
+        """The answer, or an unfinished result once the budget ran out. A file operation
+        that failed (a full disk) is one line naming the file: the tiers recorded stay
+        whole for ``--resume``. The work directory's lock is let go at the end."""
         try:
             if self.forward() and self.backward():
                 return self.answer()
         except Cut:
             pass  # the tier under way stays unrecorded: --resume redoes it
+        except OSError as exc:
+            raise _work_error(self.work, exc) from None
         finally:
             self.progress.close()
+            self.unlock()
         name = self.position.names[self.position.state.active]
         return unfinished(name, self.run.states, time.perf_counter() - self.began)
 
@@ -571,18 +873,40 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
         "distributed.worker.profile.enabled": False,
         "distributed.worker.memory.monitor-interval": "1s",
         "distributed.admin.system-monitor.interval": "2s",
+        # the tasks hold their arrays, not Dask: nothing to spill, and a worker paused
+        # near its limit would wait for ever; past 95% its nanny ends it (KilledWorker)
+        "distributed.worker.memory.target": False,
+        "distributed.worker.memory.spill": False,
+        "distributed.worker.memory.pause": False,
+        "distributed.worker.preload": [__name__],  # dask_setup: Ctrl-C left to the client
     }
-    with dask.config.set(quiet):
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            memory_limit=worker_memory,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-    client = Client(cluster)
+    cluster = None
+    try:
+        with dask.config.set(quiet):
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                memory_limit=worker_memory,
+                dashboard_address=None,
+                # the workers' own complaints (a heartbeat lost as a run ends): what
+                # fails reaches the client as an exception, said in one line
+                silence_logs=logging.CRITICAL,
+            )
+            client = Client(cluster)
+    except KeyboardInterrupt:
+        if cluster is not None:
+            cluster.close()
+        raise
     return DaskRunner(client, f"local cluster of {workers} worker processes"), cluster
+
+
+def dask_setup(worker: Any) -> None:
+    """Run in each local worker process as it starts (Dask's preload of this module):
+    Ctrl-C, which a terminal sends the whole process group, is for the client alone;
+    it stops the workers itself."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def solve(
@@ -599,15 +923,21 @@ def solve(
     partition_states: int = PARTITION_STATES,
 ) -> dict[str, Any]:
     """Solve on Dask; the report (:meth:`Engine.report`). A work directory of its own
-    (no ``work_dir``) is removed after a finished run and kept after an unfinished one."""
+    (no ``work_dir``) is removed after a finished or interrupted run and kept after an
+    unfinished one (the report names it) or a failed one that left whole tiers (the
+    error names the directory)."""
     import tempfile
 
     if resume and work_dir is None:
         raise InputError("--resume", "", "no --work-dir", "the --work-dir of the run to resume")
     own = work_dir is None
-    work = Path(tempfile.mkdtemp(prefix="ruleslawyer-tiers-")) if own else Path(work_dir)
-    runner, closing = connect(workers, scheduler, worker_memory)
     try:
+        work = Path(tempfile.mkdtemp(prefix="ruleslawyer-tiers-")) if own else Path(work_dir)
+    except OSError as exc:
+        raise _work_error(Path(tempfile.gettempdir()), exc) from None
+    closing = None
+    try:
+        runner, closing = connect(workers, scheduler, worker_memory)
         engine = Engine(
             position,
             rules,
@@ -620,6 +950,11 @@ def solve(
         )
         result = engine.solve()
         out = engine.report(result)
+    except BaseException as exc:
+        # a directory of its own: kept only when the error names it for --resume
+        if own and (isinstance(exc, KeyboardInterrupt) or not (work / MANIFEST).exists()):
+            shutil.rmtree(work, ignore_errors=True)
+        raise
     finally:
         if closing is not None:
             closing.close()

@@ -37,7 +37,7 @@ from ruleslawyer.solvers.twist_of_fate.reference.horizon import (
     expectation,
     stop_vector,
 )
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import MaxnSearch, choose
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import UTILITY, MaxnSearch, choose, shift
 from ruleslawyer.solvers.twist_of_fate.reference.solve import state_key
 
 NO_CHANCE = (
@@ -52,8 +52,7 @@ def horizon_text(state: State, rounds: int) -> str:
     return (
         f"the end of the game, or else the end of round {last} (at most {rounds} round "
         f"end{'s' if rounds != 1 else ''} crossed from round {state.round}), whichever comes "
-        "first; there each player's utility is (won within the horizon: 1 or 0, Sanctuary, "
-        "Luck + Shilling)"
+        f"first; each player's utility is {UTILITY}"
     )
 
 
@@ -129,7 +128,7 @@ class HorizonSearch(MaxnSearch):
         else:
             vectors = [self.value(s, rounds_left) for _, s in self.children(state)]
             pick = choose(vectors, state.active, self.model, self.root) if vectors else None
-            result = stop_vector(state) if pick is None else vectors[pick]
+            result = stop_vector(state) if pick is None else shift(vectors[pick])
         return self.remember(key, result)
 
     def line(self, state: State, rounds: int) -> tuple[list[tuple[Move, State, State]], str | None]:
@@ -171,7 +170,7 @@ def analyse_rounds(
     search = HorizonSearch(deck, rules, model, state.active, budget)
     base = Analysis(model, (), (), 0, 0.0, False, horizon=horizon_text(state, rounds))
     try:
-        scored = tuple((m, search.value(s, rounds)) for m, s in search.children(state))
+        scored = tuple((m, shift(search.value(s, rounds))) for m, s in search.children(state))
         line, line_end = search.line(state, rounds)
     except BudgetExceeded:
         return replace(base, states=len(search.memo), seconds=time.perf_counter() - began)

@@ -25,9 +25,14 @@ from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Move, Rules, State, play, seat_names
 from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
 from ruleslawyer.solvers.twist_of_fate.reference.maxn import (
+    LOST,
+    OPEN,
     TIE_BREAK,
     UTILITY,
+    WON,
+    Utility,
     Vector,
+    shift,
     solve_moves,
 )
 
@@ -37,21 +42,28 @@ FIRST_CAPACITY = 1 << 16
 LOAD = 0.5
 HORIZON = "the end of the current round (or of the game, if it ends first)"
 CHANCE_TIES = (
-    "a chance node's value is the expectation of every player's utility components; a "
-    "player choosing between moves compares expected utilities in the same order (expected "
-    "wins, then expected Sanctuary, then expected Luck + Shilling) and breaks ties by the "
-    "same rule on the expectations; after a draw every hand is open to both players (the "
+    "a chance node's value is the expectation of every player's utility components "
+    "(outcome as +1 won, 0 open, -1 lost; tempo as minus the plies to a win, plus the "
+    "plies to a loss; Sanctuary and Luck + Shilling when open, else 0); a player choosing "
+    "between moves compares expected utilities in that order and breaks ties by the same "
+    "rule on the expectations; after a draw every hand is open to both players (the "
     "draws are not hidden in the search)"
 )
-PARANOID_UTILITY = (
+PARANOID_UTILITY = f"the player to move's, {UTILITY}; each move's value lists every player's"
+# What the paranoid solver's own fields (guaranteed and reachable Sanctuary, guaranteed
+# and possible win) bound: the Dask engine keeps only those
+GUARANTEE_UTILITY = (
     "the player to move's (won within the horizon: 1 or 0, Sanctuary), compared in that "
-    "order; each move's value lists every player's at the end of its line"
+    "order (the guaranteed_* and possible_win fields)"
+)
+GUARANTEE = (
+    "paranoid: every other player plays against the player to move, minimising its "
+    "(won within the horizon, Sanctuary); ties go to the first move in legal-move order"
 )
 PARANOID = (
     "paranoid: every other player plays against the player to move, minimising its "
-    "(won within the horizon, Sanctuary); ties go to the first move in legal-move order; "
-    "a move's value is the end of its line under that play, and the player's own entry "
-    "is what it can guarantee"
+    "utility; ties go to the first move in legal-move order; a move's value is the end "
+    "of its line under that play, and the player's own entry is what it can guarantee"
 )
 
 
@@ -202,7 +214,7 @@ def _compiled(
         if pool is not None:
             pool.shutdown()
     scored = tuple(
-        (_move(m, state, position), _vector(int(v), state.players))
+        (_move(m, state, position), shift(_vector(int(v), state.players)))
         for m, v in enumerate(root_vals[done].tolist())
         if v >= 0
     )
@@ -238,35 +250,51 @@ def _move(m: int, state: State, position: Position) -> Move:
 
 
 def _vector(word: int, players: int) -> Vector:
+    """A kernel value word's vector (plies from the state it values)."""
+    from ruleslawyer.solvers.twist_of_fate import maxn_kernel as mk
     from ruleslawyer.solvers.twist_of_fate.kernel import Z_OFF
-    from ruleslawyer.solvers.twist_of_fate.maxn_kernel import UMASK, VEC_MASK, W
 
-    word &= VEC_MASK
-    out = []
+    word &= mk.VEC_MASK
+    out: list[tuple[int, int, int, int]] = []
     for s in range(players):
-        u = (word >> (W * s)) & UMASK
-        out.append((u >> 10, ((u >> 4) & 63) - Z_OFF, u & 15))
+        u = (word >> (mk.W * s)) & mk.UMASK
+        if u >= mk.WON_LOW:
+            out.append((WON, u - mk.WON_TOP, 0, 0))
+        elif u >= mk.OPEN_BASE:
+            o = u - mk.OPEN_BASE
+            out.append((OPEN, 0, (o >> 4) - Z_OFF, o & 15))
+        else:
+            out.append((LOST, u, 0, 0))
     return tuple(out)
 
 
 def vector_json(names: tuple[str, ...], vector: Vector) -> dict[str, Any]:
-    """Every player's utility by name (exact: whole numbers, or fractions as "p/q")."""
-    return {
-        names[p]: {"won": _won(w), "sanctuary": _number(z), "luck_plus_shilling": _number(ls)}
-        for p, (w, z, ls) in enumerate(vector)
-    }
+    """Every player's utility by name: its outcome and, for a win or a loss, the ply it
+    comes at (counted from the position, its move ply 1), or when open its Sanctuary and
+    Luck + Shilling. An expected utility (a chance node's, or an average over hidden
+    cards: fractions) gives the expected components, exact ("p/q")."""
+    return {names[p]: utility_json(u) for p, u in enumerate(vector)}
+
+
+def utility_json(u: Utility) -> dict[str, Any]:
+    outcome, tempo, sanctuary, luck_shilling = u
+    if any(isinstance(x, Fraction) for x in u):
+        return {
+            "outcome": "expected",
+            "expected_outcome": _number(outcome),
+            "expected_tempo": _number(tempo),
+            "sanctuary": _number(sanctuary),
+            "luck_plus_shilling": _number(luck_shilling),
+        }
+    if outcome == OPEN:
+        return {"outcome": "open", "sanctuary": sanctuary, "luck_plus_shilling": luck_shilling}
+    return {"outcome": "won" if outcome == WON else "lost", "ply": abs(tempo)}
 
 
 def _number(x: Any) -> int | str:
     """A whole number as itself, an exact fraction as "p/q"."""
     fraction = Fraction(x)
     return int(fraction) if fraction.denominator == 1 else str(fraction)
-
-
-def _won(x: Any) -> bool | str:
-    """Won for certain (true), lost for certain (false), or the probability as "p/q"."""
-    fraction = Fraction(x)
-    return bool(fraction) if fraction.denominator == 1 else str(fraction)
 
 
 def best(analysis: Analysis) -> tuple[Move, Vector] | None:

@@ -9,9 +9,17 @@ two-word slots (the packed state, then the value word), grown in place by the
 driver's :class:`~ruleslawyer.solvers.twist_of_fate.memory.StateTable`. Only
 the value rule is this module's.
 
-A node's value is a vector: per player ``s``, 11 bits at ``11 * s``: won (bit 10),
-Sanctuary plus ``Z_OFF`` (bits 4-9), Luck + Shilling (bits 0-3), so that one
-player's utility compares as one integer. The value word holds the vector and,
+A node's value is a vector: per player ``s``, 11 bits at ``11 * s``, its
+outcome-ranked utility (:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.UTILITY`)
+as one integer that compares as the utility does, plies counted from the node:
+
+- lost ``ply`` plies from the node: ``ply`` (0 to :data:`MAX_PLY`; more plies, larger);
+- open: :data:`OPEN_BASE` + (Sanctuary plus ``Z_OFF``) * 16 + Luck + Shilling;
+- won ``ply`` plies from the node: :data:`WON_TOP` - ``ply``.
+
+A horizon state is 0 plies from itself; a node's vector is its chosen child's
+one ply further off (:func:`shift`), so a state's value still depends only on the
+state. The value word holds the vector and,
 in mode 1, above :data:`P_SHIFT`, the paranoid kernel's own value of the node (its
 16-bit guaranteed and reachable Sanctuary, guaranteed and possible win), so that
 one search gives both the paranoid analysis and the paranoid solver's answer;
@@ -22,8 +30,8 @@ stored: it is the first child, in move order, whose vector is the node's
 
 ``mode`` 0 is max^n with the spiteful tie-break of
 :mod:`~ruleslawyer.solvers.twist_of_fate.reference.maxn`; ``mode`` 1 is paranoid
-minimax for the root player (its (won, Sanctuary): the highest where it moves,
-the lowest elsewhere). In both, of the moves of equal worth the first in move
+minimax for the root player (its utility: the highest where it moves, the
+lowest elsewhere). In both, of the moves of equal worth the first in move
 order is chosen (:func:`_fold`), whatever order they are valued in.
 """
 
@@ -61,6 +69,7 @@ from ruleslawyer.solvers.twist_of_fate.kernel import (
     P_ROOT,
     SEAT_BITS,
     SEAT_MASK,
+    Z_OFF,
     Z_SHIFT,
     _combine,
     _encode,
@@ -84,6 +93,13 @@ from ruleslawyer.solvers.twist_of_fate.kernel import (
 
 W = 11  # bits per player in a value vector
 UMASK = (1 << W) - 1
+# lost: 0..31; open: 32..1055; won: 2016..2047. A round has at most 24 plies (position
+# files allow at most 6 cards in a hand for 3-4 players, 9 for 2), so no ply overflows.
+MAX_PLY = 31
+OPEN_BASE = MAX_PLY + 1
+WON_TOP = UMASK
+WON_LOW = WON_TOP - MAX_PLY
+Z_SUM_OFF = 128  # _others: the open Sanctuary sum plus this, in 8 bits
 P_SHIFT = 4 * W  # the value word: the vector, then (mode 1) the kernel's paranoid value
 VEC_MASK = (1 << P_SHIFT) - 1
 MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
@@ -100,48 +116,67 @@ STATUS_DONE, STATUS_SLICE, STATUS_FULL, STATUS_OVERFLOW, STATUS_UNPACKABLE = ran
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def leaf_vector(k1, k2, params):
-    """Every player's utility at a horizon state."""
+    """Every player's utility at a horizon state (0 plies from it)."""
     n = params[P_N]
     winner = ((k2 >> (params[P_HB] * n)) & 7) - 1
     vec = np.int64(0)
     for s in range(n):
-        f = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
-        u = (
-            (np.int64(winner == s) << 10)
-            | (((f >> Z_SHIFT) & 63) << 4)
-            | ((f & 7) + ((f >> 3) & 7))
-        )
+        if winner < 0:
+            f = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
+            u = OPEN_BASE + ((((f >> Z_SHIFT) & 63) << 4) | ((f & 7) + ((f >> 3) & 7)))
+        elif winner == s:
+            u = np.int64(WON_TOP)
+        else:
+            u = np.int64(0)
         vec |= u << (W * s)
     return vec
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def shift(vec, n):
+    """A child's vector seen from its parent, one ply earlier: each win and each loss
+    one ply further off."""
+    out = vec & ~np.int64(VEC_MASK)
+    for s in range(n):
+        u = (vec >> (W * s)) & UMASK
+        if u < OPEN_BASE:
+            u += 1
+        elif u >= WON_LOW:
+            u -= 1
+        out |= u << (W * s)
+    return out
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _others(vec, p, n):
-    """The sums of the others' (wins, Sanctuary, Luck + Shilling) as one integer."""
+    """The sums of the others' outcome ranks (won 2, open 1, lost 0), open Sanctuary
+    and open Luck + Shilling as one integer."""
     sw = 0
-    sz = 0
+    sz = Z_SUM_OFF
     sl = 0
     for s in range(n):
         if s != p:
             u = (vec >> (W * s)) & UMASK
-            sw += u >> 10
-            sz += (u >> 4) & 63
-            sl += u & 15
-    return (sw << 20) | (sz << 8) | sl
+            if u >= WON_LOW:
+                sw += 2
+            elif u >= OPEN_BASE:
+                sw += 1
+                o = u - OPEN_BASE
+                sz += (o >> 4) - Z_OFF
+                sl += o & 15
+    return (sw << 16) | (sz << 8) | sl
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def compare(a, b, p, n, mode, root):
     """1 if the mover ``p`` prefers vector ``a`` to ``b``, -1 if ``b`` to ``a``, 0 if
-    neither (mode 0: the vectors are equal; mode 1: the root's (won, Sanctuary) are)."""
+    neither (mode 0: the vectors are equal; mode 1: the root's utilities are)."""
     if mode == 1:
         ua = (a >> (W * root)) & UMASK
         ub = (b >> (W * root)) & UMASK
-        ka = ((ua >> 10) << 6) | ((ua >> 4) & 63)
-        kb = ((ub >> 10) << 6) | ((ub >> 4) & 63)
-        if ka == kb:
+        if ua == ub:
             return 0
-        return 1 if (ka > kb) == (p == root) else -1
+        return 1 if (ua > ub) == (p == root) else -1
     ua = (a >> (W * p)) & UMASK
     ub = (b >> (W * p)) & UMASK
     if ua != ub:
@@ -292,6 +327,8 @@ def search(
             continue
         # every move of the node at depth d is valued
         word = frame[d, F_BEST]
+        if frame[d, F_HAS] != 0:  # the chosen child's vector, one ply earlier
+            word = shift(word, params[P_N])
         if mode == 1:
             if frame[d, F_HAS] == 0:
                 pval = horizon_value(frame[d, F_K1], frame[d, F_K2], params)
@@ -323,8 +360,8 @@ def principal_line(
 ):  # fmt: skip
     """The moves chosen from the state in ``frame[0]`` on, to the horizon, into
     ``out``; their number. The move chosen at a node is its first child, in move
-    order, whose vector is the node's: a child before it with that vector would
-    have been of equal worth, and chosen."""
+    order, whose vector one ply earlier is the node's: a child before it with that
+    vector would have been of equal worth, and chosen."""
     kmask = params[P_KMASK]
     n = 0
     while n < out.shape[0]:
@@ -343,7 +380,7 @@ def principal_line(
                 v = leaf_vector(kid[0, b], kid[0, b + 1], params)
             else:
                 v = lookup(table, kid[0, b + K_W], kid[0, b + K_H], kmask)
-            if v >= 0 and (v & VEC_MASK) == (w & VEC_MASK):
+            if v >= 0 and (shift(v, params[P_N]) & VEC_MASK) == (w & VEC_MASK):
                 found = j
                 break
         if found < 0:

@@ -4,10 +4,11 @@ Every seat in the tree picks for itself (max^n): a node keeps the mean reward of
 every player, and selection at a node uses the mean of the seat to move there
 plus the UCB1 bonus ``c * sqrt(ln N / n)``. A player's reward is its max^n utility
 at the horizon (the end of the round, or of the game if it ends first;
-:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.horizon_vector`), turned
-into one number that keeps its order: ``(81 * won + 9 * Sanctuary + Luck +
-Shilling) / 161`` (Sanctuary and Luck + Shilling are at most 8, so no lower term
-outweighs a higher one). Unvisited moves are tried first, in an order shuffled by
+:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.horizon_vector`) without
+its tempo, turned into one number that keeps its order: ``(81 * (outcome + 1) + 9 *
+Sanctuary + Luck + Shilling) / 162``, outcome 1 won, 0 open, -1 lost, Sanctuary
+and Luck + Shilling counted when open (each at most 8, so no lower term outweighs
+a higher one). Unvisited moves are tried first, in an order shuffled by
 the seeded generator (so a budget smaller than the number of moves samples them
 fairly); a playout from a new node plays :func:`random_move` to the horizon. After
 the iterations the most visited move is played; on equal visits the one with the
@@ -39,7 +40,7 @@ from ruleslawyer.models.twist_of_fate.play import (
 )
 from ruleslawyer.solvers.twist_of_fate.reference.maxn import horizon_vector
 
-SCALE = 161  # 81 * 1 + 9 * 8 + 8: the largest reward before scaling
+SCALE = 162  # 81 * 2, a win: the largest reward before scaling
 ROLLOUT = (
     "playouts to the horizon pick a distinct card in hand uniformly at random, then an "
     "open target, then one of the ways to play it (either side face up, or a legal "
@@ -49,7 +50,7 @@ ROLLOUT = (
 
 def rewards(state: State) -> tuple[float, ...]:
     """Every player's reward in a state where the search stops, in 0..1, order-keeping."""
-    return tuple((81 * w + 9 * z + ls) / SCALE for w, z, ls in horizon_vector(state))
+    return tuple((81 * (o + 1) + 9 * z + ls) / SCALE for o, _, z, ls in horizon_vector(state))
 
 
 def at_horizon(state: State) -> bool:

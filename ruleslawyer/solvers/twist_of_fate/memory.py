@@ -222,12 +222,17 @@ class Tables:
         return True
 
 
-def default_threads() -> int:
-    """One search thread per processor this process may use, at most :data:`MAX_THREADS`."""
+def usable_processors() -> int:
+    """The processors this process may use (its affinity where the system has one)."""
     usable = (
         os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
     )
-    return max(1, min(MAX_THREADS, len(usable)))
+    return max(1, len(usable))
+
+
+def default_threads() -> int:
+    """One search thread per processor this process may use, at most :data:`MAX_THREADS`."""
+    return min(MAX_THREADS, usable_processors())
 
 
 def solve(

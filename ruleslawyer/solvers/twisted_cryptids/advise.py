@@ -1,4 +1,5 @@
-"""Twisted Cryptids advice: every legal choice of the player to act, ranked by expected Myth.
+"""Twisted Cryptids advice: every legal choice of the player to act, ranked by the expected
+change of the score the horizon counts.
 
 The hidden information averaged over is the Sighting Stacks: the player to act
 knows their own Stacks and every reveal so far (the record :func:`record_from_state`
@@ -7,17 +8,26 @@ arrangement of that player's unrevealed cards (the ``stacks`` worlds). The prior
 is uniform over those arrangements (a fair shuffle). Hands, decks and the Event
 deck are taken as they are in the position (not averaged over).
 
-For each legal move and each world: play the move, then play every later
-choice by the stated policy (the first legal move in the model's fixed order:
-Pass on a Day turn, the first target listed) up to the horizon (the end of this
-round's Dusk reveals), and measure the change of the actor's Myth and of the
-leader's (the other player with the most Myth now, first in seat order on a tie).
-Exact over the worlds when they are at most ``exact_limit``; otherwise a seeded
-uniform sample of worlds (the same worlds for every move), each mean with a 95%
-normal interval.
+Horizon and scoring (:func:`scoring_of`): before the last round, the end of this
+round's Dusk reveals, counting Myth; in the last round, the end of the game,
+counting the printed end-of-game scoring (Myth + the Real Deal bonus per unrevealed
+Real Deal + the Hidden Trait bonus; the other players' Hidden Traits are unknown to
+the actor and not counted, nor the tie-break).
 
-:func:`brute_force` is the plain reference: every distinct ordering of each
-player's unrevealed Sighting ids, one by one.
+For each legal move: the actor's own later choices (Day turns, a tied Site, where a
+reveal's effect goes, the last Night) are the best for the actor given what they have
+seen (the worlds they cannot tell apart: same reveals so far): the most total counted
+score change over those worlds, then the least for the leader, then the first legal
+move. Every other player's choice is the first legal move in the model's fixed order.
+Figures: the mean change of the actor's counted score and of the leader's (the other
+player with the most Myth now, first in seat order on a tie), exact over the worlds when
+they are at most ``exact_limit``; otherwise a seeded uniform sample of worlds (the same
+worlds for every move; the later choices maximised over the sample), each mean with a
+95% normal interval.
+
+:func:`~ruleslawyer.solvers.twisted_cryptids.reference.brute_force` is the plain reference
+(:mod:`ruleslawyer.solvers.twisted_cryptids.reference`): every distinct ordering of each
+player's unrevealed Sighting ids, one state per world, no sharing.
 """
 
 from __future__ import annotations
@@ -25,27 +35,41 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from math import prod, sqrt
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.play import (
     GameMove,
+    Pass,
     Power,
     State,
     describe,
     legal_moves,
     step,
+    trait_amount,
+    unrevealed,
 )
+from ruleslawyer.solvers.rule_readings import divergences, in_force
 from ruleslawyer.solvers.twisted_cryptids.stacks import distinct_permutations, multinomial
 
 # per player: the Stacks, each a tuple of Sighting ids top first (unrevealed cards only)
 World = tuple[tuple[tuple[int, ...], ...], ...]
+Pair = tuple[int, int]  # (actor's, leader's) counted score change
 
-HORIZON = "to the end of this round's Dusk reveals"
-POLICY = "every later choice (all players): the first legal move in the model's order"
+HORIZONS = {
+    "myth": "to the end of this round's Dusk reveals",
+    "final": "to the end of the game (this is the last round: its Dusk, its Night, then the "
+    "end-of-game scoring)",
+}
+POLICY = (
+    "the actor's later choices: the best for the actor over the worlds they cannot tell "
+    "apart (most counted score, then least for the leader, then the first legal move); "
+    "every other player's choice: the first legal move in the model's order"
+)
 PRIOR = (
     "uniform over the arrangements of each other player's unrevealed Sightings that fit "
     "the reveals and the Sightings the actor knows"
@@ -162,30 +186,195 @@ def leader_of(state: State, actor: int) -> int:
     return max(others, key=lambda p: (state.myth[p], -p))
 
 
-def _play_until(state: State, rnd: int, stop: frozenset[str]) -> State:
-    while state.phase not in stop and state.round == rnd:
-        state = step(state, legal_moves(state)[0])
-    return state
+def scoring_of(state: State) -> str:
+    """``final`` when ``state`` is in the last round (the horizon reaches the end-of-game
+    scoring), else ``myth``."""
+    return "final" if state.round == state.game.rounds else "myth"
 
 
-def outcome(state: State, move: GameMove, actor: int, leader: int) -> tuple[int, int]:
-    """(actor's, leader's) Myth change after ``move`` and the policy's play to the horizon."""
-    after = _play_until(step(state, move), state.round, HORIZON_PHASES)
-    return after.myth[actor] - state.myth[actor], after.myth[leader] - state.myth[leader]
+def scoring_text(state: State, *, trait_known: bool = True) -> str:
+    """The score the figures count, in words."""
+    if scoring_of(state) == "myth":
+        return "Myth (the end-of-game scoring is beyond the horizon)"
+    g = state.game
+    own = "the actor's" if trait_known else "not the actor's either: not in the record"
+    return (
+        f"the printed end-of-game scoring: Myth + {g.real_deal_bonus} per unrevealed "
+        f"{g.real_deal} + the Hidden Trait bonus ({own}; the other players' Hidden Traits "
+        "are unknown to the actor and not counted); the tie-break is not counted"
+    )
 
 
-def outcomes(
-    state: State, move: GameMove, worlds: Sequence[World], actor: int, leader: int
-) -> list[tuple[int, int]]:
-    """:func:`outcome` in every world, sharing the play up to the first reveal: nothing
-    before Dusk's reveals reads a hidden Stack, so that part is the same in every world."""
-    common = _play_until(step(state, move), state.round, HORIZON_PHASES | {"reveal"})
-    out = []
-    for w in worlds:
-        stacks = tuple(common.stacks[p] if p == actor else w[p] for p in range(state.n))
-        after = _play_until(replace(common, stacks=stacks), state.round, HORIZON_PHASES)
-        out.append((after.myth[actor] - state.myth[actor], after.myth[leader] - state.myth[leader]))
-    return out
+def counted(state: State, player: int, scoring: str, trait: bool) -> int:
+    """``player``'s score under ``scoring`` (``myth`` or ``final``; ``trait``: with the
+    Hidden Trait bonus)."""
+    if scoring == "myth":
+        return state.myth[player]
+    g = state.game
+    sightings = g.cryptids[state.cryptids[player]].sightings
+    deals = sum(1 for s in unrevealed(state, player) if sightings[s].kind == g.real_deal)
+    bonus = g.traits[state.traits[player]].score(trait_amount(state, player)) if trait else 0
+    return state.myth[player] + g.real_deal_bonus * deals + bonus
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What one advice measures: from ``root``, the ``actor``'s and the ``leader``'s
+    counted scores; play stops at the horizon."""
+
+    root: State
+    actor: int
+    leader: int
+    scoring: str
+    trait_known: bool = True
+
+    def done(self, state: State) -> bool:
+        if state.round != self.root.round or state.phase == "over":
+            return True
+        return self.scoring == "myth" and state.phase in HORIZON_PHASES
+
+    def score(self, state: State) -> Pair:
+        s, r = self.scoring, self.root
+        a, b = self.actor, self.leader
+        return (
+            counted(state, a, s, self.trait_known) - counted(r, a, s, self.trait_known),
+            counted(state, b, s, False) - counted(r, b, s, False),
+        )
+
+
+def later_moves(state: State) -> tuple[GameMove, ...]:
+    """The actor's options at a later choice of theirs: every legal move, except on a later
+    Day turn of this round, where they pass (that turn gets its own advice when it comes;
+    weighing every card there multiplies the work by each later turn's moves)."""
+    return (Pass(),) if state.phase == "day" else legal_moves(state)
+
+
+def better(new: Sequence[Pair], old: Sequence[Pair]) -> bool:
+    """Whether ``new`` beats ``old`` for the actor: more total, then less for the leader."""
+    na, nb = sum(a for a, _ in new), sum(b for _, b in new)
+    oa, ob = sum(a for a, _ in old), sum(b for _, b in old)
+    return (na, -nb) > (oa, -ob)
+
+
+_AFTER_DAY_SKIP = frozenset(
+    {
+        "game",
+        "stacks",
+        "hands",
+        "discard",
+        "action_deck",
+        "power_used",
+        "event_deck",
+        "current_events",
+    }
+)
+_SKIP = frozenset({"game", "stacks"})
+_FIELDS = tuple(f.name for f in fields(State))
+
+
+def _key(state: State) -> tuple[Any, ...]:
+    """``state`` for the memo. The Stacks are left out: every player's unrevealed cards are
+    their cards less the reveals (in the key), and where the other players' cards lie is read
+    only at a reveal, which :meth:`Search.common` never memoises. After the Day (Dusk, then
+    the last Night) the hands, decks and Powers cannot matter before the horizon (no refill
+    in it), so they are left out too."""
+    skip = _SKIP if state.phase in ("dawn", "day") else _AFTER_DAY_SKIP
+    return tuple(getattr(state, f) for f in _FIELDS if f not in skip)
+
+
+class OutOfTime(Exception):
+    """The budget ran out mid-evaluation."""
+
+
+class Search:
+    """Per-world (actor, leader) changes under the model's play, for one :class:`Frame`.
+
+    Before this round's reveals nothing reads another player's Stack, so that play is
+    shared by every world (:meth:`common`, memoised); at the first reveal each world gets
+    its own state, and the worlds the actor cannot tell apart (same reveals so far) share
+    the actor's choices (:meth:`group`)."""
+
+    def __init__(self, frame: Frame, worlds: Sequence[World], budget: Budget | None = None):
+        self.frame, self.worlds, self.budget = frame, worlds, budget
+        self.memo: dict[tuple[Any, ...], tuple[Pair, ...]] = {}
+        self.calls = 0
+
+    def _tick(self) -> None:
+        self.calls += 1
+        if self.budget is not None and self.calls % 256 == 0 and self.budget.spent():
+            raise OutOfTime
+
+    def after(self, state: State, move: GameMove) -> tuple[Pair, ...]:
+        """Every world's changes after ``move`` from ``state`` (a common state)."""
+        return self.common(step(state, move))
+
+    def common(self, state: State) -> tuple[Pair, ...]:
+        f = self.frame
+        if f.done(state):
+            return (f.score(state),) * len(self.worlds)
+        if state.phase == "reveal":
+            actor = f.actor
+            return tuple(
+                self.group(
+                    [
+                        replace(
+                            state,
+                            stacks=tuple(
+                                state.stacks[p] if p == actor else w[p] for p in range(state.n)
+                            ),
+                        )
+                        for w in self.worlds
+                    ]
+                )
+            )
+        key = _key(state)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self._tick()
+        if state.actor() == f.actor:
+            best: tuple[Pair, ...] | None = None
+            for move in later_moves(state):
+                values = self.common(step(state, move))
+                if best is None or better(values, best):
+                    best = values
+            assert best is not None
+        else:
+            best = self.common(step(state, legal_moves(state)[0]))
+        self.memo[key] = best
+        return best
+
+    def group(self, states: Sequence[State]) -> list[Pair]:
+        """Changes per state; the states are worlds the actor cannot tell apart."""
+        f = self.frame
+        first = states[0]
+        if f.done(first):
+            return [f.score(s) for s in states]
+        if first.phase != "reveal":
+            # past this round's reveals nothing reads another player's Stack (the Real Deals
+            # left are counted from the reveals): the worlds here play and score alike
+            return [self.common(first)[0]] * len(states)
+        self._tick()
+        if first.actor() == f.actor:
+            best: list[Pair] | None = None
+            for move in later_moves(first):
+                values = self.split([step(s, move) for s in states])
+                if best is None or better(values, best):
+                    best = values
+            assert best is not None
+            return best
+        return self.split([step(s, legal_moves(s)[0]) for s in states])
+
+    def split(self, states: Sequence[State]) -> list[Pair]:
+        """:meth:`group` on each set of states with the same reveals so far."""
+        parts: dict[Any, list[int]] = {}
+        for i, s in enumerate(states):
+            parts.setdefault((s.revealed, s.myth, s.sites, s.spots, s.phase), []).append(i)
+        out: list[Pair] = [(0, 0)] * len(states)
+        for members in parts.values():
+            for i, v in zip(members, self.group([states[i] for i in members]), strict=True):
+                out[i] = v
+        return out
 
 
 def _stat(values: Sequence[int], exact: bool) -> dict[str, Any]:
@@ -208,9 +397,11 @@ def advise(
     budget: Budget | None = None,
     hidden: Sequence[Hidden] | None = None,
     not_averaged: str = NOT_AVERAGED,
+    trait_known: bool = True,
 ) -> dict[str, Any]:
     """The advice JSON for the player to act in ``state``; ``hidden``: what the actor does not
-    see (default: every other player's unrevealed cards, as in :func:`hidden_of_state`)."""
+    see (default: every other player's unrevealed cards, as in :func:`hidden_of_state`);
+    ``trait_known``: whether the actor's Hidden Trait is known (counted in the last round)."""
     actor = state.actor()
     if actor is None:
         raise ValueError("the game is over: nobody is to act")
@@ -224,6 +415,8 @@ def advise(
         if exact
         else sampled_worlds(state, actor, samples, seed, hidden)
     )
+    frame = Frame(state, actor, leader, scoring_of(state), trait_known)
+    search = Search(frame, worlds, budget)
     progress = Progress("advise: moves", len(moves))
     rows = []
     finished = True
@@ -231,24 +424,37 @@ def advise(
         if budget is not None and budget.spent():
             finished = False
             break
-        results = outcomes(state, move, worlds, actor, leader)
+        try:
+            results = search.after(state, move)
+        except OutOfTime:
+            finished = False
+            break
         rows.append(
             {
                 "move": label(state, move),
-                "myth_change": _stat([a for a, _ in results], exact),
-                "leader_myth_change": _stat([b for _, b in results], exact),
+                "score_change": _stat([a for a, _ in results], exact),
+                "leader_score_change": _stat([b for _, b in results], exact),
             }
         )
         progress.update(i + 1)
     progress.close()
-    rows.sort(key=lambda r: (-r["myth_change"]["mean"], r["leader_myth_change"]["mean"]))
+    rows.sort(key=lambda r: (-r["score_change"]["mean"], r["leader_score_change"]["mean"]))
+    score = scoring_text(state, trait_known=trait_known)
     return {
+        "model": (
+            f"each figure: the expected change of {score}, for the actor and for the leader; "
+            f"horizon: {HORIZONS[frame.scoring]}; policy: {POLICY}; prior: {PRIOR}; "
+            f"not averaged: {not_averaged}"
+        ),
         "actor": state.players[actor],
         "leader": state.players[leader],
         "round": state.round,
         "phase": state.phase,
+        "rulings": in_force(rp.RULE_POINTS, dict(state.rulings)),
         "prior": PRIOR,
-        "horizon": HORIZON,
+        "horizon": HORIZONS[frame.scoring],
+        "scoring": frame.scoring,
+        "score": score,
         "policy": POLICY,
         "not_averaged": not_averaged,
         "worlds": count,
@@ -262,30 +468,80 @@ def advise(
     }
 
 
-def brute_force(state: State) -> dict[str, tuple[float, float]]:
-    """Reference: per move (described), the mean (actor, leader) Myth change over every
-    distinct ordering of every other player's unrevealed Sighting ids."""
-    actor = state.actor()
-    assert actor is not None
-    per_player = [
-        [(h.player, stacks_of(h, order)) for order in set(itertools.permutations(h.free))]
-        for h in hidden_of_state(state, actor)
-    ]
-    worlds = [_world(state, dict(combo)) for combo in itertools.product(*per_player)]
-    return plain_means(state, worlds)
+def advise_readings(
+    state: State, settled: Mapping[str, str], budget: Budget | None = None, **options: Any
+) -> dict[str, Any]:
+    """:func:`advise` with ``settled`` readings (the rest at their defaults), then once more
+    under each other reading of every open rule point, listing those whose ranking differs
+    (``open_rule_points_changing_the_ranking``; the default reading's ranking is the main
+    one)."""
+    chosen = in_force(rp.RULE_POINTS, settled)
 
-
-def plain_means(state: State, worlds: Sequence[World]) -> dict[str, tuple[float, float]]:
-    """Per move (described): the mean (actor, leader) Myth change of :func:`outcome`, each
-    world played from the move on its own (the references' shared last step)."""
-    actor = state.actor()
-    assert actor is not None
-    leader = leader_of(state, actor)
-    out = {}
-    for move in legal_moves(state):
-        res = [outcome(replace(state, stacks=w), move, actor, leader) for w in worlds]
-        out[label(state, move)] = (
-            sum(a for a, _ in res) / len(res),
-            sum(b for _, b in res) / len(res),
+    def rank(readings: dict[str, str]) -> dict[str, Any]:
+        return advise(
+            replace(state, rulings=tuple(sorted(readings.items()))), budget=budget, **options
         )
-    return out
+
+    def order(result: dict[str, Any]) -> tuple[str, ...]:
+        return tuple(row["move"] for row in result["choices"])
+
+    base = rank(chosen)
+    actor = state.actor()
+    # a reading under which someone else acts here (event-chooser at Dawn) asks another
+    # player's question: not ranked, listed
+    elsewhere = sorted(
+        f"{p.id}={r}"
+        for p in rp.RULE_POINTS
+        for r in p.reading_names
+        if replace(state, rulings=tuple(sorted({**chosen, p.id: r}.items()))).actor() != actor
+    )
+    found, tried = divergences(
+        rp.RULE_POINTS,
+        chosen,
+        settled,
+        rank,
+        order,
+        base,
+        candidates=[
+            p.id for p in rp.RULE_POINTS if not any(e.startswith(p.id + "=") for e in elsewhere)
+        ],
+        out_of_time=lambda: budget is not None and budget.spent(),
+    )
+    base["open_rule_points_tried"] = tried
+    base["readings_with_another_player_to_act"] = elsewhere
+    base["open_rule_points_changing_the_ranking"] = [
+        {
+            "point": d.point,
+            "reading": d.reading,
+            "title": d.title,
+            "finished": d.result["finished"],
+            "choices": d.result["choices"],
+        }
+        for d in found
+    ]
+    base["finished"] = base["finished"] and tried and all(d.result["finished"] for d in found)
+    return base
+
+
+def best_move(state: State, *, exact_limit: int, samples: int, seed: int) -> GameMove:
+    """The first choice of :func:`advise` from the actor's own view (the advise agent):
+    the best by the counted score, then the least for the leader, then the first legal."""
+    actor = state.actor()
+    assert actor is not None
+    moves = legal_moves(state)
+    if len(moves) == 1:
+        return moves[0]
+    hidden = hidden_of_state(state, actor)
+    exact = world_count(state, actor, hidden) <= exact_limit
+    worlds = list(
+        all_worlds(state, actor, hidden)
+        if exact
+        else sampled_worlds(state, actor, samples, seed, hidden)
+    )
+    search = Search(Frame(state, actor, leader_of(state, actor), scoring_of(state)), worlds)
+    best, best_values = moves[0], search.after(state, moves[0])
+    for move in moves[1:]:
+        values = search.after(state, move)
+        if better(values, best_values):
+            best, best_values = move, values
+    return best

@@ -1,28 +1,108 @@
 """Twisted Cryptids balance: seat win rates from seeded games under a stated agent policy.
 
-Every seat plays the ``random`` policy: a uniformly random legal move at every choice
-(Hidden Trait, placements, Events, Day turns, Encounter ties, reveal targets, Night,
-refills), from a seeded ``random.Random``. Game ``i`` of a run with seed ``s`` is dealt
-and played with seed ``s + i``, so a run is reproducible and a longer run extends a
-shorter one. A shared win (still tied after the tie-break) counts as a win for every
-tied seat. Intervals: Wilson score, 95%.
+Every seat plays one policy (:func:`policy_text` states it):
+
+- ``random``: a uniformly random legal move at every choice (Hidden Trait, placements,
+  Events, Day turns, Encounter ties, reveal targets, Night, refills);
+- ``advise``: the move ``advise`` ranks first from the seat's own view
+  (:func:`ruleslawyer.solvers.twisted_cryptids.advise.best_move`: its own Stacks known, every
+  other unrevealed card averaged, the horizon and scoring ``advise`` states); before round 1
+  (Hidden Trait, setup placements) that horizon counts nothing, so those are uniformly
+  random.
+
+Random choices come from a seeded ``random.Random``. Game ``i`` of a run with seed ``s`` is
+dealt and played with seed ``s + i``, so a run is reproducible and a longer run extends a
+shorter one. A shared win (still tied after the tie-break) counts as a win for every tied
+seat. Intervals: Wilson score, 95%.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.models.twisted_cryptids.game import Game
-from ruleslawyer.models.twisted_cryptids.play import final_scores, winners
+from ruleslawyer.models.twisted_cryptids.play import (
+    GameMove,
+    State,
+    final_scores,
+    legal_moves,
+    winners,
+)
 from ruleslawyer.solvers.balance_stats import rate
-from ruleslawyer.solvers.twisted_cryptids.simulate import random_game
+from ruleslawyer.solvers.twisted_cryptids.advise import best_move
+from ruleslawyer.solvers.twisted_cryptids.simulate import agent_game, random_game
 
 POLICY = "random: a uniformly random legal move at every choice, every seat"
+POLICIES = ("random", "advise")
+
+
+@dataclass(frozen=True)
+class Agent:
+    """A seat's policy; for ``advise``, how it averages (as ``advise`` --exact-limit,
+    --samples; the sample seeded with the game's seed)."""
+
+    policy: str = "random"
+    exact_limit: int = 24
+    samples: int = 24
+
+    def text(self) -> str:
+        if self.policy == "random":
+            return POLICY
+        return (
+            "advise: every seat, at every choice from round 1 on, the move `advise` ranks "
+            "first from the seat's own view (its own Stacks known; every other unrevealed "
+            f"card averaged, exactly over the worlds when at most {self.exact_limit}, else "
+            f"over {self.samples} worlds sampled with the game's seed; horizon: this round's "
+            "Dusk reveals counting Myth, in the last round the end of the game counting the "
+            "printed end-of-game scoring without the other players' Hidden Traits; the seat's "
+            "later choices its best, the others' the first legal move; a tie: the least for "
+            "the leader, then the first legal move); Hidden Trait and setup placements "
+            "(nothing counted before round 1): uniformly random"
+        )
+
+    def choose(self, state: State, rng: random.Random, seed: int) -> GameMove:
+        moves = legal_moves(state)
+        if self.policy == "random" or state.round == 0:
+            return rng.choice(moves)
+        return best_move(state, exact_limit=self.exact_limit, samples=self.samples, seed=seed)
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def play(
+    game: Game,
+    players: int,
+    seed: int,
+    agent: Agent,
+    budget: Budget | None,
+    rulings: Mapping[str, str] | None = None,
+) -> State:
+    """One seeded game under ``agent`` (:class:`_OutOfTime` when the budget runs out)."""
+    if agent.policy == "random" and not rulings:
+        return random_game(game, players, seed)
+
+    def choose(state: State, rng: random.Random) -> GameMove:
+        if budget is not None and budget.spent():
+            raise _OutOfTime
+        return agent.choose(state, rng, seed)
+
+    return agent_game(game, players, seed, choose, rulings)
 
 
 def balance(
-    game: Game, players: int, games: int, seed: int, budget: Budget | None = None
+    game: Game,
+    players: int,
+    games: int,
+    seed: int,
+    budget: Budget | None = None,
+    agent: Agent = Agent(),
+    rulings: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     wins = [0] * players
     shared = 0
@@ -32,7 +112,10 @@ def balance(
     for i in range(games):
         if budget is not None and budget.spent():
             break
-        state = random_game(game, players, seed + i)
+        try:
+            state = play(game, players, seed + i, agent, budget, rulings)
+        except _OutOfTime:
+            break
         best = winners(state)
         shared += len(best) > 1
         for p in best:

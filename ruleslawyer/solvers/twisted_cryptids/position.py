@@ -9,12 +9,13 @@ Stacks and Hidden Trait. :func:`position_state` turns that into a game
 ``advise`` averages over exactly the arrangements ``stacks`` counts.
 
 What the record does not hold is set so that it cannot matter before the
-advice's horizon (this round's Dusk reveals): the other players' hands are
-empty (the policy passes their Day turns, and Pass is legal with any hand);
-the Action deck and discard are empty (nobody draws before the Night refill);
-the Event deck holds the flipped Event only; the other players' Hidden
-Traits score at the end of the game only. Every rule point takes its default
-reading.
+advice's horizon (this round's Dusk reveals; in the last round the end of the
+game, where nobody draws either): the other players' hands are empty (the
+policy passes their Day turns, and Pass is legal with any hand); the Action
+deck and discard are empty (nobody draws before the Night refill, and there is
+none in the last round); the Event deck holds the flipped Event only; the other
+players' Hidden Traits are not counted (advise says so). Rule points take the
+readings given (``rulings``), the others their default.
 
 :func:`brute_force` is the plain reference: every ordering of each other
 player's unrevealed cards over their unrevealed slots, kept when it agrees with
@@ -25,10 +26,12 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from ruleslawyer.errors import InputError
+from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import HUMANS, STACK_DEPTH, STACKS, Game
 from ruleslawyer.models.twisted_cryptids.play import (
     BOXED,
@@ -36,12 +39,12 @@ from ruleslawyer.models.twisted_cryptids.play import (
     State,
     encounter_candidates,
 )
-from ruleslawyer.solvers.twisted_cryptids.advise import Hidden, plain_means, stacks_of
+from ruleslawyer.solvers.twisted_cryptids.advise import Hidden, stacks_of
 from ruleslawyer.solvers.twisted_cryptids.record import Record
 
 NOT_AVERAGED = (
     "the other players' hands (not in the record: the policy passes their Day turns), the "
-    "decks (nobody draws before the horizon); every rule point at its default reading"
+    "decks (nobody draws before the horizon)"
 )
 
 
@@ -108,9 +111,12 @@ def _spots(
     return tuple(out)
 
 
-def position_state(record: Record, game: Game, display: str) -> tuple[State, tuple[Hidden, ...]]:
+def position_state(
+    record: Record, game: Game, display: str, rulings: Mapping[str, str] | None = None
+) -> tuple[State, tuple[Hidden, ...]]:
     """The position of ``record``'s ``[position]`` table, the perspective to act, and what
-    they do not see; :class:`InputError` (one line) for anything that does not fit."""
+    they do not see; :class:`InputError` (one line) for anything that does not fit.
+    ``rulings``: readings of rule points (checked by the caller), the rest at the default."""
     from ruleslawyer.solvers.twisted_cryptids.stacks import arrangements, views
 
     pos = record.position
@@ -185,7 +191,7 @@ def position_state(record: Record, game: Game, display: str) -> tuple[State, tup
     order = [(first + i) % n for i in range(n)]
     state = State(
         game=game,
-        rulings=(),
+        rulings=tuple(sorted((rulings or {}).items())),
         players=tuple(names),
         cryptids=cryptids,
         first=first,
@@ -253,13 +259,34 @@ def _phase_details(state: State, record: Record, game: Game, display: str) -> St
             raise InputError(
                 display, "position.encounter", pos.encounter, "a Site with a Hiding Spot on it"
             )
+        if not any(r == state.round for own in state.revealed for _, _, r in own):
+            # nobody has revealed yet (a reveal's effect may move Humans): the Encounter is
+            # where the rules hold it, the most Humans among the Sites with a Hiding Spot
+            scope = state.reading(rp.ENCOUNTER_SCOPE.id)
+            tied = [sites[t] for t in encounter_candidates(state.sites, state.spots, scope)]
+            if pos.encounter not in tied:
+                humans = sum(state.sites[site])
+                raise InputError(
+                    display, "position.encounter", f"{pos.encounter} ({humans} Humans)",
+                    f"a Site the Encounter is held at: {' or '.join(tied)}, the most Humans "
+                    "among the Sites with a Hiding Spot",
+                )  # fmt: skip
     return state
 
 
-def brute_force(record: Record, game: Game, display: str = "record") -> dict[str, Any]:
-    """Reference: per move (described), the mean (actor, leader) Myth change over every
-    ordering of each other player's unrevealed cards that agrees with the known slots."""
-    state, hidden = position_state(record, game, display)
+def trait_known(record: Record) -> bool:
+    """Whether the record names the perspective's own Hidden Trait."""
+    return next(p for p in record.players if p.name == record.perspective).trait is not None
+
+
+def brute_force(
+    record: Record, game: Game, display: str = "record", rulings: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Reference: per move (described), the mean (actor, leader) counted score change over
+    every ordering of each other player's unrevealed cards that agrees with the known slots."""
+    from ruleslawyer.solvers.twisted_cryptids.reference import plain_means
+
+    state, hidden = position_state(record, game, display, rulings)
     per_player = []
     for h in hidden:
         sightings = game.cryptids[state.cryptids[h.player]].sightings
@@ -279,4 +306,4 @@ def brute_force(record: Record, game: Game, display: str = "record") -> dict[str
         tuple(dict(combo).get(p, state.stacks[p]) for p in range(state.n))
         for combo in itertools.product(*per_player)
     ]
-    return plain_means(state, worlds)
+    return plain_means(state, worlds, trait_known=trait_known(record))

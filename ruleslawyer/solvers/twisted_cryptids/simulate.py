@@ -20,14 +20,38 @@ def deal(game: Game, players: int, seed: int, rulings: Mapping[str, str] | None 
     return new_game(game, NAMES[:players], names, seed=seed, rulings=rulings)
 
 
-def random_game(game: Game, players: int, seed: int, *, rounds: int | None = None) -> State:
-    """Play uniformly random legal moves from a seeded deal, up to ``rounds`` completed rounds."""
-    state = deal(game, players, seed)
+def random_game(
+    game: Game,
+    players: int,
+    seed: int,
+    *,
+    rounds: int | None = None,
+    rulings: Mapping[str, str] | None = None,
+) -> State:
+    """Play uniformly random legal moves from a seeded deal, up to ``rounds`` completed rounds,
+    under ``rulings`` (default readings where none)."""
+    state = deal(game, players, seed, rulings)
     rng = random.Random(seed)
     while state.phase != "over":
         if rounds is not None and state.phase == "dawn" and state.round > rounds:
             break
         state = step(state, rng.choice(legal_moves(state)))
+    return state
+
+
+def agent_game(
+    game: Game,
+    players: int,
+    seed: int,
+    choose: Callable[[State, random.Random], GameMove],
+    rulings: Mapping[str, str] | None = None,
+) -> State:
+    """Play a seeded deal to the end, ``choose(state, rng)`` picking every move (``rng``
+    seeded with ``seed``)."""
+    state = deal(game, players, seed, rulings)
+    rng = random.Random(seed)
+    while state.phase != "over":
+        state = step(state, choose(state, rng))
     return state
 
 

@@ -63,14 +63,22 @@ def evaluate(
     mover = pos.state.active
     out = []
     for move in legal_moves(states[0], pos.deck, rules):
+        # plies counted from the position: the move is ply 1, one before its state's plies
         vectors = [
-            value(play(s, move, pos.deck, rules), pos.deck, rules, rounds, model, mover)
+            tuple(
+                (o, t - o, z, ls)
+                for o, t, z, ls in value(
+                    play(s, move, pos.deck, rules), pos.deck, rules, rounds, model, mover
+                )
+            )
             for s in states
         ]
         players = len(vectors[0])
         mean = tuple(
-            tuple(Fraction(sum(v[p][i] for v in vectors), len(vectors)) for i in range(3))
+            tuple(Fraction(sum(v[p][i] for v in vectors), len(vectors)) for i in range(4))
             for p in range(players)
         )
+        if len(vectors) == 1:  # one world: certain, not an expectation
+            mean = vectors[0]
         out.append((move, mean, min(vectors, key=lambda v: (v[mover], v))))
     return out

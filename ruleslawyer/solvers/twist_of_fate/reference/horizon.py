@@ -27,7 +27,9 @@ from ruleslawyer.models.twist_of_fate.play import (
 from ruleslawyer.solvers.twist_of_fate.reference.maxn import choose, horizon_vector
 
 Exact = int | Fraction
-Expected = tuple[Exact, Exact, Exact]  # won, Sanctuary, Luck + Shilling (expected, exact)
+# outcome (+1 won, 0 open, -1 lost), tempo (minus the plies to a win, plus to a loss),
+# Sanctuary and Luck + Shilling when open: expected, exact
+Expected = tuple[Exact, Exact, Exact, Exact]
 EVector = tuple[Expected, ...]  # one per player, in seat order
 
 
@@ -37,13 +39,17 @@ def stop_vector(state: State) -> EVector:
 
 
 def expectation(outcomes: list[tuple[int, EVector]]) -> EVector:
-    """The weighted mean of value vectors, component by component (exact)."""
+    """The weighted mean of value vectors, component by component (exact); a single
+    outcome is certain and stays as it is."""
+    if len(outcomes) == 1:
+        return outcomes[0][1]
     total = sum(w for w, _ in outcomes)
 
     def mean(p: int, i: int) -> Fraction:
         return Fraction(sum(w * v[p][i] for w, v in outcomes), total)
 
-    return tuple((mean(p, 0), mean(p, 1), mean(p, 2)) for p in range(len(outcomes[0][1])))
+    first = outcomes[0][1]
+    return tuple(tuple(mean(p, i) for i in range(len(first[p]))) for p in range(len(first)))
 
 
 def crossable(state: State, deck: Deck, rules: Rules, rounds_left: int) -> bool:
@@ -84,4 +90,5 @@ def _value(
     kids = [of(play(state, m, deck, rules), rounds_left) for m in legal_moves(state, deck, rules)]
     if not kids:  # no legal move (a gap the rule checks report): the search stops here
         return stop_vector(state)
-    return kids[choose(kids, state.active, model, root)]
+    # the chosen child's utilities one ply earlier: each win or loss one ply further off
+    return tuple((o, t - o, z, ls) for o, t, z, ls in kids[choose(kids, state.active, model, root)])

@@ -1,0 +1,223 @@
+"""Rulebook coverage: every sentence of the four shipped rulebooks has an entry that holds.
+
+The designer half runs on a copy of examples/designer-repo: a new sentence in
+its rulebook that nothing covers makes ``check`` fail and ``diff`` name it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer import coverage
+from ruleslawyer.cli.main import cli
+from ruleslawyer.games import GAMES
+from ruleslawyer.shipped_rulebooks import spans_in, text
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "designer-repo"
+NEW_SENTENCE = "Bloodsuckers attack explorers on the Scarab."
+
+
+def _functions(module: Path) -> set[str]:
+    tree = ast.parse(module.read_text("utf-8"))
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_entry_holds(game: str) -> None:
+    body = text(GAMES[game].rulebook)
+    point_ids = {p.id for p in GAMES[game].rule_points()}
+    for entry in coverage.entries(game):
+        assert spans_in(body, entry.quote), entry.quote
+        assert entry.status in coverage.STATUSES, entry
+        if entry.status == "rule-point":
+            assert entry.points and set(entry.points) <= point_ids, entry
+        if entry.status in ("modelled", "partly"):
+            assert entry.code, entry
+            for ref in entry.code:
+                path, _, name = ref.partition(":")
+                module = ROOT / "ruleslawyer" / path
+                assert module.is_file() and name in _functions(module), ref
+        if entry.status in ("partly", "not-modelled"):
+            assert len(entry.reason.split()) >= 5, entry  # a reason, in words
+        if entry.status == "not-rule-stating":
+            assert entry.reason in coverage.NOT_RULE_REASONS, entry
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_sentence_unexplained(game: str) -> None:
+    said = [s for _, s in coverage.sentences(text(GAMES[game].rulebook))]
+    quoted = [e.quote for e in coverage.entries(game)]
+    assert quoted == said  # every sentence, once, in rulebook order
+
+
+def test_sentences_count_a_labelled_sentence_once() -> None:
+    body = "BLOODSUCKERS ATTACK: Each bloodsucker attacks.\nIn that order.\nIn that order.\n"
+    assert coverage.sentences(body) == [
+        (1, "BLOODSUCKERS ATTACK: Each bloodsucker attacks."),
+        (2, "In that order."),
+    ]
+
+
+def test_cli_text_counts_and_json() -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["coverage", "twist-of-fate"])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    rows = coverage.entries("twist-of-fate")
+    assert first.startswith(f"twist-of-fate: {len(rows)} sentences: ")
+    assert (
+        '  [partly] The other player takes three random cards currently in front of "Monks"'
+        in result.output
+    )
+    doc = json.loads(runner.invoke(cli, ["coverage", "--format", "json"]).output)["games"]
+    assert [d["game"] for d in doc] == list(GAMES)
+    for d in doc:
+        assert sum(d["counts"].values()) == d["sentences_total"] == len(d["sentences"])
+
+
+def _readme_blocks() -> list[str]:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split("\n## Rulebook coverage\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```text\n")[1:]
+
+
+def _shown(block: str) -> list[str]:
+    body = block.split("```", 1)[0]
+    return [line for line in body.splitlines() if line != "..." and not line.startswith("$ ")]
+
+
+def test_readme_output_is_real() -> None:
+    result = CliRunner().invoke(cli, ["coverage", "kaelyfos"])
+    assert result.exit_code == 0
+    shown = _shown(_readme_blocks()[0])
+    assert shown and all(line in result.output.splitlines() for line in shown), "stale"
+
+
+def test_cli_markdown_to_file(tmp_path: Path) -> None:
+    out = tmp_path / "coverage.md"
+    result = CliRunner().invoke(cli, ["coverage", "kaelyfos", "--format", "markdown", "-o", out])
+    assert result.exit_code == 0, result.output
+    md = out.read_text("utf-8")
+    assert md.startswith("# Rulebook coverage: kaelyfos\n")
+    assert "| Set aside secret cards A & B until referenced. | not modelled |" in md
+
+
+def test_cli_bad_game_is_one_line() -> None:
+    result = CliRunner().invoke(cli, ["coverage", "kaelyfoss"])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+    assert "kaelyfoss" in result.output
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    target = tmp_path / "designer-repo"
+    shutil.copytree(EXAMPLE, target)
+    return target
+
+
+def _run(repo: Path, *args: str) -> tuple[int, str]:
+    import os
+
+    here = os.getcwd()
+    os.chdir(repo)
+    try:
+        result = CliRunner().invoke(cli, list(args))
+    finally:
+        os.chdir(here)
+    return result.exit_code, result.output
+
+
+def test_unmodified_example_has_no_uncovered_sentence(repo: Path) -> None:
+    code, out = _run(repo, "coverage", "board.toml")
+    assert code == 0, out
+    assert "0 sentence(s) of rules/kaelyfos.md that nothing covers" in out
+    code, out = _run(repo, "check", "board.toml", "--baseline", "ruleslawyer-baseline.json")
+    assert code == 0, out
+    assert "uncovered-sentence" not in out
+
+
+def test_new_uncovered_sentence_fails_check_and_diff_names_it(repo: Path) -> None:
+    rules = repo / "rules" / "kaelyfos.md"
+    shutil.copy(rules, repo / "old-rules.md")
+    old = "- Bloodsuckers completely ignore the Scarab and any explorers on it."
+    body = rules.read_text("utf-8")
+    assert old in body
+    rules.write_text(body.replace(old, f"{old} {NEW_SENTENCE}"), "utf-8")
+    line = next(n for n, t in enumerate(rules.read_text().splitlines(), 1) if NEW_SENTENCE in t)
+
+    code, out = _run(repo, "check", "board.toml", "--baseline", "ruleslawyer-baseline.json")
+    assert code == 1, out
+    assert "FAIL [gap] kaelyfos/coverage/uncovered-sentence" in out
+    assert f"“{NEW_SENTENCE}” (Reference & FAQ, rules/kaelyfos.md:{line})" in out
+
+    code, diffed = _run(repo, "diff", "old-rules.md", "rules/kaelyfos.md")
+    assert code == 1, diffed
+    assert f"“{NEW_SENTENCE}” (rules/kaelyfos.md:{line})" in diffed
+    actual = (out + diffed).splitlines()
+    shown = _shown(_readme_blocks()[1])
+    assert shown and all(s in actual for s in shown if s), "README designer example is stale"
+
+    # Saying what covers it in the game file's [coverage] table settles it.
+    board = repo / "board.toml"
+    board.write_text(
+        board.read_text("utf-8") + f'"{NEW_SENTENCE}" = "not modelled: house rule, not tested"\n'
+    )
+    code, out = _run(repo, "check", "board.toml", "--baseline", "ruleslawyer-baseline.json")
+    assert code == 0, out
+
+
+def test_coverage_table_quote_not_in_rulebook_is_bad_input(repo: Path) -> None:
+    board = repo / "board.toml"
+    board.write_text(board.read_text("utf-8") + '"No such sentence." = "flavour"\n')
+    code, out = _run(repo, "check", "board.toml")
+    assert code == 2, out
+    assert len(out.strip().splitlines()) == 1
+    assert "board.toml" in out and "coverage.No such sentence." in out
+
+
+def test_coverage_file_json_lists_uncovered(repo: Path) -> None:
+    code, out = _run(repo, "coverage", "board.toml", "--format", "json")
+    assert code == 0, out
+    (doc,) = json.loads(out)["games"]
+    assert doc["game"] == "kaelyfos"
+    assert doc["rulebook"] == "rules/kaelyfos.md"
+    assert doc["uncovered"] == []
+
+
+@pytest.mark.parametrize(
+    ("table", "place"),
+    [
+        ("coverage = 3\n", "coverage"),  # not a table
+        ('[coverage]\n"Place the crew on the Scarab." = ""\n', "coverage.Place the crew"),
+    ],
+)
+def test_bad_coverage_table_is_one_line(repo: Path, table: str, place: str) -> None:
+    board = repo / "board.toml"
+    text = board.read_text("utf-8").split("\n[coverage]", 1)[0]
+    if table.startswith("coverage ="):  # a top-level key goes before the first table
+        text = table + text
+    else:
+        text += "\n" + table
+    board.write_text(text, "utf-8")
+    code, out = _run(repo, "check", "board.toml")
+    assert code == 2, out
+    assert len(out.strip().splitlines()) == 1
+    assert f"board.toml: {place}" in out or place in out
+
+
+def test_coverage_table_without_rulebook_is_bad_input(tmp_path: Path) -> None:
+    board = (EXAMPLE / "board.toml").read_text("utf-8")
+    board = board.replace('rulebook = "rules/kaelyfos.md"', "").split("\n[coverage]", 1)[0]
+    path = tmp_path / "board.toml"
+    path.write_text(board + '\n[coverage]\n"Some sentence." = "flavour"\n', "utf-8")
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "expected a rulebook named in the file" in result.output

@@ -1,0 +1,100 @@
+"""Issue 28: a search that did not finish says ``finished: false`` and exits 3 (README: Exit
+codes), and a sample with no game in it says so instead of printing ``mean None``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.solvers.balance_stats import mean_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SPENT = "0.000001"  # seconds: spent before the first game or the first step of a search
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def unfinished(result) -> dict:
+    assert result.exit_code == 3, (result.exit_code, result.output)
+    document = json.loads(result.stdout)
+    assert document["finished"] is False
+    return document
+
+
+def test_cunning_folk_deduce_out_of_time_exits_3() -> None:
+    log = str(ROOT / "examples" / "cunning-folk" / "thirty-events.toml")
+    result = run("cunning-folk", "deduce", log, "--max-seconds", SPENT, "--format", "json")
+    assert unfinished(result)["worlds"] is None
+    text = run("cunning-folk", "deduce", log, "--max-seconds", SPENT)
+    assert text.exit_code == 3 and text.output.startswith("finished: false (the time budget")
+
+
+def test_twisted_cryptids_balance_out_of_time_exits_3() -> None:
+    args = ("twisted-cryptids", "balance", "--players", "2", "--games", "1")
+    document = unfinished(run(*args, "--max-seconds", SPENT, "--format", "json"))
+    assert document["counts"][0]["games"] == 0
+    text = run(*args, "--max-seconds", SPENT)
+    assert text.exit_code == 3 and "finished: false" in text.output
+    assert "None" not in text.output and "no mean final score: no game played" in text.output
+
+
+def test_kaelyfos_advise_out_of_time_exits_3(monkeypatch) -> None:
+    # the example is small enough to finish before the budget is first looked at (every 64
+    # steps), so the ranking is cut here as the budget would cut it
+    from ruleslawyer.solvers.kaelyfos import advise
+
+    real = advise.rank
+    monkeypatch.setattr(advise, "rank", lambda *a: dataclasses.replace(real(*a), finished=False))
+    advice = str(ROOT / "examples" / "kaelyfos" / "advise.toml")
+    unfinished(run("kaelyfos", "advise", advice, "--max-seconds", "5", "--format", "json"))
+    text = run("kaelyfos", "advise", advice, "--max-seconds", "5")
+    assert text.exit_code == 3 and "finished: false" in text.output
+
+
+def test_report_with_unfinished_searches_exits_3(tmp_path: Path) -> None:
+    result = run(
+        "report", "kaelyfos", "--dir", str(tmp_path), "--max-seconds", SPENT, "--fail-on", "none"
+    )
+    assert result.exit_code == 3, result.output
+    assert (tmp_path / "kaelyfos.md").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("cunning-folk", "balance", "--setup", "standard"), "no mean moves: no game played"),
+        (("twist-of-fate", "balance", "--players", "3"), "no mean rounds or plies: no game played"),
+    ],
+)
+def test_balance_with_no_game_played_says_so(args, said) -> None:
+    result = run(*args, "--games", "1", "--max-seconds", SPENT)
+    assert result.exit_code == 3 and "finished: false" in result.output
+    assert said in result.output and "None" not in result.output
+
+
+def test_mean_text() -> None:
+    assert mean_text(41.5, "moves") == "mean 41.5 moves"
+    assert mean_text(None, "moves") == "no mean moves: no game played"
+
+
+def test_diff_with_unfinished_searches_says_so_and_exits_3() -> None:
+    board = str(ROOT / "examples" / "designer-repo" / "board.toml")
+    document = unfinished(run("diff", board, board, "--max-seconds", SPENT, "--format", "json"))
+    assert document["appeared"] == [] and document["disappeared"] == []
+    text = run("diff", board, board, "--max-seconds", SPENT)
+    assert text.exit_code == 3 and text.output.splitlines()[-1].startswith("finished: false")
+    assert run("diff", board, board, "--format", "json").exit_code == 0
+
+
+def test_baseline_of_unfinished_searches_says_so_and_exits_3(tmp_path: Path) -> None:
+    out = tmp_path / "baseline.json"
+    result = run("baseline", "kaelyfos", "-o", str(out), "--max-seconds", SPENT)
+    assert result.exit_code == 3 and out.is_file()
+    assert result.stderr.startswith(f"wrote {out}: ") and "finished: false (" in result.stderr
