@@ -11,7 +11,8 @@ stderr together). Conventions (tests/README.md, "Documentation tests"):
 - timings (``seconds: 1.23``, ``0.4 s``, ``12 ms``, ``3 min``) and absolute paths are
   masked on both sides before comparing, so the README may show any value there.
 - words after ``console`` in the info string: ``slow`` (the block takes over ~20 s:
-  it runs under ``pytest -m slow``) and ``cwd=DIR`` (run from DIR of the copy).
+  it runs under ``pytest -m slow``) and ``cwd=DIR`` (run from DIR of the copy,
+  relative to its root; without it, from the folder of the README).
 - ``$ cd DIR`` changes the directory for the block's later commands.
 
 Each block runs in its own temporary copy of the repository, with the ``ruleslawyer``
@@ -64,6 +65,8 @@ MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "<time>",
     ),
+    # what a run's memory peaked at ("peak memory per worker: 0 204 MiB, 1 199 MiB")
+    (re.compile(r"(?<=^peak memory per worker: ).*"), "<memory>"),
     # an absolute path (a temporary directory, the copy of the repository, a home)
     (re.compile(r"(?<![\w.:/~-])/(?:[\w.@+-]+/)*[\w.@+-]+/?"), "<path>"),
 )
@@ -153,8 +156,9 @@ def parse(text: str, path: str) -> list[Block]:
                     f"{path}:{i + 1}: found {unknown[0]!r} after console, "
                     "expected 'slow' or 'cwd=DIR'"
                 )
-            cwd = next((w[4:] for w in options if w.startswith("cwd=")), ".")
-            body = [line.removeprefix(indent) for line in lines[: close]]
+            here = Path(path).parent.as_posix()
+            cwd = next((w[4:] for w in options if w.startswith("cwd=")), here)
+            body = [line.removeprefix(indent) for line in lines[:close]]
             blocks.append(
                 Block(
                     path=path,

@@ -268,14 +268,3 @@ def test_matches_the_plain_reference_on_generated_logs(seed: int, any_rules: boo
 @given(seed=st.integers(0, 1_000_000), any_rules=st.booleans())
 def test_matches_the_plain_reference_on_many_generated_logs(seed: int, any_rules: bool) -> None:
     _check_against_reference(seed, any_rules, max_worlds=3000)
-
-
-def test_the_readme_two_player_example_runs_as_printed() -> None:
-    root = Path(__file__).resolve().parents[2]
-    section = (root / "README.md").read_text().split("### Advise the player", 1)[1]
-    shown = section.split("examples/cunning-folk/two-players.toml`", 1)[1]
-    shown = shown.split("```text\n", 1)[1].split("  ...\n```", 1)[0]
-    example = root / "examples" / "cunning-folk" / "two-players.toml"
-    result = CliRunner().invoke(cli, ["cunning-folk", "advise", str(example)])
-    assert result.exit_code == 0 and result.output.startswith(shown)
-    assert "better: accept (by the game utility)" in shown

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -214,17 +213,6 @@ def test_cli_bad_input_is_one_line() -> None:
         result = CliRunner().invoke(cli, ["twist-of-fate", "balance", *args])
         assert result.exit_code == 2, result.output
         assert needle in result.output and "Traceback" not in result.output
-
-
-def test_readme_example_runs_as_printed() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    section = readme.split("### Balance for designers: `ruleslawyer twist-of-fate balance", 1)[
-        1
-    ].split("\n### ", 1)[0]
-    command = re.search(r"```sh\nruleslawyer (.+?)\n```", section).group(1)
-    printed = section.split("```text\n", 1)[1].split("```", 1)[0]
-    result = CliRunner().invoke(cli, command.split(), catch_exceptions=False)
-    assert result.exit_code == 0 and result.output == printed
 
 
 @pytest.mark.slow

@@ -236,22 +236,6 @@ def test_cli_position_too_big_for_one_word_exits_2(tmp_path: Path) -> None:
     assert code == 2 and "62 bits" in err and len(err.splitlines()) == 1
 
 
-@pytest.mark.slow  # starts a local cluster of two worker processes
-def test_readme_dask_example_runs_as_printed() -> None:
-    import re
-
-    readme = (ROOT / "README.md").read_text("utf-8")
-    section = readme.split("## Twist of Fate", 1)[1].split("\n## ", 1)[0]
-    block = re.search(
-        r"```console\n\$ ruleslawyer ([^\n]+--engine dask[^\n]*)\n(.*?)```", section, re.S
-    )
-    assert block is not None
-    result = CliRunner().invoke(cli, block.group(1).split(), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    varies = re.compile(r"^(seconds|peak memory per worker): .*$", re.MULTILINE)
-    assert varies.sub("", result.output) == varies.sub("", block.group(2))
-
-
 @settings(deadline=None)  # the first call compiles the kernel's function
 @given(packable_states())
 def test_pack_by_table_is_pack(case: tuple[tiers.Layout, int, int]) -> None:
