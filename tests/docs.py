@@ -10,9 +10,11 @@ stderr together). Conventions (tests/README.md, "Documentation tests"):
 - a line ``...`` stands for any number of lines (none included) the README leaves out.
 - timings (``seconds: 1.23``, ``0.4 s``, ``12 ms``, ``3 min``) and absolute paths are
   masked on both sides before comparing, so the README may show any value there.
-- words after ``console`` in the info string: ``slow`` (the block takes over ~20 s:
-  it runs under ``pytest -m slow``) and ``cwd=DIR`` (run from DIR of the copy,
-  relative to its root; without it, from the folder of the README).
+- words after ``console`` in the info string: ``slow`` (a long block, over ~5 s on
+  the shared machine, so that the fast blocks together stay under a minute: it runs
+  under ``pytest -m slow``) and ``cwd=DIR`` (run from DIR of the copy,
+  relative to its root; without it, from the root, or for an example's README from
+  the example's folder).
 - ``$ cd DIR`` changes the directory for the block's later commands.
 
 Each block runs in its own temporary copy of the repository, with the ``ruleslawyer``
@@ -129,7 +131,7 @@ def doc_files(root: Path = ROOT) -> list[str]:
     return sorted(n for n in names if (root / n).is_file())
 
 
-FENCE = re.compile(r"^( *)```(.*)$")
+FENCE = re.compile(r"^( *)(`{3,})([^`]*)$")
 
 
 def parse(text: str, path: str) -> list[Block]:
@@ -143,11 +145,12 @@ def parse(text: str, path: str) -> list[Block]:
         if not fence:
             i += 1
             continue
-        indent = fence.group(1)
-        close = next((j for j in range(i + 1, len(lines)) if FENCE.match(lines[j])), None)
+        indent, ticks = fence.group(1), fence.group(2)
+        closing = re.compile(rf"^ *{ticks}`*\s*$")  # as long as the opening one, or longer
+        close = next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])), None)
         if close is None:
-            raise ValueError(f"{path}:{i + 1}: found an unclosed fence, expected a closing ```")
-        words = fence.group(2).split()
+            raise ValueError(f"{path}:{i + 1}: found an unclosed fence, expected a closing {ticks}")
+        words = fence.group(3).split()
         if words and words[0] == "console":
             options = words[1:]
             unknown = [w for w in options if w != "slow" and not w.startswith("cwd=")]
@@ -156,7 +159,7 @@ def parse(text: str, path: str) -> list[Block]:
                     f"{path}:{i + 1}: found {unknown[0]!r} after console, "
                     "expected 'slow' or 'cwd=DIR'"
                 )
-            here = Path(path).parent.as_posix()
+            here = Path(path).parent.as_posix() if path.startswith("examples/") else "."
             cwd = next((w[4:] for w in options if w.startswith("cwd=")), here)
             body = [line.removeprefix(indent) for line in lines[:close]]
             blocks.append(
@@ -297,6 +300,13 @@ def drift(block: Block, command: Command, run: Run) -> str | None:
         f"{block.path}:{command.line}: the output of `{command.text}` has drifted "
         "(`python -m tests.docs --update` rewrites it):\n" + "\n".join(diff)
     )
+
+
+def anchor(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading: lower case, punctuation but ``-`` and
+    ``_`` dropped, each space a ``-``."""
+    text = heading.lstrip("#").strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
 
 
 # --- running --------------------------------------------------------------------------

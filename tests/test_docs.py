@@ -37,6 +37,12 @@ def test_parse_takes_the_indent_of_a_block_in_a_list_item_off() -> None:
     assert block.commands[0].shown == ("x",)
 
 
+def test_parse_skips_a_console_block_quoted_inside_a_longer_fence() -> None:
+    text = "````markdown\n```console\n$ false\n```\n````\n\n```console\n$ true\n```\n"
+    (block,) = docs.parse(text, "README.md")
+    assert (block.line, block.commands[0].text) == (7, "true")
+
+
 def test_parse_refuses_a_console_block_without_a_command() -> None:
     with pytest.raises(ValueError, match=r"README.md:2: found a console block not starting"):
         docs.parse("```console\nno dollar\n```\n", "README.md")
@@ -137,3 +143,16 @@ def test_console_block(block: docs.Block) -> None:
         if (message := docs.drift(block, command, run))
     ]
     assert not failures, "\n\n".join(failures)
+
+
+def test_every_link_to_a_benchmark_names_a_section_of_benchmarks_readme() -> None:
+    import re
+
+    headings = {
+        docs.anchor(line)
+        for line in (docs.ROOT / "benchmarks" / "README.md").read_text("utf-8").splitlines()
+        if line.startswith("#")
+    }
+    readme = (docs.ROOT / "README.md").read_text("utf-8")
+    links = re.findall(r"\]\(benchmarks/README\.md#([^)]+)\)", readme)
+    assert links and sorted(set(links) - headings) == []
