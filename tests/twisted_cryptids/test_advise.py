@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from click.testing import CliRunner
 
-from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.models.twisted_cryptids.play import legal_moves, scored_humans, step
 from ruleslawyer.solvers.twisted_cryptids.advise import advise, world_count
@@ -102,40 +100,3 @@ def test_step_is_not_changed_by_advice() -> None:
     before = legal_moves(state)
     advise(state)
     assert legal_moves(state) == before and step(state, before[0]) == step(state, before[0])
-
-
-def _readme_block(command: str) -> list[str]:
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    after = readme.split(command, 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
-    return [line for line in after.splitlines() if line != "..."]
-
-
-def test_readme_advise_example_is_real() -> None:
-    command = "ruleslawyer twisted-cryptids advise examples/twisted-cryptids/advise-day.toml"
-    shown = _readme_block(command + " --exact-limit 1000")
-    args = [*command.split()[1:], "--exact-limit", "1000"]
-    actual = CliRunner().invoke(cli, args).output.splitlines()
-    assert shown and shown == actual[: len(shown)]
-
-
-@pytest.mark.slow
-def test_readme_balance_example_is_real() -> None:
-    shown = _readme_block("ruleslawyer twisted-cryptids balance --players 4 --games 200")
-    args = ["twisted-cryptids", "balance", "--players", "4", "--games", "200"]
-    assert CliRunner().invoke(cli, args).output.splitlines() == shown
-
-
-def test_readme_last_round_example_is_real() -> None:
-    command = "ruleslawyer twisted-cryptids advise examples/twisted-cryptids/advise-last-round.toml"
-    shown = _readme_block(command + "\n")
-    actual = CliRunner().invoke(cli, command.split()[1:]).output.splitlines()
-    assert shown and shown == actual
-
-
-@pytest.mark.slow
-def test_readme_advise_balance_example_is_real() -> None:
-    command = "ruleslawyer twisted-cryptids balance --players 2 --games 4 --policy advise"
-    shown = _readme_block(command)
-    assert CliRunner().invoke(cli, command.split()[1:]).output.splitlines() == shown
