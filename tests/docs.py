@@ -202,6 +202,30 @@ def _commands(lines: list[str], start: int, close: int, path: str) -> tuple[Comm
     return tuple(commands)
 
 
+def untested_commands(text: str, path: str) -> list[str]:
+    """``FILE:LINE`` of every command shown outside a console block, where the harness
+    would not run it: a ``$ `` line in any other block, or an ``sh`` line calling
+    ``ruleslawyer``."""
+    found: list[str] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        fence = FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        closing = re.compile(rf"^ *{fence.group(2)}`*\s*$")
+        close = next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])), len(lines))
+        words = fence.group(3).split() or [""]
+        if words[0] not in ("console", "markdown"):
+            for j in range(i + 1, close):
+                line = lines[j].strip()
+                if line.startswith("$ ") or (words[0] == "sh" and line.startswith("ruleslawyer ")):
+                    found.append(f"{path}:{j + 1}")
+        i = close + 1
+    return found
+
+
 def all_blocks(root: Path = ROOT) -> list[Block]:
     return [b for name in doc_files(root) for b in parse((root / name).read_text("utf-8"), name)]
 

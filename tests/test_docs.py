@@ -123,6 +123,22 @@ def test_a_command_runs_in_a_copy_with_the_venv(tmp_path: Path) -> None:
     assert (tmp_path / "data.txt").read_text() == "kept\n"  # the copy was written, not this
 
 
+def test_untested_commands_are_found() -> None:
+    text = "```text\n$ ruleslawyer check\n```\n```sh\nruleslawyer x\npip y\n```\n"
+    assert docs.untested_commands(text, "R.md") == ["R.md:2", "R.md:5"]
+    assert docs.untested_commands("```console\n$ true\n```\n", "R.md") == []
+
+
+def test_every_command_shown_is_in_a_console_block() -> None:
+    # a command in a text or sh block would escape the documentation tests
+    found = [
+        where
+        for name in docs.doc_files()
+        for where in docs.untested_commands((docs.ROOT / name).read_text("utf-8"), name)
+    ]
+    assert found == []
+
+
 def test_every_documentation_file_is_found() -> None:
     files = docs.doc_files()
     assert {"README.md", "tests/README.md", "benchmarks/README.md"} <= set(files)
