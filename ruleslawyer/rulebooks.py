@@ -16,9 +16,11 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Sentence
@@ -125,21 +127,73 @@ class DesignerRulebook:
             return None
         want = _plain(quote.replace("...", " "))
         width = max(1, len(re.findall(r"[.!?](?:\s|$)", quote)))
-        runs = [pieces[i : i + width] for i in range(len(pieces))]
-        joined = [" ".join(p[1] for p in run) for run in runs]
-        matchers = [difflib.SequenceMatcher(None, want, j, autojunk=False) for j in joined]
-        # ratio() is at most quick_ratio(): the exact ratios are worked out from the highest
-        # bound down, stopping once no bound can beat the best (the first of equals wins)
-        bounds = sorted(((-m.quick_ratio(), i) for i, m in enumerate(matchers)))
-        best_score, best_i = -1.0, -1
-        for bound, i in bounds:
-            if -bound < best_score:
-                break
-            score = matchers[i].ratio()
-            if score > best_score or (score == best_score and i < best_i):
-                best_score, best_i = score, i
-        line = runs[best_i][0][0]
-        return Candidate(joined[best_i], line, self.section_at(line, ""), best_score)
+        best_i, best_score = closest(want, _index(self.text), width)
+        run = pieces[best_i : best_i + width]
+        line = run[0][0]
+        return Candidate(" ".join(p[1] for p in run), line, self.section_at(line, ""), best_score)
+
+
+MAX_COMPARED = 200  # exact comparisons (difflib's ratio) per quote at most
+
+
+@dataclass(frozen=True)
+class _Index:
+    """Every sentence of a rulebook's body, as arrays to bound many comparisons at once."""
+
+    texts: tuple[str, ...]
+    lengths: Any  # numpy int64[n]: each sentence's length in characters
+    codes: Any  # numpy uint32: the code points of every sentence, sorted
+    owners: Any  # numpy int64: the sentence each of ``codes`` comes from
+
+
+@lru_cache(maxsize=4)
+def _index(body: str) -> _Index:
+    import numpy as np
+
+    texts = tuple(text for _, text in _sentences(body))
+    lengths = np.array([len(t) for t in texts], dtype=np.int64)
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
+    owners = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+    order = np.argsort(codes, kind="stable")
+    return _Index(texts, lengths, codes[order], owners[order])
+
+
+def closest(want: str, index: _Index, width: int, most: int = MAX_COMPARED) -> tuple[int, float]:
+    """The first sentence of the run of ``width`` sentences (fewer at the end) most like
+    ``want`` by difflib's ``ratio()``, and that ratio; the first of equals wins.
+
+    ``quick_ratio()`` (the characters two texts share, in any order) bounds ``ratio()``
+    from above; it is worked out for every run at once from the sentences' character
+    counts. Exact ratios are then taken from the highest bound down, stopping once no
+    bound can beat the best, and after ``most`` of them at the latest: a rulebook whose
+    sentences are all rearrangements of the same letters cannot make the search quadratic.
+    """
+    import numpy as np
+
+    n = len(index.texts)
+    starts = np.arange(n)
+    ends = np.minimum(starts + width, n)
+    spaces = ends - starts - 1  # the runs' sentences are joined by one space
+    total = np.concatenate(([0], np.cumsum(index.lengths)))
+    lengths = total[ends] - total[starts] + spaces
+    shared = np.zeros(n, dtype=np.int64)
+    for char, wanted in Counter(want).items():
+        code = ord(char)
+        lo, hi = np.searchsorted(index.codes, [code, code + 1])
+        counts = np.concatenate(([0], np.cumsum(np.bincount(index.owners[lo:hi], minlength=n))))
+        have = counts[ends] - counts[starts] + (spaces if char == " " else 0)
+        shared += np.minimum(have, wanted)
+    size = lengths + len(want)
+    bounds = np.where(size > 0, 2.0 * shared / np.maximum(size, 1), 1.0)
+    best_score, best_i = -1.0, -1
+    for i in np.argsort(-bounds, kind="stable")[:most].tolist():
+        if bounds[i] < best_score:
+            break
+        joined = " ".join(index.texts[i : i + width])
+        score = difflib.SequenceMatcher(None, want, joined, autojunk=False).ratio()
+        if score > best_score or (score == best_score and i < best_i):
+            best_score, best_i = score, i
+    return best_i, best_score
 
 
 def _plain(text: str) -> str:
