@@ -252,21 +252,25 @@ def loopback_scheduler() -> str:
     return str(cluster.scheduler_address)
 
 
-DASK_VALUES: dict[str, tuple[str, ...]] = {
-    "--workers": ("0",) * 8 + ("1", "-1", "64", "257", "1.5", "nan", "", "²", "0x1", " 0"),
+# per option: values a user would give, then hostile ones
+DASK_VALUES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "--workers": (
+        ("0", "0", "0", "1"),
+        ("-1", "64", "257", "1.5", "nan", "", "²", "0x1", " 0"),
+    ),
     "--max-disk": (
-        *("nan", "inf", "-inf", "-1", "0", "0.0009", "0.001", "1e300", "abc", ""),
-        *("1", "0.000001", "1e-3", "٣", "0.5"),
+        ("0.001", "1", "0.5", "1e-3"),
+        ("nan", "inf", "-inf", "-1", "0", "0.0009", "1e300", "abc", "", "0.000001", "٣"),
     ),
-    "--worker-memory": ("0.1", "0", "nan", "inf", "1", "2", "5000", "-1", "1e400", "0.5"),
-    "--partition-states": ("100", "1", "0", "-5", "1e3", "99999999999999999999", "7", "100"),
-    "--max-states": ("100", "0", "1", "-1", "13", "1399", "1400"),
-    "--max-seconds": ("0", "0.5", "nan", "30", "-1", "1e-9"),
+    "--worker-memory": (("1", "2", "1.5"), ("0.1", "0", "nan", "inf", "5000", "-1", "1e400")),
+    "--partition-states": (("100", "1000", "250"), ("1", "0", "-5", "1e3", "9" * 20, "99")),
+    "--max-states": (("100", "1", "13", "1399", "1400"), ("0", "-1", "1e9", "nan")),
+    "--max-seconds": (("30", "0.5", "5"), ("0", "nan", "-1", "1e-9", "inf")),
     "--scheduler": (
-        *("{loopback}", "{loopback}", "", "tcp://127.0.0.1:1", "nonsense"),
-        *("inproc://x", "tcp://localhost:99999", "tcp://256.1.1.1:8786"),
+        ("{loopback}",),
+        ("", "tcp://127.0.0.1:1", "nonsense", "inproc://x", "tcp://localhost:99999"),
     ),
-    "--format": ("json", "json", "text"),
+    "--format": (("json", "text"), ("xml", "")),
 }
 WORK_DIRS = (
     *("none", "new", "new", "nested", "empty", "file", "fifo", "devnull", "blank"),
@@ -282,7 +286,9 @@ def dask_plan(draw: st.DrawFn) -> tuple[Any, ...]:
     chosen = draw(st.sets(st.sampled_from(sorted(DASK_VALUES)), max_size=4))
     options = []
     for option in sorted(chosen):
-        options.append((option, draw(st.sampled_from(DASK_VALUES[option]))))
+        valid, hostile = DASK_VALUES[option]
+        pool = valid if draw(st.integers(0, 2)) else hostile
+        options.append((option, draw(st.sampled_from(pool))))
     alone = "--scheduler" not in chosen or draw(st.integers(0, 4)) == 0
     if alone and "--workers" not in chosen:  # no --workers: 2 processes, too slow here
         options.append(("--workers", "0"))
@@ -356,9 +362,14 @@ def work_dir(case: Case, kind: str) -> str | None:
 
 
 def hold_lock(case: Case, work: Path) -> None:
-    """Hold ``work``'s lock as a run working there would."""
-    fd = os.open(work / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    """Hold ``work``'s lock as a run working there would (read-only: the file system can
+    still be remounted read-only; held already, it stays held)."""
+    fd = os.open(work / "lock", os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return
     case.holders.append(fd)
 
 
@@ -397,6 +408,8 @@ def workdir_plan(draw: st.DrawFn) -> tuple[Any, ...]:
             damages.append((kind, which, draw(st.floats(0, 1)), draw(st.integers(1, 255))))
         elif kind == "replace":
             damages.append((kind, which, draw(st.sampled_from(REPLACEMENTS))))
+        elif kind == "delete":
+            damages.append((kind, which))
         elif kind == "manifest":
             doc = json.loads((earlier_run(start) / "manifest.json").read_text())
             doc.pop("checksum")
@@ -406,19 +419,22 @@ def workdir_plan(draw: st.DrawFn) -> tuple[Any, ...]:
     resume = draw(st.integers(0, 9)) > 0
     workers = draw(st.sampled_from(["0"] * 9 + ["1"]))
     place = draw(st.sampled_from(["here"] * 8 + ["read-only", "full"]))
-    return ("workdir", start, tuple(damages), resume, workers, place)
+    free = draw(st.integers(0, 64)) << 10  # on a full disk: the bytes left free
+    return ("workdir", start, tuple(damages), resume, workers, place, free)
 
 
 def build_workdir(case: Case, plan: tuple[Any, ...]) -> None:
-    _, start, damages, resume, workers, place = plan
+    _, start, damages, resume, workers, place, free = plan
     if place == "here":
         work = case.root / "w"
     else:
-        fs = tmpfs(case, case.root / "fs", "64k" if place == "full" else "1m")
+        fs = tmpfs(case, case.root / "fs", "1m")
         work = fs / "w"
     shutil.copytree(earlier_run(start), work)
     for damage in damages:
         damage_work(case, work, damage)
+    if place == "full":
+        fill(case.root / "fs" / "ballast", free)
     if place == "read-only":
         read_only(case.root / "fs")
     position = small_position()
@@ -428,6 +444,17 @@ def build_workdir(case: Case, plan: tuple[Any, ...]) -> None:
         "--workers", workers, "--work-dir", str(work), "--partition-states", "100",
         "--format", "json", *(["--resume"] if resume else []),
     ]  # fmt: skip
+
+
+def fill(ballast: Path, free: int) -> None:
+    """Fill the file system of ``ballast`` until about ``free`` bytes are left."""
+    with open(ballast, "wb") as f:
+        left = shutil.disk_usage(ballast.parent).free - free
+        with contextlib.suppress(OSError):
+            while left > 0:
+                f.write(bytes(min(left, 4096)))
+                f.flush()
+                left -= 4096
 
 
 def damage_work(case: Case, work: Path, damage: tuple[Any, ...]) -> None:

@@ -140,3 +140,32 @@ def test_sections_of_a_long_markdown_rulebook_are_found_in_one_pass(monkeypatch:
     for line in range(1, len(lines) + 1):
         book.section_at(line, "")
     assert matched[0] == len(lines)  # each line read once, not once per lookup
+
+
+@pytest.mark.slow
+def test_a_taken_dashboard_port_says_nothing_on_stderr(tmp_path: Any) -> None:
+    # found by dask-options and dask-workdir: with port 8787 taken (another cluster on the
+    # machine), a local cluster warned on stderr over three lines, around the error line
+    import contextlib
+    import socket
+    import warnings
+
+    from tests.fuzz.faults import small_position
+
+    with contextlib.ExitStack() as stack:
+        # a warning reaches stderr outside pytest, which records them instead
+        seen = stack.enter_context(warnings.catch_warnings(record=True))
+        warnings.simplefilter("always")
+        with contextlib.suppress(OSError):  # taken already, as in the runs: as good
+            taken = stack.enter_context(socket.socket())
+            taken.bind(("", 8787))
+            taken.listen()
+        result = _run_in(
+            tmp_path, "twist-of-fate", "solve", str(small_position()), "--engine", "dask",
+            "--model", "paranoid", "--workers", "1", "--work-dir", str(tmp_path / "w"),
+            "--partition-states", "100",
+            "--format", "json",
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "", result.stderr
+    assert not [w for w in seen if "already in use" in str(w.message)]
