@@ -94,6 +94,11 @@ class DesignerRulebook:
             out.append(heading)
         return out
 
+    @cached_property
+    def _lowered(self) -> dict[str, str]:
+        """Each heading in lower case, worked out once (a heading may be a long line)."""
+        return {h: h.lower() for h in set(self._headings) if h is not None}
+
     def section_at(self, line: int, default: str) -> str:
         """The Markdown heading above ``line`` (1-based), else ``default``."""
         if not self.markdown:
@@ -116,7 +121,7 @@ class DesignerRulebook:
             (
                 span
                 for span in found
-                if self.section_at(span[0], "").lower().startswith(wanted) and wanted
+                if wanted and self._lowered.get(self.section_at(span[0], ""), "").startswith(wanted)
             ),
             found[0],
         )
@@ -191,7 +196,7 @@ def closest(want: str, index: _Index, width: int, most: int = MAX_COMPARED) -> t
     shared = np.zeros(n, dtype=np.int64)
     for char, wanted in Counter(want).items():
         code = ord(char)
-        lo, hi = np.searchsorted(index.codes, [code, code + 1])
+        lo, hi = np.searchsorted(index.codes, np.array([code, code + 1], dtype=np.uint32))
         counts = np.concatenate(([0], np.cumsum(np.bincount(index.owners[lo:hi], minlength=n))))
         have = counts[ends] - counts[starts] + (spaces if char == " " else 0)
         shared += np.minimum(have, wanted)

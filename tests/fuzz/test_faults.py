@@ -169,3 +169,22 @@ def test_a_taken_dashboard_port_says_nothing_on_stderr(tmp_path: Any) -> None:
     assert result.exit_code == 0, result.output
     assert result.stderr == "", result.stderr
     assert not [w for w in seen if "already in use" in str(w.message)]
+
+
+def test_a_markdown_rulebook_on_one_long_line_is_placed_in_one_pass() -> None:
+    # found by designer-rulebook: the example on one line of 500 KB, forty times: that
+    # line is its only heading, and placing each quote lowered it again for every place
+    # the quote is found (8,934 times, past 30 s)
+    from ruleslawyer import rulebooks
+    from ruleslawyer.findings import Sentence
+    from tests.fuzz.faults import EXAMPLE_BOOK
+
+    body = EXAMPLE_BOOK.read_text("utf-8").replace("\n", " ") * 40
+    book = rulebooks.DesignerRulebook("rules/kaelyfos.md", body)
+    quote = "Each bloodsucker moves the amount indicated, toward the nearest explorer."
+    placed = book.place(Sentence("x.txt", "Bloodsuckers", quote))
+    assert placed.line == 1 and placed.section.startswith("Kaelyfos: the long gut")
+    assert list(book._lowered.values()) == [book.section_at(1, "").lower()]
+    plan = ("rulebook", "rules/kaelyfos.md", "one-line", "", 290,
+            ("baseline", "{game}", "--max-seconds", "1", "-o", "{root}/baseline.json"))  # fmt: skip
+    assert problem_of(plan) is None
