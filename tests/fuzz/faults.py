@@ -706,9 +706,10 @@ def build_report(case: Case, plan: tuple[Any, ...]) -> None:
             if where in ("fifo", "loop"):
                 break
             if kind == "text":
-                page.parent.mkdir(parents=True, exist_ok=True)
-                if not page.is_dir():
-                    page.write_text("an earlier page\n")
+                with contextlib.suppress(OSError):  # under a page made a file or a link
+                    page.parent.mkdir(parents=True, exist_ok=True)
+                    if not page.is_dir():
+                        page.write_text("an earlier page\n")
                 continue
             target = {
                 "link-outside": case.root / "outside.md",
