@@ -3,13 +3,15 @@ Dask engine (its options and its work directory), the designer rulebook a game f
 names, and the directory ``report`` writes into.
 
 A case is a plan drawn by Hypothesis (a tuple of words and numbers, printed on a
-failure so it can be replayed): :func:`build` lays out its files in a fresh
-directory, and :func:`judge` runs the command line in process and says what went
-wrong, beyond :func:`tests.fuzz.harness.verdict`'s contract:
+failure so it can be replayed with :func:`problem_of`): its ``build_*`` function lays
+out its files in a fresh directory, :func:`invoke` runs the command line in process
+from an empty current directory, and :func:`judge` says what went wrong, beyond
+:func:`tests.fuzz.harness.verdict`'s contract:
 
 - a finished Twist of Fate answer equals the memory solver's on the same position;
 - no input is changed (the game file, its rulebook, the position, a file outside the
-  case's folder that a symbolic link points at);
+  case's folder that a symbolic link points at), and nothing is written into the
+  current directory;
 - nothing outside the game file's folder is read into an output (the sentinel's
   words never show);
 - a report that exits 0 or 1 left its page in the directory it was given.
