@@ -22,6 +22,7 @@ those plans are rejected, not run).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import json
@@ -219,6 +220,7 @@ def _wrong_answer(out: str, args: Sequence[str], known: dict[str, Any]) -> str |
 @cache
 def small_position() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="ruleslawyer-fuzz-small-"))
+    atexit.register(shutil.rmtree, folder, True)
     path = folder / "small.toml"
     path.write_text(SMALL)
     return path
@@ -239,8 +241,6 @@ def known_answer() -> dict[str, Any]:
 @cache
 def loopback_scheduler() -> str:
     """The address of a scheduler on loopback with one worker process (started once)."""
-    import atexit
-
     from distributed import LocalCluster
 
     cluster = LocalCluster(
@@ -378,7 +378,9 @@ def hold_lock(case: Case, work: Path) -> None:
 @cache
 def earlier_run(kind: str) -> Path:
     """The work directory of a run of SMALL: finished, or stopped after tier 2."""
-    work = Path(tempfile.mkdtemp(prefix=f"ruleslawyer-fuzz-{kind}-")) / "w"
+    folder = Path(tempfile.mkdtemp(prefix=f"ruleslawyer-fuzz-{kind}-"))
+    atexit.register(shutil.rmtree, folder, True)
+    work = folder / "w"
     more = ["--max-states", "100"] if kind == "unfinished" else []
     args = ["twist-of-fate", "solve", str(small_position()), "--model", "paranoid"]
     args += ["--engine", "dask", "--workers", "0", "--work-dir", str(work)]
