@@ -16,9 +16,11 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Sentence
@@ -80,16 +82,30 @@ class DesignerRulebook:
     def lines(self) -> list[str]:
         return self.text.splitlines()
 
+    @cached_property
+    def _headings(self) -> list[str | None]:
+        """For each line, the Markdown heading at or above it (None: none yet)."""
+        out: list[str | None] = []
+        heading = None
+        for row in self.lines:
+            m = _HEADING.match(row)
+            if m:
+                heading = m.group(2)
+            out.append(heading)
+        return out
+
+    @cached_property
+    def _lowered(self) -> dict[str, str]:
+        """Each heading in lower case, worked out once (a heading may be a long line)."""
+        return {h: h.lower() for h in set(self._headings) if h is not None}
+
     def section_at(self, line: int, default: str) -> str:
         """The Markdown heading above ``line`` (1-based), else ``default``."""
         if not self.markdown:
             return default
-        lines = self.lines
-        for i in range(min(line, len(lines)) - 1, -1, -1):
-            m = _HEADING.match(lines[i])
-            if m:
-                return m.group(2)
-        return default
+        at = min(line, len(self.lines)) - 1
+        heading = self._headings[at] if at >= 0 else None
+        return default if heading is None else heading
 
     def place(self, sentence: Sentence) -> Sentence:
         """``sentence`` located in this rulebook (``line`` None when it is not there verbatim).
@@ -105,7 +121,7 @@ class DesignerRulebook:
             (
                 span
                 for span in found
-                if self.section_at(span[0], "").lower().startswith(wanted) and wanted
+                if wanted and self._lowered.get(self.section_at(span[0], ""), "").startswith(wanted)
             ),
             found[0],
         )
@@ -125,21 +141,95 @@ class DesignerRulebook:
             return None
         want = _plain(quote.replace("...", " "))
         width = max(1, len(re.findall(r"[.!?](?:\s|$)", quote)))
-        runs = [pieces[i : i + width] for i in range(len(pieces))]
-        joined = [" ".join(p[1] for p in run) for run in runs]
-        matchers = [difflib.SequenceMatcher(None, want, j, autojunk=False) for j in joined]
-        # ratio() is at most quick_ratio(): the exact ratios are worked out from the highest
-        # bound down, stopping once no bound can beat the best (the first of equals wins)
-        bounds = sorted(((-m.quick_ratio(), i) for i, m in enumerate(matchers)))
-        best_score, best_i = -1.0, -1
-        for bound, i in bounds:
-            if -bound < best_score:
-                break
-            score = matchers[i].ratio()
-            if score > best_score or (score == best_score and i < best_i):
-                best_score, best_i = score, i
-        line = runs[best_i][0][0]
-        return Candidate(joined[best_i], line, self.section_at(line, ""), best_score)
+        best_i, best_score = closest(want, _index(self.text), width)
+        run = pieces[best_i : best_i + width]
+        line = run[0][0]
+        return Candidate(" ".join(p[1] for p in run), line, self.section_at(line, ""), best_score)
+
+
+MAX_COMPARED = 200  # exact comparisons (difflib's ratio) per quote at most
+
+
+@dataclass(frozen=True)
+class _Index:
+    """Every sentence of a rulebook's body, as arrays to bound many comparisons at once."""
+
+    texts: tuple[str, ...]
+    lengths: Any  # numpy int64[n]: each sentence's length in characters
+    codes: Any  # numpy uint32: the code points of every sentence, sorted
+    owners: Any  # numpy int64: the sentence each of ``codes`` comes from
+
+
+@lru_cache(maxsize=4)
+def _index(body: str) -> _Index:
+    import numpy as np
+
+    texts = tuple(text for _, text in _sentences(body))
+    lengths = np.array([len(t) for t in texts], dtype=np.int64)
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
+    owners = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+    order = np.argsort(codes)  # the order within one character does not count
+    return _Index(texts, lengths, codes[order], owners[order])
+
+
+def closest(want: str, index: _Index, width: int, most: int = MAX_COMPARED) -> tuple[int, float]:
+    """The first sentence of the run of ``width`` sentences (fewer at the end) most like
+    ``want`` by difflib's ``ratio()``, and that ratio; the first of equals wins.
+
+    Two upper bounds of ``ratio()`` spare most exact ratios. ``quick_ratio()`` (the
+    characters two texts share, in any order) is worked out for every run at once from
+    the sentences' character counts; runs are taken from the highest down, stopping
+    once none can beat the best. The longest common subsequence (bit-parallel) bounds
+    the characters difflib's matching blocks can cover, in order: a run it shows cannot
+    beat the best is passed over. At most ``most`` exact ratios (and 16 times as many
+    subsequences) are taken: a rulebook whose sentences all rearrange the same letters
+    cannot make the search quadratic.
+    """
+    import numpy as np
+
+    n = len(index.texts)
+    starts = np.arange(n)
+    ends = np.minimum(starts + width, n)
+    spaces = ends - starts - 1  # the runs' sentences are joined by one space
+    total = np.concatenate(([0], np.cumsum(index.lengths)))
+    lengths = total[ends] - total[starts] + spaces
+    shared = np.zeros(n, dtype=np.int64)
+    for char, wanted in Counter(want).items():
+        code = ord(char)
+        lo, hi = np.searchsorted(index.codes, np.array([code, code + 1], dtype=np.uint32))
+        counts = np.concatenate(([0], np.cumsum(np.bincount(index.owners[lo:hi], minlength=n))))
+        have = counts[ends] - counts[starts] + (spaces if char == " " else 0)
+        shared += np.minimum(have, wanted)
+    size = lengths + len(want)
+    bounds = np.where(size > 0, 2.0 * shared / np.maximum(size, 1), 1.0)
+    masks: dict[str, int] = {}
+    for at, char in enumerate(want):
+        masks[char] = masks.get(char, 0) | (1 << at)
+    best_score, best_i, compared = -1.0, -1, 0
+    for i in np.argsort(-bounds, kind="stable")[: most * 16].tolist():
+        if bounds[i] < best_score or compared == most:
+            break
+        joined = " ".join(index.texts[i : i + width])
+        common = _common_subsequence(masks, len(want), joined)
+        if size[i] and 2.0 * common / int(size[i]) < best_score:
+            continue
+        compared += 1
+        score = difflib.SequenceMatcher(None, want, joined, autojunk=False).ratio()
+        if score > best_score or (score == best_score and i < best_i):
+            best_score, best_i = score, i
+    return best_i, best_score
+
+
+def _common_subsequence(masks: dict[str, int], length: int, text: str) -> int:
+    """The length of the longest common subsequence of ``text`` and the string of
+    ``length`` characters whose positions of each character ``masks`` holds
+    (Allison-Dix, Hyyrö: one step of big-integer arithmetic per character of ``text``)."""
+    full = (1 << length) - 1
+    v = full
+    for char in text:
+        u = v & masks.get(char, 0)
+        v = ((v + u) | (v - u)) & full
+    return length - v.bit_count()
 
 
 def _plain(text: str) -> str:
@@ -218,7 +308,7 @@ def git_root(folder: Path) -> Path | None:
 def load_designer(value: object, game_file: str, base: Path) -> DesignerRulebook:
     """Read the rulebook a game file names (``rulebook = "..."``, relative to the game file,
     inside its folder or its git root)."""
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
         expected = "a Markdown or plain-text rulebook path, relative to the game file"
         raise InputError(game_file, "rulebook", value, expected)
     shown = (Path(game_file).parent / value).as_posix()

@@ -98,6 +98,19 @@ def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[
     )
 
 
+class Directory(click.Path):
+    """A directory path: ``--dir``, ``--work-dir``. An empty one is refused: it is never the
+    current directory (an unset variable in a script would write there)."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: Any, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "":
+            self.fail("found '', expected a directory path (not empty)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 output_option = click.option(
     "-o",
     "--output",

@@ -13,6 +13,7 @@ from ruleslawyer import __version__
 from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    Directory,
     answer_given,
     emit,
     fail_on_option,
@@ -192,7 +193,7 @@ def check(
 @click.option(
     "--dir",
     "directory",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=Directory(),
     default=Path("reports"),
     show_default=True,
     help="Directory to write <page>.md (or .html) and <page>/*.svg into; <page> is the "

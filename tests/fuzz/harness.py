@@ -293,7 +293,8 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         if not _budgeted(args) and (not args or args[0] not in ("check", "report")):
             return f"exit 3 without a budget on the command line: {result.output[-2000:]!r}"
         if not re.search(
-            r"finished\W+false|not finish|ran out of budget|cut by its budget", result.output
+            r"finished\W+(?:false|no\b)|not finish|ran out of budget|cut by its budget",
+            result.output,
         ):
             return f"exit 3 without saying the search did not finish: {result.output[-2000:]!r}"
         return _malformed(result.stdout, _format(args), args)

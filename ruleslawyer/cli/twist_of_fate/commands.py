@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    Directory,
     Number,
     emit,
     format_option,
@@ -119,7 +120,7 @@ def group() -> None:
 )
 @click.option(
     "--work-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=Directory(),
     default=None,
     help="dask: where the tier files go (every worker must see it); default a temporary "
     "directory, removed after a finished run.",
@@ -146,10 +147,10 @@ def group() -> None:
 )
 @click.option(
     "--partition-states",
-    type=whole("states"),
+    type=whole("states", least=100),
     default=None,
-    help="dask: the states a partition aims at (default 2097152); the answer does not "
-    "depend on it.",
+    help="dask: the states a partition aims at (default 2097152, at least 100: smaller "
+    "ones make many times more file reads than states); the answer does not depend on it.",
 )
 @one_line_errors
 def solve(

@@ -41,6 +41,7 @@ import signal
 import stat
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -882,7 +883,10 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
     }
     cluster = None
     try:
-        with dask.config.set(quiet):
+        with dask.config.set(quiet), warnings.catch_warnings():
+            # the scheduler serves HTTP (on 8787 unless taken) even with no dashboard;
+            # taken, Dask warns on stderr, where only one error line may go
+            warnings.filterwarnings("ignore", r"Port \d+ is already in use", UserWarning)
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
