@@ -13,8 +13,8 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twist_of_fate.files import Position, load_position, position_from_document
 from ruleslawyer.models.twist_of_fate.play import Rules
 from ruleslawyer.solvers.twist_of_fate import memory
+from ruleslawyer.solvers.twist_of_fate.common import TIE_BREAK
 from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, paranoid_solve
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import TIE_BREAK
 from tests.twist_of_fate.test_solve import EXAMPLE, FULL, positions
 
 ROOT = Path(__file__).resolve().parents[2]

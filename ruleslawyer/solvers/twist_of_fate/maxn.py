@@ -6,7 +6,7 @@ the round, or of the game if it comes first), with the compiled search of
 :mod:`~ruleslawyer.solvers.twist_of_fate.maxn_kernel` or the plain reference of
 :mod:`~ruleslawyer.solvers.twist_of_fate.reference.maxn` it is tested against.
 The rule of choice (utility and tie-break) is
-:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.TIE_BREAK`.
+:data:`~ruleslawyer.solvers.twist_of_fate.common.TIE_BREAK`.
 """
 
 from __future__ import annotations
@@ -23,17 +23,18 @@ from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import BudgetExceeded, InputError
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Move, Rules, State, play, seat_names
-from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import (
+from ruleslawyer.solvers.twist_of_fate.common import (
     LOST,
     OPEN,
     TIE_BREAK,
     UTILITY,
     WON,
+    SolveResult,
     Utility,
     Vector,
+    move_json,
     shift,
-    solve_moves,
+    unfinished,
 )
 
 SLICE = 1 << 20
@@ -50,16 +51,6 @@ CHANCE_TIES = (
     "draws are not hidden in the search)"
 )
 PARANOID_UTILITY = f"the player to move's, {UTILITY}; each move's value lists every player's"
-# What the paranoid solver's own fields (guaranteed and reachable Sanctuary, guaranteed
-# and possible win) bound: the Dask engine keeps only those
-GUARANTEE_UTILITY = (
-    "the player to move's (won within the horizon: 1 or 0, Sanctuary), compared in that "
-    "order (the guaranteed_* and possible_win fields)"
-)
-GUARANTEE = (
-    "paranoid: every other player plays against the player to move, minimising its "
-    "(won within the horizon, Sanctuary); ties go to the first move in legal-move order"
-)
 PARANOID = (
     "paranoid: every other player plays against the player to move, minimising its "
     "utility; ties go to the first move in legal-move order; a move's value is the end "
@@ -99,6 +90,8 @@ def analyse(
     budget = budget or Budget()
     began = time.perf_counter()
     if solver == "reference":
+        from ruleslawyer.solvers.twist_of_fate.reference.maxn import solve_moves
+
         try:
             scored, line, states = solve_moves(position.state, position.deck, rules, model, budget)
         except BudgetExceeded:
@@ -213,24 +206,15 @@ def _compiled(
         progress.close()
         if pool is not None:
             pool.shutdown()
-    scored = tuple(
-        (_move(m, state, position), shift(_vector(int(v), state.players)))
-        for m, v in enumerate(root_vals[done].tolist())
-        if v >= 0
-    )
     out = np.zeros(depth, dtype=np.int64)
     scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, kid.shape[2]), np.int64))
     scratch[0][0, k.F_K1], scratch[0][0, k.F_K2] = enc.root
     scratch[0][0, k.F_W] = root_kw
     n = mk.principal_line(tables.main, dummy, *rules_in, *scratch, out)
-    line: list[tuple[Move, State]] = []
-    at = state
-    for m in out[:n].tolist():
-        move = _move(m, at, position)
-        at = play(at, move, position.deck, rules)
-        line.append((move, at))
     seconds = time.perf_counter() - began
-    analysis = Analysis(model, scored, tuple(line), states(), seconds, True)
+    analysis = analysis_of_words(
+        position, rules, model, root_vals[done].tolist(), out[:n].tolist(), states(), seconds
+    )
     if mode == 0:
         return analysis, unfinished(name, states(), seconds)
     top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), int(enc.params[k.P_KMASK])))
@@ -241,6 +225,47 @@ def _compiled(
         states(), began,
     )  # fmt: skip
     return analysis, result
+
+
+def analysis_of_words(
+    position: Position,
+    rules: Rules,
+    model: str,
+    root_words: list[int],
+    line_moves: list[int],
+    states: int,
+    seconds: float,
+) -> Analysis:
+    """The finished analysis from the kernel's value words of the root's children (by
+    move index; -1 where a move is not legal) and the moves of the principal line."""
+    state = position.state
+    scored = tuple(
+        (_move(m, state, position), shift(_vector(v, state.players)))
+        for m, v in enumerate(root_words)
+        if v >= 0
+    )
+    line: list[tuple[Move, State]] = []
+    at = state
+    for m in line_moves:
+        move = _move(m, at, position)
+        at = play(at, move, position.deck, rules)
+        line.append((move, at))
+    return Analysis(model, scored, tuple(line), states, seconds, True)
+
+
+def paranoid_json(position: Position, analysis: Analysis, result: SolveResult) -> dict[str, Any]:
+    """What ``solve --model paranoid`` answers, as JSON: the paranoid solver's fields
+    (its best move the outcome-ranked choice of the analysis), then the analysis's
+    (model, utility, every move's value, the line); its states and seconds."""
+    found = analysis_json(position, analysis)
+    out = {**result.to_json(), **found, "player": result.player}
+    out["best_move"] = found["best_move"] if result.finished else None
+    out.update(
+        states=result.states,
+        seconds=result.seconds,
+        finished=result.finished and analysis.finished,
+    )
+    return out
 
 
 def _move(m: int, state: State, position: Position) -> Move:

@@ -10,7 +10,7 @@ driver's :class:`~ruleslawyer.solvers.twist_of_fate.memory.StateTable`. Only
 the value rule is this module's.
 
 A node's value is a vector: per player ``s``, 11 bits at ``11 * s``, its
-outcome-ranked utility (:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.UTILITY`)
+outcome-ranked utility (:data:`~ruleslawyer.solvers.twist_of_fate.common.UTILITY`)
 as one integer that compares as the utility does, plies counted from the node:
 
 - lost ``ply`` plies from the node: ``ply`` (0 to :data:`MAX_PLY`; more plies, larger);
@@ -29,7 +29,7 @@ stored: it is the first child, in move order, whose vector is the node's
 (:func:`principal_line`).
 
 ``mode`` 0 is max^n with the spiteful tie-break of
-:mod:`~ruleslawyer.solvers.twist_of_fate.reference.maxn`; ``mode`` 1 is paranoid
+:mod:`~ruleslawyer.solvers.twist_of_fate.common`; ``mode`` 1 is paranoid
 minimax for the root player (its utility: the highest where it moves, the
 lowest elsewhere). In both, of the moves of equal worth the first in move
 order is chosen (:func:`_fold`), whatever order they are valued in.
