@@ -83,10 +83,11 @@ def analyse(
     solver: str = "numba",
     max_table_bytes: int = 5 << 30,
     threads: int = 1,
+    slot_width: int | None = None,
 ) -> Analysis:
     """Value every move under ``model`` ("maxn" or "paranoid"); unfinished if the budget
     ends. ``threads`` compiled searches share the tables (the answer does not depend
-    on how many)."""
+    on how many); ``slot_width`` 2 forces max^n's two-word slots (tests)."""
     budget = budget or Budget()
     began = time.perf_counter()
     if solver == "reference":
@@ -99,7 +100,7 @@ def analyse(
         return Analysis(
             model, tuple(scored), tuple(line), states, time.perf_counter() - began, True
         )
-    return _compiled(position, rules, model, budget, max_table_bytes, threads)[0]
+    return _compiled(position, rules, model, budget, max_table_bytes, threads, slot_width)[0]
 
 
 def paranoid_solve(
@@ -117,7 +118,13 @@ def paranoid_solve(
 
 
 def _compiled(
-    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int, threads: int
+    position: Position,
+    rules: Rules,
+    model: str,
+    budget: Budget,
+    max_bytes: int,
+    threads: int,
+    slot_width: int | None = None,
 ) -> tuple[Analysis, SolveResult]:
     """The compiled search under ``model``; with "paranoid" also the paranoid solver's
     answer (with "maxn" that is left unfinished, with no values)."""
@@ -127,9 +134,17 @@ def _compiled(
     from ruleslawyer.solvers.twist_of_fate.memory import Tables, paranoid_result
 
     began = time.perf_counter()
-    # two-word slots: the packed state, then the value word
     prob = tiers.problem(position, rules, 2)
-    enc, lay = prob.enc, prob.lay
+    lay = prob.lay
+    mode = 1 if model == "paranoid" else 0
+    # max^n: one-word slots (the packed state, the vector's code above it) where the
+    # code fits; else, and in paranoid mode, two-word slots (the state, the value word)
+    params = one_word_params(position, lay, prob.enc.params) if mode == 0 else None
+    width = 2 if params is None or slot_width == 2 else 1
+    if params is None:  # no code parameters: the kernel's, and room for them
+        params = np.zeros(mk.NPARAMS, dtype=np.int64)
+        params[: prob.enc.params.shape[0]] = prob.enc.params
+    enc = prob.enc._replace(params=params)
     root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
     state = position.state
     name = position.names[state.active]
@@ -146,12 +161,11 @@ def _compiled(
     root_vals = np.full((n, prob.n_moves), -1, dtype=np.int64)
     pool = ThreadPoolExecutor(n) if n > 1 else None
     kmask = int(enc.params[k.P_KMASK])
-    tables = Tables(FIRST_CAPACITY, max_bytes, pool, n, width=2, kmask=kmask)
+    tables = Tables(FIRST_CAPACITY, max_bytes, pool, n, width=width, kmask=kmask)
     stop = np.zeros((1, 1), dtype=np.int64)  # set by the first search to end its slice
     # max^n keeps no horizon states: their prefetches go to a small table
     dummy = np.zeros((k.PAD + 2, 1), dtype=np.int64)
     rules_in = (*enc[1:], lay.parts, lay.head)
-    mode = 1 if model == "paranoid" else 0
     progress = Progress(f"twist-of-fate {model}: states")
     counts = {"main": mk.C_STATES, "leaves": mk.C_LEAVES, "ends": mk.C_ENDS}
     leaves = tables.leaves if mode == 1 else dummy
@@ -217,7 +231,7 @@ def _compiled(
     )
     if mode == 0:
         return analysis, unfinished(name, states(), seconds)
-    top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), int(enc.params[k.P_KMASK])))
+    top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), enc.params))
     mine = root_vals[done]
     paranoid = np.where(mine >= 0, (mine >> mk.P_SHIFT) & 0xFFFF, -1)
     result = paranoid_result(
@@ -225,6 +239,29 @@ def _compiled(
         states(), began,
     )  # fmt: skip
     return analysis, result
+
+
+def one_word_params(position: Position, lay: Any, params: np.ndarray) -> np.ndarray | None:
+    """The kernel's ``params`` with the max^n kernel's code parameters after them (see
+    ``maxn_kernel.narrow``), or None if the code of a vector does not fit beside the
+    packed state in one word. Each player's digit spans its packed Sanctuary range
+    (up to the last card, or the seat's own if higher: as the packing's), times the
+    nine values of Luck + Shilling."""
+    from ruleslawyer.solvers.twist_of_fate import kernel as k
+    from ruleslawyer.solvers.twist_of_fate import maxn_kernel as mk
+
+    out = np.zeros(mk.NPARAMS, dtype=np.int64)
+    out[: params.shape[0]] = params
+    out[mk.C_VSHIFT] = lay.bits + 1
+    at = 0
+    for p, seat in enumerate(position.state.seats[: position.state.players]):
+        _, _, lowest = (int(x) for x in lay.fields[3 * p + 1])
+        highest = max(seat.sanctuary, k.LAST) + k.Z_OFF
+        bits = ((highest - lowest + 1) * mk.LS_VALUES - 1).bit_length()
+        out[mk.C_AT + p], out[mk.C_BITS + p], out[mk.C_ZLOW + p] = at, bits, lowest
+        at += bits
+    out[mk.C_FLAG] = max(at, mk.DECIDED_BITS)
+    return out if lay.bits + 1 + int(out[mk.C_FLAG]) + 1 <= 64 else None
 
 
 def analysis_of_words(
