@@ -13,7 +13,9 @@ children); it is not part of the state.
 
 The functions that walk partitions (:func:`expand`, :func:`combine`) call the
 kernel's own child generation (``_open``) and value combination (``_combine``),
-so the tiered engine plays by exactly the rules of the in-memory solver.
+and the max^n kernel's paranoid choice of a line (``compare``, ``shift``), so
+the tiered engine plays by exactly the rules of the in-memory solver and values
+a state as ``solve --model paranoid`` does.
 """
 
 from __future__ import annotations
