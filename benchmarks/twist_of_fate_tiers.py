@@ -12,7 +12,8 @@ and then ``--engine dask --workers N`` (a local cluster of N worker processes,
 seconds, states, states/s, finished, the client's peak resident memory (GNU
 time), and for the tiered engine its per-tier state counts, bytes written, disk
 used at the end and each worker's peak resident memory; whether the two
-engines' answers are identical (end states, guaranteed values, best move, states:
+engines' answers are identical (end states, guaranteed values, best move, value, moves,
+line, states:
 "yes" or "NO" and the fields that differ); and at the end a table of both engines
 side by side, with CPU seconds (GNU time's user and system, which count a local
 cluster's workers). The dask run keeps its tier files in
@@ -61,6 +62,7 @@ def run(args: list[str]) -> tuple[dict, int, float]:
 
 
 # what "identical answers" compares: the end states, the guaranteed values, the best move
+# and (the outcome-ranked paranoid analysis) its value, every move's and the line
 ANSWER = (
     "end_states",
     "guaranteed_sanctuary",
@@ -68,6 +70,9 @@ ANSWER = (
     "reachable_max_sanctuary",
     "possible_win",
     "best_move",
+    "value",
+    "moves",
+    "line",
     "states",
 )
 

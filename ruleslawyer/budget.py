@@ -5,6 +5,9 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
+
+from ruleslawyer.errors import BudgetExceeded
 
 
 @dataclass
@@ -60,3 +63,25 @@ class Progress:
         if self._shown:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
+
+
+class Memo(dict[Any, Any]):
+    """A search's memo that shows its size as progress and, every 1,024 entries,
+    checks the budget: BudgetExceeded (naming ``label``) once it is spent."""
+
+    def __init__(self, label: str, budget: Budget) -> None:
+        super().__init__()
+        self.label, self.budget = label, budget
+        self.progress = Progress(label)
+
+    def remember(self, key: Any, value: Any) -> Any:
+        """Store ``value`` under ``key`` and return it."""
+        self[key] = value
+        if len(self) % 1024 == 0:
+            self.progress.update(len(self))
+            if self.budget.spent(len(self)):
+                raise BudgetExceeded(self.label)
+        return value
+
+    def close(self) -> None:
+        self.progress.close()

@@ -17,10 +17,10 @@ from ruleslawyer.errors import InputError
 from ruleslawyer.models.twist_of_fate.files import Position, load_position
 from ruleslawyer.models.twist_of_fate.play import Rules, Seat, State
 from ruleslawyer.solvers.twist_of_fate import dask as dask_engine
-from ruleslawyer.solvers.twist_of_fate import encoding, memory, tiers
+from ruleslawyer.solvers.twist_of_fate import encoding, tiers
 from ruleslawyer.solvers.twist_of_fate import kernel as k
-from ruleslawyer.solvers.twist_of_fate.common import SolveResult
 from ruleslawyer.solvers.twist_of_fate.dask import Engine, InProcess
+from ruleslawyer.solvers.twist_of_fate.maxn import paranoid_json, paranoid_solve
 from tests.twist_of_fate.test_solve import DECK, NAMES, positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,19 +94,36 @@ def test_position_that_does_not_fit_one_word_is_an_input_error() -> None:
         tiers.layout(_too_big(), Rules())
 
 
+def memory_answer(position: Position, rules: Rules) -> dict:
+    """What ``solve --model paranoid`` answers with the memory engine (JSON), but the
+    seconds: the paranoid bounds, the outcome-ranked best move and value, every move's
+    value and the line."""
+    out = paranoid_json(position, *paranoid_solve(position, rules, threads=1))
+    assert out["finished"]
+    del out["seconds"]
+    return out
+
+
+def engine_answer(engine: Engine) -> dict:
+    """The same fields from a tiered run to its end."""
+    result = engine.solve()
+    assert result.finished and engine.analysis is not None
+    out = paranoid_json(engine.position, engine.analysis, result)
+    del out["seconds"]
+    return out
+
+
 def _tiered(position: Position, rules: Rules, partition_states: int) -> dict:
     with tempfile.TemporaryDirectory() as work:
         tiered = Engine(position, rules, InProcess(), Path(work), partition_states=partition_states)
-        return tiered.solve().answer()
+        return engine_answer(tiered)
 
 
 def _agree(case: tuple[Position, Rules], partition_states: int) -> None:
     # 40 states a partition splits every tier of a few hundred states into several
     # partitions: the dedup and the join must then cross partitions.
     position, rules = case
-    exact = memory.solve(position, rules, threads=1)
-    assert exact.finished
-    assert _tiered(position, rules, partition_states) == exact.answer()
+    assert _tiered(position, rules, partition_states) == memory_answer(position, rules)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -128,25 +145,22 @@ def test_tiered_engine_agrees_with_memory_solver_more(
     # splits into about ``parts`` of them (a fixed size of 40 or 400 states made tens
     # of thousands of runs a tier in the largest cases: minutes an example)
     position, rules = case
-    exact = memory.solve(position, rules, threads=1)
-    assert exact.finished
+    exact = memory_answer(position, rules)
     n_tiers = sum(len(seat.hand) for seat in position.state.seats) + 1
-    partition_states = max(20, exact.states // n_tiers // parts)
-    assert _tiered(position, rules, partition_states) == exact.answer()
+    partition_states = max(20, exact["states"] // n_tiers // parts)
+    assert _tiered(position, rules, partition_states) == exact
 
 
 def test_shipped_3p_6_same_answer_both_engines() -> None:
     position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
-    exact = memory.solve(position, Rules())
-    assert _tiered(position, Rules(), 20_000) == exact.answer()
+    assert _tiered(position, Rules(), 20_000) == memory_answer(position, Rules())
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["3p-9", "2p-10"])
 def test_shipped_positions_same_answer_both_engines(name: str) -> None:
     position = load_position(POSITIONS / f"twist-of-fate-{name}.toml")
-    exact = memory.solve(position, Rules())
-    assert _tiered(position, Rules(), 1 << 21) == exact.answer()
+    assert _tiered(position, Rules(), 1 << 21) == memory_answer(position, Rules())
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
@@ -162,19 +176,14 @@ def test_cli_dask_json_is_the_memory_json_plus_the_engine(tmp_path: Path) -> Non
     code, out, err = _cli(position, "--engine", "dask", "--workers", "0", "--format", "json")
     assert code == 0, err
     tiered = json.loads(out)
-    # the memory engine also scores every move and shows the line; the paranoid bounds
-    # are shared (the best move is not: the memory engine's is the outcome-ranked choice,
-    # the tiers keep only the bounds on (won, Sanctuary), and each says which it used)
-    shared = set(SolveResult.__dataclass_fields__) - {"seconds", "best_move"}
-    assert {key: tiered[key] for key in shared} == {key: memory[key] for key in shared}
-    assert tiered["engine"] == "dask"
-    # the assumptions said in the same place; the tier files keep no line values
+    # every field of the memory engine's, in the same order and with the same values
+    # (the paranoid bounds, the outcome-ranked best move and value, every move's value,
+    # the line), but the seconds; then the engine's own
     assert list(tiered)[: len(memory)] == list(memory)
-    assumed = ("model", "horizon")
-    assert {key: tiered[key] for key in assumed} == {key: memory[key] for key in assumed}
-    assert "outcome-ranked" in memory["utility"] and "(won" in tiered["utility"]
-    assert memory["moves"] and memory["line"] and tiered["moves"] is tiered["line"] is None
-    assert tiered["value"] is None and memory["value"]
+    del memory["seconds"], tiered["seconds"]
+    assert {key: tiered[key] for key in memory} == memory
+    assert tiered["engine"] == "dask"
+    assert "outcome-ranked" in tiered["utility"] and tiered["moves"] and tiered["line"]
     # six cards left: tiers 0..6, the root alone in tier 0, every state in one tier
     assert [t["tier"] for t in tiered["tiers"]] == list(range(7))
     assert tiered["tiers"][0]["states"] == 1
@@ -205,8 +214,8 @@ def test_budget_stops_between_tiers_and_resume_finishes(tmp_path: Path) -> None:
     assert code == 0, err
     resumed = json.loads(out)
     assert resumed["resumed_from_tier"] == done_tiers
-    exact = memory.solve(load_position(position), Rules())
-    assert {key: resumed[key] for key in exact.answer()} == exact.answer()
+    exact = memory_answer(load_position(position), Rules())
+    assert {key: resumed[key] for key in exact} == exact
 
 
 def test_resume_of_another_position_is_refused(tmp_path: Path) -> None:
@@ -315,11 +324,10 @@ def test_value_pass_in_batches_of_one_chunk_same_answer_and_lookup_finds_each_va
     answer; a lookup of a whole tier's states, shuffled, finds each one's value in the
     files."""
     position = load_position(POSITIONS / "twist-of-fate-3p-6.toml")
-    exact = memory.solve(position, Rules())
     monkeypatch.setattr(dask_engine, "CHUNK", 4096)  # about 40 parents a chunk
     monkeypatch.setattr(dask_engine, "JOIN_BATCH", 1)
     engine = Engine(position, Rules(), InProcess(), tmp_path, partition_states=20_000)
-    assert engine.solve().answer() == exact.answer()
+    assert engine_answer(engine) == memory_answer(position, Rules())
     assert not list(tmp_path.glob("*.in"))  # no shuffle files left after a finished run
     tier = max(t["tier"] for t in engine.run.tiers if t["partitions"] > 2)
     parts = engine.run.tiers[tier]["partitions"]

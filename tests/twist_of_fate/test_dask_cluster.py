@@ -17,7 +17,7 @@ import pytest
 
 from ruleslawyer.models.twist_of_fate.files import load_position
 from ruleslawyer.models.twist_of_fate.play import Rules
-from ruleslawyer.solvers.twist_of_fate import memory
+from tests.twist_of_fate.test_dask import memory_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITION = ROOT / "ruleslawyer" / "data" / "positions" / "twist-of-fate-3p-6.toml"
@@ -99,7 +99,7 @@ def _tiers_done(work: Path) -> int:
 
 
 def _expected() -> dict:
-    return memory.solve(load_position(POSITION), Rules()).answer()
+    return memory_answer(load_position(POSITION), Rules())
 
 
 def _answer(report: dict) -> dict:

@@ -7,8 +7,8 @@ from pathlib import Path
 from ruleslawyer.budget import Budget
 from ruleslawyer.models.twist_of_fate.files import load_position
 from ruleslawyer.models.twist_of_fate.play import Rules
-from ruleslawyer.solvers.twist_of_fate import memory
 from ruleslawyer.solvers.twist_of_fate.dask import Engine, InProcess
+from tests.twist_of_fate.test_dask import engine_answer, memory_answer
 
 POSITIONS = Path(__file__).resolve().parents[2] / "ruleslawyer" / "data" / "positions"
 
@@ -40,5 +40,4 @@ def test_a_budget_spent_inside_a_tier_stops_there_and_resume_finishes(tmp_path: 
     assert any(t["partitions"] > 1 for t in engine.run.tiers)
     again = Engine(position, Rules(), InProcess(), work, resume=True, partition_states=2_000)
     assert again.resumed_from == len(recorded)
-    exact = memory.solve(position, Rules())
-    assert again.solve().answer() == exact.answer()
+    assert engine_answer(again) == memory_answer(position, Rules())

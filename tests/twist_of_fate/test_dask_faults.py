@@ -26,6 +26,7 @@ from ruleslawyer.models.twist_of_fate.files import load_position
 from ruleslawyer.models.twist_of_fate.play import Rules
 from ruleslawyer.solvers.twist_of_fate import memory
 from ruleslawyer.solvers.twist_of_fate.dask import Engine, InProcess
+from tests.twist_of_fate.test_dask import engine_answer, memory_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -82,7 +83,7 @@ def _dask(position: Path, work: Path, *more: str) -> tuple[int, str, str]:
 
 
 def _expected(position: Path) -> dict:
-    return memory.solve(load_position(position), Rules()).answer()
+    return memory_answer(load_position(position), Rules())
 
 
 def _answer(out: str) -> dict:
@@ -242,7 +243,7 @@ def test_a_second_run_in_a_directory_in_use_is_refused_and_the_first_is_unharmed
     for more in ((), ("--resume",)):
         code, _, err = _dask(small, work, *more)
         _one_line(code, err, str(work / "lock"), "another run")
-    assert first.solve().answer() == _expected(small)
+    assert engine_answer(first) == _expected(small)
     code, out, err = _dask(small, work, "--resume")  # the lock is let go at the end
     assert code == 0, err
     assert _answer(out) == _known(small)

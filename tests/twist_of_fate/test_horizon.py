@@ -17,10 +17,10 @@ from ruleslawyer.cli.common import EXIT_UNFINISHED
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Character, Deck, Rules, Seat, Side, State, play
+from ruleslawyer.solvers.twist_of_fate.common import choose
 from ruleslawyer.solvers.twist_of_fate.horizon import analyse_rounds
 from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json, vector_json
 from ruleslawyer.solvers.twist_of_fate.reference import horizon as reference
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import choose
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWNLOW = Character("Mr. Brownlow", (Side((0, 2), (2, 0)), Side((1, 1), (0, 0))), "printed")

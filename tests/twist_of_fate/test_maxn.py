@@ -13,8 +13,8 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twist_of_fate.files import Position, load_position, position_from_document
 from ruleslawyer.models.twist_of_fate.play import Rules
 from ruleslawyer.solvers.twist_of_fate import memory
+from ruleslawyer.solvers.twist_of_fate.common import TIE_BREAK
 from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, paranoid_solve
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import TIE_BREAK
 from tests.twist_of_fate.test_solve import EXAMPLE, FULL, positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,6 +83,11 @@ def test_compiled_agrees_with_reference(case: tuple[Position, Rules]) -> None:
         assert ref.finished and fast.finished
         assert fast.scored == ref.scored
         assert fast.line == ref.line
+        if model == "maxn":
+            # max^n's one-word slots (the vector's code beside the state) where the
+            # code fits, and two-word slots: the same answer
+            two = analyse(position, rules, model, slot_width=2)
+            assert (two.scored, two.line, two.states) == (fast.scored, fast.line, fast.states)
     # the paranoid line's value for the player to move wins exactly where the paranoid
     # solver guarantees a win
     old = memory.solve(position, rules)
@@ -161,6 +166,42 @@ def test_cli_json_and_text(tmp_path: Path) -> None:
     text = runner.invoke(cli, ["twist-of-fate", "solve", str(path)]).output
     assert "model: maxn" in text and "horizon:" in text and "{" not in text
     assert "1    eliza   Mr. Brownlow on zach, face-up side 1" in text
+
+
+def test_one_word_code_round_trip_by_hand() -> None:
+    # 3p-9: states in 43 bits and the mark, codes in the 20 bits above: ann's Sanctuary
+    # 2..8 (7 values) x Luck + Shilling 0..8 (9) fit 6 bits, bob's 3..8 6 bits, cat's
+    # 1..8 7 bits; the flag bit 19
+    from ruleslawyer.solvers.twist_of_fate import maxn_kernel as mk
+    from ruleslawyer.solvers.twist_of_fate import tiers
+    from ruleslawyer.solvers.twist_of_fate.kernel import Z_OFF
+    from ruleslawyer.solvers.twist_of_fate.maxn import one_word_params
+
+    position = load_position(str(ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-9.toml"))
+    prob = tiers.problem(position, Rules(), 2)
+    params = one_word_params(position, prob.lay, prob.enc.params)
+    assert params is not None and prob.lay.bits == 43
+    assert [int(params[mk.C_BITS + p]) for p in range(3)] == [6, 6, 7]
+    assert int(params[mk.C_FLAG]) == 19 and int(params[mk.C_VSHIFT]) == 44
+
+    def vector(*utilities: int) -> int:
+        return sum(u << (mk.W * s) for s, u in enumerate(utilities))
+
+    def opened(sanctuary: int, luck_shilling: int) -> int:
+        return mk.OPEN_BASE + ((sanctuary + Z_OFF) << 4 | luck_shilling)
+
+    bob_wins_ply_3 = vector(3, mk.WON_TOP - 3, 3)
+    ann_wins_ply_1 = vector(mk.WON_TOP - 1, 1, 1)
+    open_line = vector(opened(2, 5), opened(8, 0), opened(1, 8))
+    for vec in (bob_wins_ply_3, ann_wins_ply_1, open_line):
+        code = int(mk.narrow(vec, params))
+        assert 0 <= code < 1 << 20
+        assert int(mk.widen(code, params)) == vec
+    assert int(mk.narrow(bob_wins_ply_3, params)) == 1 << 19 | 1 << 5 | 3
+    # ann's digit (2 - 2) * 9 + 5, bob's (8 - 3) * 9 + 0 at bit 6, cat's (1 - 1) * 9 + 8 at 12
+    assert int(mk.narrow(open_line, params)) == 5 | 45 << 6 | 8 << 12
+    # a Sanctuary below the seat's packed range has no code
+    assert int(mk.narrow(vector(opened(1, 0), opened(3, 0), opened(1, 0)), params)) == -1
 
 
 def test_compiled_searches_count_no_references() -> None:

@@ -344,7 +344,6 @@ def _solve_on_dask(
         if where:
             click.echo(f"interrupted: tier files kept in {where} for --resume", err=True)
         raise  # one_line_errors: exit 130, and nothing Dask says while it shuts down
-    report = _with_model(report)
     if fmt == "json":
         emit(json_text(report), output)
     else:
@@ -352,8 +351,7 @@ def _solve_on_dask(
 
         fields = {name: report[name] for name in SolveResult.__dataclass_fields__}
         text = solver_text(SolveResult(**fields)).split("\nstates:")[0] + "\n"
-        unscored = "moves and line: not kept by --engine dask (--engine memory has them)\n"
-        body = render_analysis(report) + unscored + _tail(report)
+        body = render_analysis(report) + _tail(report)
         emit(text + body + engine.render_text(report), output)
     if not report["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
@@ -373,32 +371,6 @@ def _check_workers(workers: int | None) -> None:
             workers,
             f"at most {most} (the processors this process may use)",
         )
-
-
-def _with_model(report: dict[str, Any]) -> dict[str, Any]:
-    """The engine's report with the model and horizon it assumed, placed as the memory
-    solver's JSON places them. The tier files keep each state's paranoid bounds on (won,
-    Sanctuary), not the outcome-ranked value of its line, so ``value``, ``moves`` and
-    ``line`` are null (``--engine memory`` has them), and its best move is the first with
-    the best guaranteed (won, Sanctuary), as its utility says."""
-    from ruleslawyer.solvers.twist_of_fate.maxn import GUARANTEE, GUARANTEE_UTILITY, HORIZON
-
-    keys = list(report)
-    cut = keys.index("finished") + 1
-    assumed = {
-        "model": "paranoid",
-        "utility": GUARANTEE_UTILITY,
-        "tie_break": GUARANTEE,
-        "horizon": HORIZON,
-        "value": None,
-        "moves": None,
-        "line": None,
-    }
-    return {
-        **{k: report[k] for k in keys[:cut]},
-        **assumed,
-        **{k: report[k] for k in keys[cut:]},
-    }
 
 
 from ruleslawyer.cli.twist_of_fate.balance import balance  # noqa: E402 (after the group)

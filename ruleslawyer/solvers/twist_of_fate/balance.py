@@ -44,8 +44,8 @@ from ruleslawyer.models.twist_of_fate.play import (
     start_two_player,
 )
 from ruleslawyer.solvers.balance_stats import rate
+from ruleslawyer.solvers.twist_of_fate.common import TIE_BREAK, UTILITY
 from ruleslawyer.solvers.twist_of_fate.mcts import ROLLOUT, SCALE, search
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import TIE_BREAK, UTILITY
 
 MODES = ("side 1", "side 2", "face-down")
 HORIZON = "each move looks to the end of the current round (or of the game, if it ends first)"

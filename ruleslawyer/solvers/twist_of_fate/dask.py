@@ -55,6 +55,7 @@ from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Rules, seat_names
 from ruleslawyer.solvers.twist_of_fate import tiers
 from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
+from ruleslawyer.solvers.twist_of_fate.maxn import Analysis, analysis_of_words, paranoid_json
 
 CHUNK = 1 << 20  # children expanded at a time in one task
 PARTITION_STATES = 1 << 21  # the states a partition aims at
@@ -67,7 +68,9 @@ WAIT_SECONDS = 2.0  # how often a running tier checks the time budget
 MANIFEST = "manifest.json"
 MANIFEST_MOST = 64 << 20  # bytes: a manifest of 1,024 tiers of 1,024 partitions is ~30 MB
 LOCK = "lock"
-VERSION = 2  # 2: checksums and counts of every file, the manifest's own checksum
+# 2: checksums and counts of every file, the manifest's own checksum; 3: a state's value
+# is the max^n kernel's paranoid value word (the outcome-ranked vector and the bounds)
+VERSION = 3
 FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
@@ -195,7 +198,7 @@ def value_task(prob: tiers.Problem, work: Path, k: int, i: int, parts: int) -> d
     join per partition of tier ``k + 1`` and batch."""
     began = time.thread_time()
     parents = np.load(_words_file(work, k, i))
-    values = np.empty(parents.shape[0], dtype=np.uint16)
+    values = np.empty(parents.shape[0], dtype=np.int64)
     batch: list[tiers.Chunk] = []
     size = 0
 
@@ -619,7 +622,7 @@ class Engine:
         max_disk: int | None = None,
         partition_states: int = PARTITION_STATES,
     ) -> None:
-        self.position, self.runner, self.work = position, runner, work
+        self.position, self.rules, self.runner, self.work = position, rules, runner, work
         self.budget = budget or Budget()
         self.max_disk, self.target = max_disk, partition_states
         self.prob = tiers.problem(position, rules)
@@ -642,6 +645,7 @@ class Engine:
         self.task_cpu: dict[str, float] = {}
         self.progress = Progress("twist-of-fate dask")
         self.began = time.perf_counter()
+        self.analysis: Analysis | None = None  # set by a finished run's answer()
 
     # -- bookkeeping --
 
@@ -758,35 +762,61 @@ class Engine:
             self._save_run()
         return True
 
+    def _children(self, word: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The children of the state ``word`` (in move order), their move indices and
+        their value words, from tier ``k``'s files."""
+        (c,) = tiers.expand_chunks(
+            self.prob, np.array([word], dtype=np.int64), CHUNK, with_moves=True
+        )
+        parts = self.run.tiers[k]["partitions"]
+        values = lookup(self.work, k, parts, c.children, self.prob.lay.bits)
+        assert c.moves is not None
+        return c.children, c.moves, values
+
     def answer(self) -> SolveResult:
-        """The root's values and best move, from tiers 0 and 1."""
-        from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
-        from ruleslawyer.solvers.twist_of_fate.memory import _best, _decode
+        """The root's values, its best move and the principal line, from the files of
+        every tier the line goes through; the analysis (every root move's value, the
+        line) in :attr:`analysis`. The line is the memory solver's: at each state the
+        first child, in move order, whose vector one ply earlier is the state's."""
+        from ruleslawyer.solvers.twist_of_fate import maxn_kernel as mk
+        from ruleslawyer.solvers.twist_of_fate.memory import _decode
 
         pos, run = self.position, self.run
-        top = int(np.load(_values_file(self.work, 0, 0))[0])
-        root = np.array([self.root], dtype=np.int64)
-        root_val = np.full(self.prob.n_moves, -1, dtype=np.int64)
-        if len(run.tiers) > 1:
-            parts = run.tiers[1]["partitions"]
-            for c in tiers.expand_chunks(self.prob, root, CHUNK, with_moves=True):
-                root_val[c.moves] = lookup(self.work, 1, parts, c.children, self.prob.lay.bits)
-        g, r, gw, pw = _decode(top)
-        best = _best(root_val)
         state = pos.state
-        move = decode_move(best, pos) if best is not None else None
+        top = int(np.load(_values_file(self.work, 0, 0))[0])
+        root_words = [-1] * self.prob.n_moves
+        line: list[int] = []
+        word, value = self.root, top
+        for k in range(1, len(run.tiers)):
+            children, moves, values = self._children(word, k)
+            if k == 1:
+                for m, v in zip(moves.tolist(), values.tolist(), strict=True):
+                    root_words[m] = v
+            before = [int(mk.shift(np.int64(v), state.players)) & mk.VEC_MASK for v in values]
+            if value & mk.VEC_MASK not in before:
+                break
+            j = before.index(value & mk.VEC_MASK)
+            line.append(int(moves[j]))
+            word, value = int(children[j]), int(values[j])
+            if word & tiers.LEAF_FLAG:
+                break
+        seconds = time.perf_counter() - self.began
+        self.analysis = analysis_of_words(
+            pos, self.rules, "paranoid", root_words, line, run.states, seconds
+        )
+        g, r, gw, pw = _decode((top >> mk.P_SHIFT) & 0xFFFF)
+        names = seat_names(state, pos.names)
+        move = self.analysis.line[0][0] if self.analysis.line else None
         return SolveResult(
             player=pos.names[state.active],
             guaranteed_sanctuary=g,
-            best_move=move_json(move, state.active, seat_names(state, pos.names), pos.deck)
-            if move
-            else None,
+            best_move=move_json(move, state.active, names, pos.deck) if move else None,
             reachable_max_sanctuary=r,
             guaranteed_win=gw,
             possible_win=pw,
             end_states=int(self._ends().shape[0]),
             states=run.states,
-            seconds=time.perf_counter() - self.began,
+            seconds=seconds,
             finished=True,
         )
 
@@ -808,9 +838,14 @@ class Engine:
         return unfinished(name, self.run.states, time.perf_counter() - self.began)
 
     def report(self, result: SolveResult) -> dict[str, Any]:
-        """The JSON of a run: the memory solver's fields, then the engine's own."""
+        """The JSON of a run: the memory solver's fields (``solve --model paranoid``:
+        the paranoid bounds, the outcome-ranked best move, every move's value and the
+        line), then the engine's own."""
+        analysis = self.analysis
+        if analysis is None or not result.finished:
+            analysis = Analysis("paranoid", (), (), result.states, result.seconds, False)
         return {
-            **result.to_json(),
+            **paranoid_json(self.position, analysis, result),
             "engine": "dask",
             "runner": self.runner.name,
             # per tier: its states, partitions and bytes of its files; the seconds its

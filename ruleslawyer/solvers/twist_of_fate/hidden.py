@@ -33,11 +33,9 @@ from ruleslawyer.models.twist_of_fate.play import (
     count_toward_limit,
     seat_names,
 )
-from ruleslawyer.solvers.twist_of_fate.common import move_json
+from ruleslawyer.solvers.twist_of_fate.common import EVector, choose, expectation, move_json
 from ruleslawyer.solvers.twist_of_fate.horizon import NO_CHANCE
 from ruleslawyer.solvers.twist_of_fate.maxn import Analysis, analysis_json, vector_json
-from ruleslawyer.solvers.twist_of_fate.reference.horizon import EVector, expectation
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import choose
 
 EVALUATION = (
     "determinized: every assignment of the hidden cards consistent with what the player to "

@@ -8,7 +8,7 @@ carry-over, the 2-player variant's saved and unused cards). In the 2-player
 variant from round 2 on the new hands are random draws: those round ends are
 chance nodes valued by the exact expectation (fractions) of the next round over
 every equally likely draw. Players choose by
-:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.choose` (max^n or
+:func:`~ruleslawyer.solvers.twist_of_fate.common.choose` (max^n or
 paranoid) on those expected values. Memoised, budgeted, with progress; the brute
 force of :mod:`~ruleslawyer.solvers.twist_of_fate.reference.horizon` is its
 reference.
@@ -21,7 +21,7 @@ from dataclasses import replace
 from math import comb
 from typing import Any
 
-from ruleslawyer.budget import Budget
+from ruleslawyer.budget import Budget, Memo
 from ruleslawyer.errors import BudgetExceeded
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import (
@@ -30,15 +30,19 @@ from ruleslawyer.models.twist_of_fate.play import (
     Rules,
     State,
     chance_outcomes,
+    legal_moves,
+    play,
+)
+from ruleslawyer.solvers.twist_of_fate.common import (
+    UTILITY,
+    EVector,
+    choose,
+    expectation,
+    horizon_vector,
+    shift,
+    state_key,
 )
 from ruleslawyer.solvers.twist_of_fate.maxn import Analysis
-from ruleslawyer.solvers.twist_of_fate.reference.horizon import (
-    EVector,
-    expectation,
-    stop_vector,
-)
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import UTILITY, MaxnSearch, choose, shift
-from ruleslawyer.solvers.twist_of_fate.reference.solve import state_key
 
 NO_CHANCE = (
     "none: no crossed round end had a random draw (3-4 players pick up the cards in front "
@@ -85,17 +89,27 @@ def full_key(state: State, deck: Deck, rounds_left: int) -> tuple[Any, ...]:
             state.unused, rounds_left)  # fmt: skip
 
 
-class HorizonSearch(MaxnSearch):
-    """Memoised values of states with round ends still to cross (the reference's moves,
-    memo and budget, with chance nodes at the round ends)."""
+class HorizonSearch:
+    """Memoised values of states with round ends still to cross, under one deck and
+    rules, with chance nodes at the round ends; budgeted, with progress."""
 
     label = "twist-of-fate across rounds: states"
 
     def __init__(
         self, deck: Deck, rules: Rules, model: str, root: int, budget: Budget | None = None
     ) -> None:
-        super().__init__(deck, rules, model, root, budget)
+        self.deck, self.rules, self.model, self.root = deck, rules, model, root
+        self.memo = Memo(self.label, budget or Budget())
         self.draws: set[int] = set()
+
+    def children(self, state: State) -> list[tuple[Move, State]]:
+        return [
+            (m, play(state, m, self.deck, self.rules))
+            for m in legal_moves(state, self.deck, self.rules)
+        ]
+
+    def close(self) -> None:
+        self.memo.close()
 
     def key(self, state: State, rounds_left: int) -> tuple[Any, ...]:
         # With no round end left to cross only what state_key holds matters (the cards
@@ -110,17 +124,17 @@ class HorizonSearch(MaxnSearch):
             return ()
         return chance_outcomes(state, self.deck, self.rules)
 
-    def value(self, state: State, rounds_left: int) -> EVector:  # type: ignore[override]
+    def value(self, state: State, rounds_left: int) -> EVector:
         key = self.key(state, rounds_left)
         found = self.memo.get(key)
         if found is not None:
             return found
         if state.over:
-            result = stop_vector(state)
+            result = horizon_vector(state)
         elif state.round_over:
             nexts = self.outcomes(state, rounds_left)
             if not nexts:
-                result = stop_vector(state)
+                result = horizon_vector(state)
             else:
                 if len(nexts) > 1:
                     self.draws.add(draw_count(state))
@@ -128,8 +142,8 @@ class HorizonSearch(MaxnSearch):
         else:
             vectors = [self.value(s, rounds_left) for _, s in self.children(state)]
             pick = choose(vectors, state.active, self.model, self.root) if vectors else None
-            result = stop_vector(state) if pick is None else shift(vectors[pick])
-        return self.remember(key, result)
+            result = horizon_vector(state) if pick is None else shift(vectors[pick])
+        return self.memo.remember(key, result)
 
     def line(self, state: State, rounds: int) -> tuple[list[tuple[Move, State, State]], str | None]:
         """The principal variation (move, state before, state after) through the round ends

@@ -6,7 +6,7 @@ the round, or of the game if it comes first), with the compiled search of
 :mod:`~ruleslawyer.solvers.twist_of_fate.maxn_kernel` or the plain reference of
 :mod:`~ruleslawyer.solvers.twist_of_fate.reference.maxn` it is tested against.
 The rule of choice (utility and tie-break) is
-:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.TIE_BREAK`.
+:data:`~ruleslawyer.solvers.twist_of_fate.common.TIE_BREAK`.
 """
 
 from __future__ import annotations
@@ -23,17 +23,18 @@ from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import BudgetExceeded, InputError
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Move, Rules, State, play, seat_names
-from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import (
+from ruleslawyer.solvers.twist_of_fate.common import (
     LOST,
     OPEN,
     TIE_BREAK,
     UTILITY,
     WON,
+    SolveResult,
     Utility,
     Vector,
+    move_json,
     shift,
-    solve_moves,
+    unfinished,
 )
 
 SLICE = 1 << 20
@@ -50,16 +51,6 @@ CHANCE_TIES = (
     "draws are not hidden in the search)"
 )
 PARANOID_UTILITY = f"the player to move's, {UTILITY}; each move's value lists every player's"
-# What the paranoid solver's own fields (guaranteed and reachable Sanctuary, guaranteed
-# and possible win) bound: the Dask engine keeps only those
-GUARANTEE_UTILITY = (
-    "the player to move's (won within the horizon: 1 or 0, Sanctuary), compared in that "
-    "order (the guaranteed_* and possible_win fields)"
-)
-GUARANTEE = (
-    "paranoid: every other player plays against the player to move, minimising its "
-    "(won within the horizon, Sanctuary); ties go to the first move in legal-move order"
-)
 PARANOID = (
     "paranoid: every other player plays against the player to move, minimising its "
     "utility; ties go to the first move in legal-move order; a move's value is the end "
@@ -92,13 +83,16 @@ def analyse(
     solver: str = "numba",
     max_table_bytes: int = 5 << 30,
     threads: int = 1,
+    slot_width: int | None = None,
 ) -> Analysis:
     """Value every move under ``model`` ("maxn" or "paranoid"); unfinished if the budget
     ends. ``threads`` compiled searches share the tables (the answer does not depend
-    on how many)."""
+    on how many); ``slot_width`` 2 forces max^n's two-word slots (tests)."""
     budget = budget or Budget()
     began = time.perf_counter()
     if solver == "reference":
+        from ruleslawyer.solvers.twist_of_fate.reference.maxn import solve_moves
+
         try:
             scored, line, states = solve_moves(position.state, position.deck, rules, model, budget)
         except BudgetExceeded:
@@ -106,7 +100,7 @@ def analyse(
         return Analysis(
             model, tuple(scored), tuple(line), states, time.perf_counter() - began, True
         )
-    return _compiled(position, rules, model, budget, max_table_bytes, threads)[0]
+    return _compiled(position, rules, model, budget, max_table_bytes, threads, slot_width)[0]
 
 
 def paranoid_solve(
@@ -124,7 +118,13 @@ def paranoid_solve(
 
 
 def _compiled(
-    position: Position, rules: Rules, model: str, budget: Budget, max_bytes: int, threads: int
+    position: Position,
+    rules: Rules,
+    model: str,
+    budget: Budget,
+    max_bytes: int,
+    threads: int,
+    slot_width: int | None = None,
 ) -> tuple[Analysis, SolveResult]:
     """The compiled search under ``model``; with "paranoid" also the paranoid solver's
     answer (with "maxn" that is left unfinished, with no values)."""
@@ -134,9 +134,17 @@ def _compiled(
     from ruleslawyer.solvers.twist_of_fate.memory import Tables, paranoid_result
 
     began = time.perf_counter()
-    # two-word slots: the packed state, then the value word
     prob = tiers.problem(position, rules, 2)
-    enc, lay = prob.enc, prob.lay
+    lay = prob.lay
+    mode = 1 if model == "paranoid" else 0
+    # max^n: one-word slots (the packed state, the vector's code above it) where the
+    # code fits; else, and in paranoid mode, two-word slots (the state, the value word)
+    params = one_word_params(position, lay, prob.enc.params) if mode == 0 else None
+    width = 2 if params is None or slot_width == 2 else 1
+    if params is None:  # no code parameters: the kernel's, and room for them
+        params = np.zeros(mk.NPARAMS, dtype=np.int64)
+        params[: prob.enc.params.shape[0]] = prob.enc.params
+    enc = prob.enc._replace(params=params)
     root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
     state = position.state
     name = position.names[state.active]
@@ -153,12 +161,11 @@ def _compiled(
     root_vals = np.full((n, prob.n_moves), -1, dtype=np.int64)
     pool = ThreadPoolExecutor(n) if n > 1 else None
     kmask = int(enc.params[k.P_KMASK])
-    tables = Tables(FIRST_CAPACITY, max_bytes, pool, n, width=2, kmask=kmask)
+    tables = Tables(FIRST_CAPACITY, max_bytes, pool, n, width=width, kmask=kmask)
     stop = np.zeros((1, 1), dtype=np.int64)  # set by the first search to end its slice
     # max^n keeps no horizon states: their prefetches go to a small table
     dummy = np.zeros((k.PAD + 2, 1), dtype=np.int64)
     rules_in = (*enc[1:], lay.parts, lay.head)
-    mode = 1 if model == "paranoid" else 0
     progress = Progress(f"twist-of-fate {model}: states")
     counts = {"main": mk.C_STATES, "leaves": mk.C_LEAVES, "ends": mk.C_ENDS}
     leaves = tables.leaves if mode == 1 else dummy
@@ -213,27 +220,18 @@ def _compiled(
         progress.close()
         if pool is not None:
             pool.shutdown()
-    scored = tuple(
-        (_move(m, state, position), shift(_vector(int(v), state.players)))
-        for m, v in enumerate(root_vals[done].tolist())
-        if v >= 0
-    )
     out = np.zeros(depth, dtype=np.int64)
     scratch = (np.zeros((1, mk.FRAME), dtype=np.int64), np.zeros((1, kid.shape[2]), np.int64))
     scratch[0][0, k.F_K1], scratch[0][0, k.F_K2] = enc.root
     scratch[0][0, k.F_W] = root_kw
     n = mk.principal_line(tables.main, dummy, *rules_in, *scratch, out)
-    line: list[tuple[Move, State]] = []
-    at = state
-    for m in out[:n].tolist():
-        move = _move(m, at, position)
-        at = play(at, move, position.deck, rules)
-        line.append((move, at))
     seconds = time.perf_counter() - began
-    analysis = Analysis(model, scored, tuple(line), states(), seconds, True)
+    analysis = analysis_of_words(
+        position, rules, model, root_vals[done].tolist(), out[:n].tolist(), states(), seconds
+    )
     if mode == 0:
         return analysis, unfinished(name, states(), seconds)
-    top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), int(enc.params[k.P_KMASK])))
+    top = int(mk.lookup(tables.main, root_kw, k.slot_hash(root_kw), enc.params))
     mine = root_vals[done]
     paranoid = np.where(mine >= 0, (mine >> mk.P_SHIFT) & 0xFFFF, -1)
     result = paranoid_result(
@@ -241,6 +239,70 @@ def _compiled(
         states(), began,
     )  # fmt: skip
     return analysis, result
+
+
+def one_word_params(position: Position, lay: Any, params: np.ndarray) -> np.ndarray | None:
+    """The kernel's ``params`` with the max^n kernel's code parameters after them (see
+    ``maxn_kernel.narrow``), or None if the code of a vector does not fit beside the
+    packed state in one word. Each player's digit spans its packed Sanctuary range
+    (up to the last card, or the seat's own if higher: as the packing's), times the
+    nine values of Luck + Shilling."""
+    from ruleslawyer.solvers.twist_of_fate import kernel as k
+    from ruleslawyer.solvers.twist_of_fate import maxn_kernel as mk
+
+    out = np.zeros(mk.NPARAMS, dtype=np.int64)
+    out[: params.shape[0]] = params
+    out[mk.C_VSHIFT] = lay.bits + 1
+    at = 0
+    for p, seat in enumerate(position.state.seats[: position.state.players]):
+        _, _, lowest = (int(x) for x in lay.fields[3 * p + 1])
+        highest = max(seat.sanctuary, k.LAST) + k.Z_OFF
+        bits = ((highest - lowest + 1) * mk.LS_VALUES - 1).bit_length()
+        out[mk.C_AT + p], out[mk.C_BITS + p], out[mk.C_ZLOW + p] = at, bits, lowest
+        at += bits
+    out[mk.C_FLAG] = max(at, mk.DECIDED_BITS)
+    return out if lay.bits + 1 + int(out[mk.C_FLAG]) + 1 <= 64 else None
+
+
+def analysis_of_words(
+    position: Position,
+    rules: Rules,
+    model: str,
+    root_words: list[int],
+    line_moves: list[int],
+    states: int,
+    seconds: float,
+) -> Analysis:
+    """The finished analysis from the kernel's value words of the root's children (by
+    move index; -1 where a move is not legal) and the moves of the principal line."""
+    state = position.state
+    scored = tuple(
+        (_move(m, state, position), shift(_vector(v, state.players)))
+        for m, v in enumerate(root_words)
+        if v >= 0
+    )
+    line: list[tuple[Move, State]] = []
+    at = state
+    for m in line_moves:
+        move = _move(m, at, position)
+        at = play(at, move, position.deck, rules)
+        line.append((move, at))
+    return Analysis(model, scored, tuple(line), states, seconds, True)
+
+
+def paranoid_json(position: Position, analysis: Analysis, result: SolveResult) -> dict[str, Any]:
+    """What ``solve --model paranoid`` answers, as JSON: the paranoid solver's fields
+    (its best move the outcome-ranked choice of the analysis), then the analysis's
+    (model, utility, every move's value, the line); its states and seconds."""
+    found = analysis_json(position, analysis)
+    out = {**result.to_json(), **found, "player": result.player}
+    out["best_move"] = found["best_move"] if result.finished else None
+    out.update(
+        states=result.states,
+        seconds=result.seconds,
+        finished=result.finished and analysis.finished,
+    )
+    return out
 
 
 def _move(m: int, state: State, position: Position) -> Move:

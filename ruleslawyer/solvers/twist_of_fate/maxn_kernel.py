@@ -4,13 +4,17 @@ It runs on the machinery of :mod:`~ruleslawyer.solvers.twist_of_fate.kernel`:
 a node's children are listed in move order, keyed by the tiers' 64-bit packing
 and their table slots prefetched, by that kernel's ``_open``; then the children
 that need no search (horizon states, and states already stored) are valued in
-one pass, and the search visits only the rest. The table is that kernel's
-two-word slots (the packed state, then the value word), grown in place by the
-driver's :class:`~ruleslawyer.solvers.twist_of_fate.memory.StateTable`. Only
-the value rule is this module's.
+one pass, and the search visits only the rest. The table is that kernel's,
+grown in place by the driver's
+:class:`~ruleslawyer.solvers.twist_of_fate.memory.StateTable`: in max^n (mode 0)
+one-word slots where a vector's code (:func:`narrow`) fits beside the packed
+state, as the paranoid solver's value does (a quarter of the memory of two-word
+slots at half load; on 3p-9 it is most of the time the system spends clearing
+new pages), else two-word slots (the packed state, then the value word). Only
+the value rule and the code are this module's.
 
 A node's value is a vector: per player ``s``, 11 bits at ``11 * s``, its
-outcome-ranked utility (:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.UTILITY`)
+outcome-ranked utility (:data:`~ruleslawyer.solvers.twist_of_fate.common.UTILITY`)
 as one integer that compares as the utility does, plies counted from the node:
 
 - lost ``ply`` plies from the node: ``ply`` (0 to :data:`MAX_PLY`; more plies, larger);
@@ -29,7 +33,7 @@ stored: it is the first child, in move order, whose vector is the node's
 (:func:`principal_line`).
 
 ``mode`` 0 is max^n with the spiteful tie-break of
-:mod:`~ruleslawyer.solvers.twist_of_fate.reference.maxn`; ``mode`` 1 is paranoid
+:mod:`~ruleslawyer.solvers.twist_of_fate.common`; ``mode`` 1 is paranoid
 minimax for the root player (its utility: the highest where it moves, the
 lowest elsewhere). In both, of the moves of equal worth the first in move
 order is chosen (:func:`_fold`), whatever order they are valued in.
@@ -100,6 +104,18 @@ OPEN_BASE = MAX_PLY + 1
 WON_TOP = UMASK
 WON_LOW = WON_TOP - MAX_PLY
 Z_SUM_OFF = 128  # _others: the open Sanctuary sum plus this, in 8 bits
+# One-word slots (max^n, where the code fits beside the packed state): a vector as a
+# code (see narrow), its parameters after the kernel's in ``params``: the shift of
+# the code in the slot, the bit of the decided flag, then per player the code's bit
+# offset and width and the lowest Sanctuary (kernel units) of its digit
+C_VSHIFT = kernel.NPARAMS
+C_FLAG = C_VSHIFT + 1
+C_AT = C_VSHIFT + 2
+C_BITS = C_AT + 4
+C_ZLOW = C_BITS + 4
+NPARAMS = C_ZLOW + 4
+LS_VALUES = 9  # Luck + Shilling: 0 to 8
+DECIDED_BITS = 8  # a decided code: the winner (3 bits, 7: none of the players), the ply
 P_SHIFT = 4 * W  # the value word: the vector, then (mode 1) the kernel's paranoid value
 VEC_MASK = (1 << P_SHIFT) - 1
 MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
@@ -197,10 +213,66 @@ def compare(a, b, p, n, mode, root):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def lookup(table, kw, h, kmask):
+def narrow(vec, params):
+    """A vector (mode 0) as the code a one-word slot keeps beside the packed state, or
+    -1 if a Sanctuary is out of the code's range. A line with a winner is decided: every
+    player's utility follows from the winner (7: none of the players, the Monks) and the
+    ply, below the flag bit ``params[C_FLAG]``. An open line: per player the digit
+    (Sanctuary - its lowest) * 9 + Luck + Shilling, at its bit offset."""
+    n = params[P_N]
+    u0 = vec & UMASK
+    if u0 < OPEN_BASE or u0 >= WON_LOW:
+        winner = np.int64(7)
+        ply = u0 if u0 < OPEN_BASE else WON_TOP - u0
+        for s in range(n):
+            if ((vec >> (W * s)) & UMASK) >= WON_LOW:
+                winner = s
+        return (np.int64(1) << params[C_FLAG]) | (winner << 5) | ply
+    code = np.int64(0)
+    for s in range(n):
+        o = ((vec >> (W * s)) & UMASK) - OPEN_BASE
+        digit = ((o >> 4) - params[C_ZLOW + s]) * LS_VALUES + (o & 15)
+        if digit < 0 or digit >= np.int64(1) << params[C_BITS + s]:
+            return np.int64(-1)
+        code |= digit << params[C_AT + s]
+    return code
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def widen(code, params):
+    """:func:`narrow` undone."""
+    n = params[P_N]
+    vec = np.int64(0)
+    if (code >> params[C_FLAG]) & 1:
+        winner = (code >> 5) & 7
+        ply = code & 31
+        for s in range(n):
+            u = WON_TOP - ply if s == winner else ply
+            vec |= u << (W * s)
+        return vec
+    for s in range(n):
+        digit = (code >> params[C_AT + s]) & ((np.int64(1) << params[C_BITS + s]) - 1)
+        z = digit // LS_VALUES
+        u = OPEN_BASE + (((z + params[C_ZLOW + s]) << 4) | (digit - z * LS_VALUES))
+        vec |= u << (W * s)
+    return vec
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def value_at(table, i, params):
+    """The value word in slot ``i``: the second word of a two-word slot, or the vector
+    coded above the packed state in a one-word slot."""
+    if table.shape[1] == 2:
+        return _second(table, i)
+    vshift = params[C_VSHIFT]
+    return widen((table[i, 0] >> vshift) & ((np.int64(1) << (64 - vshift)) - 1), params)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def lookup(table, kw, h, params):
     """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
-    i, found = locate(table, kw, kmask, h & home_mask(table))
-    return _second(table, i) if found else np.int64(-1)
+    i, found = locate(table, kw, params[P_KMASK], h & home_mask(table))
+    return value_at(table, i, params) if found else np.int64(-1)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -253,7 +325,7 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
                 keep_child(kid, d, keep, b)
                 keep += 1
                 continue
-            word = _second(table, i)
+            word = value_at(table, i, params)
         _fold(frame, d, word, info >> MOVE_INFO, root_vals, params, mode)
     frame[d, F_N] = keep
     return 0
@@ -318,7 +390,7 @@ def search(
             start = run_start(table, kid[d, b + K_SLOT], kid[d, b + K_H])
             i, found = locate(table, kid[d, b + K_W], kmask, start)
             if found:
-                w = _second(table, i)
+                w = value_at(table, i, params)
                 _fold(frame, d, w, kid[d, b + K_INFO] >> MOVE_INFO, root_vals, params, mode)
                 continue
             kid[d, b + K_SLOT] = run_mark(table, i)
@@ -337,7 +409,14 @@ def search(
             word |= pval << P_SHIFT
         kw = frame[d, F_W]
         start = run_start(table, frame[d, F_SLOT], slot_hash(kw))
-        added = insert_from(table, kw, kw, word, start, kmask)
+        if table.shape[1] == 2:
+            added = insert_from(table, kw, kw, word, start, kmask)
+        else:
+            code = narrow(word, params)
+            if code < 0:
+                status = STATUS_UNPACKABLE
+                break
+            added = insert_from(table, kw, kw | (code << params[C_VSHIFT]), 0, start, kmask)
         if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break
@@ -362,11 +441,10 @@ def principal_line(
     ``out``; their number. The move chosen at a node is its first child, in move
     order, whose vector one ply earlier is the node's: a child before it with that
     vector would have been of equal worth, and chosen."""
-    kmask = params[P_KMASK]
     n = 0
     while n < out.shape[0]:
         kw = frame[0, F_W]
-        w = lookup(table, kw, slot_hash(kw), kmask)
+        w = lookup(table, kw, slot_hash(kw), params)
         if w < 0:
             break
         _open(
@@ -379,7 +457,7 @@ def principal_line(
             if kid[0, b + K_INFO] & LEAF_BIT:
                 v = leaf_vector(kid[0, b], kid[0, b + 1], params)
             else:
-                v = lookup(table, kid[0, b + K_W], kid[0, b + K_H], kmask)
+                v = lookup(table, kid[0, b + K_W], kid[0, b + K_H], params)
             if v >= 0 and (shift(v, params[P_N]) & VEC_MASK) == (w & VEC_MASK):
                 found = j
                 break

@@ -4,7 +4,7 @@ Every seat in the tree picks for itself (max^n): a node keeps the mean reward of
 every player, and selection at a node uses the mean of the seat to move there
 plus the UCB1 bonus ``c * sqrt(ln N / n)``. A player's reward is its max^n utility
 at the horizon (the end of the round, or of the game if it ends first;
-:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.horizon_vector`) without
+:func:`~ruleslawyer.solvers.twist_of_fate.common.horizon_vector`) without
 its tempo, turned into one number that keeps its order: ``(81 * (outcome + 1) + 9 *
 Sanctuary + Luck + Shilling) / 162``, outcome 1 won, 0 open, -1 lost, Sanctuary
 and Luck + Shilling counted when open (each at most 8, so no lower term outweighs
@@ -38,7 +38,7 @@ from ruleslawyer.models.twist_of_fate.play import (
     open_targets,
     play,
 )
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import horizon_vector
+from ruleslawyer.solvers.twist_of_fate.common import horizon_vector
 
 SCALE = 162  # 81 * 2, a win: the largest reward before scaling
 ROLLOUT = (

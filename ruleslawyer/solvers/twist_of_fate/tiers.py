@@ -13,7 +13,9 @@ children); it is not part of the state.
 
 The functions that walk partitions (:func:`expand`, :func:`combine`) call the
 kernel's own child generation (``_open``) and value combination (``_combine``),
-so the tiered engine plays by exactly the rules of the in-memory solver.
+and the max^n kernel's paranoid choice of a line (``compare``, ``shift``), so
+the tiered engine plays by exactly the rules of the in-memory solver and values
+a state as ``solve --model paranoid`` does.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ruleslawyer.errors import InputError
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Rules, count_toward_limit
 from ruleslawyer.solvers.twist_of_fate import kernel as k
+from ruleslawyer.solvers.twist_of_fate import maxn_kernel as mk
 from ruleslawyer.solvers.twist_of_fate.encoding import Encoded, encode, multisets
 from ruleslawyer.solvers.twist_of_fate.kernel import NOT_PACKED, pack, unpack
 
@@ -311,20 +314,26 @@ def expand_chunks(prob: Problem, parents: np.ndarray, chunk: int, *, with_moves:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _combine_values(parents, fanout, child_values, out, fields, head, to_global, params):
-    """Each parent's value (the kernel's 16-bit encoding) from its children's, which
-    ``child_values`` lists in the order :func:`_expand` writes them (``fanout`` of
-    them per parent). The node is not opened again: a parent starts as the kernel's
-    ``_open`` starts it (maximising when the root's player moves), then takes each
-    child's value by the kernel's ``_combine``."""
+    """Each parent's value word from its children's, which ``child_values`` lists in
+    the order :func:`_expand` writes them (``fanout`` of them per parent): the value
+    word of the max^n kernel in paranoid mode (``maxn_kernel``, mode 1), the
+    outcome-ranked vector of the paranoid line and, above ``P_SHIFT``, the paranoid
+    kernel's 16-bit bounds. The node is not opened again: its bounds start as the
+    kernel's ``_open`` starts them (maximising when the root's player moves), then take
+    each child's by the kernel's ``_combine``; its vector is the first child's, in
+    move order, of the best utility for the root (the highest where the root moves,
+    the lowest elsewhere), one ply earlier."""
     frame = np.zeros((1, k.FRAME), dtype=np.int64)
     root = params[k.P_ROOT]
+    players = params[k.P_N]
     pos = 0
     for i in range(parents.shape[0]):
         w = parents[i]
         n = fanout[i]
         k1, k2 = unpack(w & ~LEAF_FLAG, fields, head, to_global)
         if w & LEAF_FLAG or n == 0:  # a horizon state, or no move at all: valued as one
-            out[i] = k.horizon_value(k1, k2, params)
+            bounds = k.horizon_value(k1, k2, params)
+            out[i] = mk.leaf_vector(k1, k2, params) | (bounds << mk.P_SHIFT)
             pos += n
             continue
         mover = (k1 >> k.ACT_SHIFT) & 3
@@ -333,17 +342,23 @@ def _combine_values(parents, fanout, child_values, out, fields, head, to_global,
         frame[0, k.F_GW] = 0 if mover == root else 1
         frame[0, k.F_R] = k.LOW
         frame[0, k.F_PW] = 0
+        best = child_values[pos] & mk.VEC_MASK
         for j in range(n):
-            k._combine(frame, 0, child_values[pos + j])
+            word = child_values[pos + j]
+            k._combine(frame, 0, (word >> mk.P_SHIFT) & 0xFFFF)
+            vec = word & mk.VEC_MASK
+            if mk.compare(vec, best, mover, players, 1, root) > 0:
+                best = vec
         pos += n
-        out[i] = k._encode(frame[0, k.F_G], frame[0, k.F_R], frame[0, k.F_GW], frame[0, k.F_PW])
+        bounds = k._encode(frame[0, k.F_G], frame[0, k.F_R], frame[0, k.F_GW], frame[0, k.F_PW])
+        out[i] = mk.shift(best, players) | (bounds << mk.P_SHIFT)
     return pos
 
 
 def combine(
     prob: Problem, parents: np.ndarray, fanout: np.ndarray, child_values: np.ndarray
 ) -> np.ndarray:
-    """The values of ``parents`` given their children's (see :func:`_combine_values`)."""
+    """The value words of ``parents`` given their children's (see :func:`_combine_values`)."""
     out = np.empty(parents.shape[0], dtype=np.int64)
     lay = prob.lay
     used = _combine_values(

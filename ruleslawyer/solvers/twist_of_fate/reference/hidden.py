@@ -25,7 +25,8 @@ from ruleslawyer.models.twist_of_fate.play import (
     legal_moves,
     play,
 )
-from ruleslawyer.solvers.twist_of_fate.reference.horizon import EVector, value
+from ruleslawyer.solvers.twist_of_fate.common import EVector
+from ruleslawyer.solvers.twist_of_fate.reference.horizon import value
 
 
 def _add(state: State, seat: int, place: str, cards: tuple[str, ...]) -> State:

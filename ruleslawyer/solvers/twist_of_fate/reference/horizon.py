@@ -5,7 +5,7 @@ the round reached after crossing ``rounds`` round ends). A round end that is
 crossed is a chance node: its value is the exact expectation (fractions) of the
 next round's values over the model's equally likely draws
 (:func:`~ruleslawyer.models.twist_of_fate.play.chance_outcomes`); a player chooses by
-:func:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.choose`. Memoised
+:func:`~ruleslawyer.solvers.twist_of_fate.common.choose`. Memoised
 only on the whole state (``functools.cache``); small and obviously right; the fast search of
 :mod:`~ruleslawyer.solvers.twist_of_fate.horizon` is tested against it.
 """
@@ -13,7 +13,6 @@ only on the whole state (``functools.cache``); small and obviously right; the fa
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from functools import cache
 
 from ruleslawyer.models.twist_of_fate.play import (
@@ -24,32 +23,17 @@ from ruleslawyer.models.twist_of_fate.play import (
     legal_moves,
     play,
 )
-from ruleslawyer.solvers.twist_of_fate.reference.maxn import choose, horizon_vector
-
-Exact = int | Fraction
-# outcome (+1 won, 0 open, -1 lost), tempo (minus the plies to a win, plus to a loss),
-# Sanctuary and Luck + Shilling when open: expected, exact
-Expected = tuple[Exact, Exact, Exact, Exact]
-EVector = tuple[Expected, ...]  # one per player, in seat order
+from ruleslawyer.solvers.twist_of_fate.common import (
+    EVector,
+    choose,
+    expectation,
+    horizon_vector,
+)
 
 
 def stop_vector(state: State) -> EVector:
     """Every player's utility where the search stops (whole numbers)."""
     return horizon_vector(state)
-
-
-def expectation(outcomes: list[tuple[int, EVector]]) -> EVector:
-    """The weighted mean of value vectors, component by component (exact); a single
-    outcome is certain and stays as it is."""
-    if len(outcomes) == 1:
-        return outcomes[0][1]
-    total = sum(w for w, _ in outcomes)
-
-    def mean(p: int, i: int) -> Fraction:
-        return Fraction(sum(w * v[p][i] for w, v in outcomes), total)
-
-    first = outcomes[0][1]
-    return tuple(tuple(mean(p, i) for i in range(len(first[p]))) for p in range(len(first)))
 
 
 def crossable(state: State, deck: Deck, rules: Rules, rounds_left: int) -> bool:

@@ -19,24 +19,21 @@ from ruleslawyer.models.twist_of_fate.play import (
     Move,
     Rules,
     State,
-    count_toward_limit,
     legal_moves,
     play,
     seat_names,
 )
-from ruleslawyer.solvers.twist_of_fate.common import SolveResult, move_json, unfinished
+from ruleslawyer.solvers.twist_of_fate.common import (
+    SolveResult,
+    move_json,
+    state_key,
+    unfinished,
+)
 
 Key = tuple[Any, ...]
 Value = tuple[
     int, int, bool, bool
 ]  # guaranteed sanctuary, reachable max, guaranteed win, possible win
-
-
-def state_key(state: State, rules: Rules) -> Key:
-    seats = tuple(
-        (s.luck, s.shilling, s.sanctuary, s.hand, count_toward_limit(s, rules)) for s in state.seats
-    )
-    return (seats, state.active, state.winner)
 
 
 def horizon_key(state: State) -> Key:
