@@ -919,8 +919,8 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
     cluster = None
     try:
         with dask.config.set(quiet), warnings.catch_warnings():
-            # the scheduler serves HTTP (on 8787 unless taken) even with no dashboard;
-            # taken, Dask warns on stderr, where only one error line may go
+            # the scheduler serves HTTP even with no dashboard (asked for a free port below);
+            # a port taken makes Dask warn on stderr, where only one error line may go
             warnings.filterwarnings("ignore", r"Port \d+ is already in use", UserWarning)
             cluster = LocalCluster(
                 n_workers=workers,
@@ -928,6 +928,8 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
                 processes=True,
                 memory_limit=worker_memory,
                 dashboard_address=None,
+                # its HTTP routes still start: on a free port of loopback, not 8787
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 # the workers' own complaints (a heartbeat lost as a run ends): what
                 # fails reaches the client as an exception, said in one line
                 silence_logs=logging.CRITICAL,
