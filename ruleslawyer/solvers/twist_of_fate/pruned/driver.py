@@ -230,6 +230,13 @@ def prove_sanctuary(
     return prove(position, rules, s.open_value(min(k, LAST_SANCTUARY), 0), budget)
 
 
+def won_value(ply: int) -> int:
+    """The search value of a win ``ply`` plies from the root."""
+    from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+    return s.WON_TOP - ply
+
+
 def guaranteed(value: int) -> tuple[int | None, bool]:
     """``guaranteed_sanctuary`` and ``guaranteed_win`` of a search value."""
     from ruleslawyer.solvers.twist_of_fate.kernel import Z_OFF
