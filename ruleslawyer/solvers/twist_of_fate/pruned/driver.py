@@ -227,7 +227,9 @@ def prove_sanctuary(
     Sanctuary (a win counting as the last card)?"""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
-    return prove(position, rules, s.open_value(min(k, LAST_SANCTUARY), 0), budget)
+    if k > LAST_SANCTUARY:  # nobody holds more than the last card
+        return False, 0, 0.0
+    return prove(position, rules, s.open_value(k, 0), budget)
 
 
 def won_value(ply: int) -> int:
@@ -314,7 +316,7 @@ def answer_json(position: Position, found: Pruned) -> dict[str, Any]:
         "seconds": found.seconds,
         "finished": done,
         "model": "paranoid",
-        "utility": PARANOID_UTILITY,
+        "utility": PARANOID_UTILITY.split("; each move")[0] + "; each value is the player's own",
         "tie_break": PARANOID,
         "horizon": HORIZON,
         "search": SEARCH,
