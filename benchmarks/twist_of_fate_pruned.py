@@ -144,7 +144,7 @@ def _value(v: dict | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--positions", nargs="+", default=["3p-9", "3p-12"])
+    parser.add_argument("--positions", nargs="*", default=["3p-9", "3p-12"])
     parser.add_argument("--exhaustive", nargs="*", default=["3p-9"])
     parser.add_argument("--every", nargs="*", default=[])
     parser.add_argument("--deal", nargs="*", type=int, default=[])
@@ -183,7 +183,7 @@ def main() -> None:
             )
             if r["finished"]:
                 answers[kind] = a
-            if kind == "pruned":
+            if kind == "pruned" and not name.startswith("dealt"):
                 c = run_cli(path, args.max_seconds)
                 print(
                     f"| {name} | pruned cli | {'yes' if c['finished'] else 'no'} | "

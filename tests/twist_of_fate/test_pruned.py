@@ -188,7 +188,9 @@ def test_cli_falls_back_to_the_exhaustive_search_and_says_so() -> None:
     code, text = _cli(str(EXAMPLES / "hidden-card.toml"), "--model", "paranoid")
     assert code == 0, text
     assert "search: exhaustive (pruned search does not cover [[hidden]] cards)" in text
-    code, text = _cli(str(EXAMPLES / "win-now.toml"), "--model", "paranoid", "--horizon", "game")
+    # --rounds 0: across no round end (the search stops where the round does)
+    win_now = str(EXAMPLES / "win-now.toml")
+    code, text = _cli(win_now, "--model", "paranoid", "--horizon", "game", "--rounds", "0")
     assert code == 0, text
     assert "search: exhaustive (pruned search does not cover --horizon game)" in text
 
