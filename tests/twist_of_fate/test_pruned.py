@@ -77,13 +77,13 @@ def agree(position: Position, rules: Rules, solver: str = "reference") -> None:
         assert proved == (sanctuary is not None and sanctuary >= k), k
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(varied())
 def test_pruned_agrees_with_the_reference(case: tuple[Position, Rules]) -> None:
     agree(*case)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(varied(most=6))
 def test_pruned_agrees_with_the_compiled_search_on_bigger_positions(
     case: tuple[Position, Rules],
