@@ -159,8 +159,10 @@ def main() -> None:
         paths[f"dealt-{cards}"] = dealt(cards, where)
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    print("| position | solve | finished | nodes (expanded) / states | wall s | CPU s | "
-          "best move | value | guaranteed Sanctuary | guaranteed win |")
+    print(
+        "| position | solve | finished | nodes (expanded) / states | wall s | CPU s | "
+        "best move | value | guaranteed Sanctuary | guaranteed win |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name, path in paths.items():
         kinds = ["pruned"]
@@ -171,9 +173,7 @@ def main() -> None:
         answers = {}
         for kind in kinds:
             r = run(kind, path, args.max_seconds)
-            count = (
-                f"{r['nodes']:,} ({r['expanded']:,})" if "nodes" in r else f"{r['states']:,}"
-            )
+            count = f"{r['nodes']:,} ({r['expanded']:,})" if "nodes" in r else f"{r['states']:,}"
             a = r["answer"]
             print(
                 f"| {name} | {kind} | {'yes' if r['finished'] else 'no'} | {count} | "

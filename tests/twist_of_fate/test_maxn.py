@@ -154,8 +154,10 @@ def test_cli_json_and_text(tmp_path: Path) -> None:
     assert [p["player"] for p in out["line"]] == ["eliza"]
     para = runner.invoke(
         cli,
-        ["twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"]
-        + ["--exhaustive"],
+        [
+            *("twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"),
+            "--exhaustive",
+        ],
     )
     out = json.loads(para.output)
     assert out["model"] == "paranoid" and out["guaranteed_sanctuary"] == 0

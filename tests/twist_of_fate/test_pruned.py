@@ -35,9 +35,7 @@ def varied(draw: st.DrawFn, most: int = 4) -> tuple[Position, Rules]:
     Sanctuary from 0 to 7 (theirs start at 4 or more: mostly wins) and either reading
     of self-play-count."""
     position, rules = draw(positions(most=most))
-    seats = tuple(
-        replace(seat, sanctuary=draw(st.integers(0, 7))) for seat in position.state.seats
-    )
+    seats = tuple(replace(seat, sanctuary=draw(st.integers(0, 7))) for seat in position.state.seats)
     state = replace(position.state, seats=seats)
     spc = draw(st.sampled_from([r.name for r in SELF_PLAY_COUNT.readings]))
     moved = Position(state, position.names, position.deck, position.rulings)

@@ -41,7 +41,6 @@ TABLE_BYTES = 1 << 28
 LEAST_SLOTS = 1 << 10
 MOST_PLAYS = 64  # points_table: plays a seat takes part in, at most
 LAST_SANCTUARY = 8
-FLAGS = 1
 SEARCH = "pruned (alpha-beta, transposition table)"
 
 
@@ -142,7 +141,6 @@ def _run(
     counters = np.zeros(s.NCOUNTERS, dtype=np.int64)
     counters[s.C_LIMIT] = budget.max_states if budget.max_states is not None else 1 << 62
     counters[s.C_PLIES] = plies
-    counters[s.C_FLAGS] = FLAGS
     stop = np.zeros((1, 1), dtype=np.int64)
     out = np.full(prob.n_moves, -1, dtype=np.int64)
     rules_in = (*enc[1:], lay.parts, lay.head, sizes, points_table(enc, rules))

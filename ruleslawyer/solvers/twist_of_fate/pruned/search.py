@@ -20,10 +20,12 @@ the root.
 
 Pruning: alpha-beta (fail-soft) with a fixed-size transposition table (two-slot
 buckets: one kept for the entry with more cards left below it, one always
-replaced; each entry's value is exact, a lower or an upper bound); the moves in
-order of the table's best move, then the moves where the mover scores (or wins),
-then legal-move order; and a static bound on each node (:func:`bounds`): what each
-seat can still score this round, from the plays it can still take part in.
+replaced; each entry's value is exact, a lower or an upper bound); a node is cut
+before any search when a child's stored value (or a horizon child's) already
+falls outside its window; the moves in order of the table's best move, then by
+the root player's value of the child as it stands (:func:`_order`); and a static
+bound on each node (:func:`bounds`): what each seat can still score this round,
+from the plays it can still take part in.
 """
 
 from __future__ import annotations
@@ -53,9 +55,9 @@ from ruleslawyer.solvers.twist_of_fate.kernel import (
     P_ROOT,
     P_S,
     PAD,
-    TOP,
     SEAT_BITS,
     SEAT_MASK,
+    TOP,
     Z_OFF,
     Z_SHIFT,
     _load,
@@ -72,8 +74,8 @@ LOW, HIGH = -1, WON_TOP + 1  # below and above every value
 EXACT, LOWER, UPPER = 0, 1, 2  # a stored value: exact, a lower bound, an upper bound
 MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 # counters
-C_NODES, C_LIMIT, C_ABORT, C_PLIES, C_OPENED, C_FLAGS = range(6)
-NCOUNTERS = 6
+C_NODES, C_LIMIT, C_ABORT, C_PLIES, C_OPENED = range(5)
+NCOUNTERS = 5
 CHECK_EVERY = 1023  # nodes between two looks at the stop flag
 
 
@@ -261,26 +263,26 @@ def _enter(
     if n == 0:  # no move at all: valued as a horizon state
         return True, leaf_value(k1, k2, d, params)
     is_max = ((k1 >> ACT_SHIFT) & 3) == params[P_ROOT]
-    if counters[C_FLAGS] & 1:
-        # a child the table already bounds enough may cut the node at once
-        for j in range(n):
-            b = j * KID
-            info = kid[d, b + K_INFO]
-            if info & LEAF_BIT:
-                v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
-            else:
-                ckw = kid[d, b + K_W]
-                if ckw == NOT_PACKED:
-                    continue
-                word = probe(tt, ckw, kid[d, b + K_H])
-                if word < 0:
-                    continue
-                v = word & 0xFFFF
-                flag = (word >> 16) & 3
-                if is_max and flag == UPPER or not is_max and flag == LOWER:
-                    continue
-            if is_max and v >= beta or not is_max and v <= alpha:
-                return True, v
+    # a child already valued well enough (a horizon state, or one the table bounds
+    # on the right side) may cut the node before any search
+    for j in range(n):
+        b = j * KID
+        info = kid[d, b + K_INFO]
+        if info & LEAF_BIT:
+            v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
+        else:
+            ckw = kid[d, b + K_W]
+            if ckw == NOT_PACKED:
+                continue
+            word = probe(tt, ckw, kid[d, b + K_H])
+            if word < 0:
+                continue
+            v = word & 0xFFFF
+            flag = (word >> 16) & 3
+            if (is_max and flag == UPPER) or (not is_max and flag == LOWER):
+                continue
+        if (is_max and v >= beta) or (not is_max and v <= alpha):
+            return True, v
     _order(kid, d, n, k1, tt_move, params, keys, order)
     # the bounds narrow the window: a value outside them cannot occur
     st[d, S_A0] = alpha
