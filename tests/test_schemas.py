@@ -48,6 +48,11 @@ RUNS = [
         ["twist-of-fate", "solve", f"{TOF}/monks-win.toml", "--model", "paranoid"],
         {0},
     ),
+    (
+        "twist-of-fate-solve",
+        ["twist-of-fate", "solve", f"{TOF}/monks-win.toml", "--model", "paranoid", "--exhaustive"],
+        {0},
+    ),
     ("twist-of-fate-solve", ["twist-of-fate", "solve", f"{TOF}/hidden-card.toml"], {0}),
     (
         "twist-of-fate-solve",

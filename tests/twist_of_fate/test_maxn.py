@@ -158,7 +158,11 @@ def test_cli_json_and_text(tmp_path: Path) -> None:
     assert out["model"] == "maxn" and out["best_move"]["side"] == 1 and len(out["moves"]) == 6
     assert [p["player"] for p in out["line"]] == ["eliza"]
     para = runner.invoke(
-        cli, ["twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"]
+        cli,
+        [
+            *("twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"),
+            "--exhaustive",
+        ],
     )
     out = json.loads(para.output)
     assert out["model"] == "paranoid" and out["guaranteed_sanctuary"] == 0

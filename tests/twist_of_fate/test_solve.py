@@ -119,7 +119,7 @@ def test_cli_memory_cap_stops_with_finished_false() -> None:
     # then would by 8 MiB more, past 20.
     path = ROOT / "ruleslawyer/data/positions/twist-of-fate-3p-9.toml"
     args = ["twist-of-fate", "solve", str(path), "--format", "json", "--max-memory", "0.02"]
-    args += ["--model", "paranoid"]
+    args += ["--model", "paranoid", "--exhaustive"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 3, result.output  # 3: the search did not finish (README)
     out = json.loads(result.output)
@@ -235,12 +235,16 @@ def test_cli_solve_json_has_exactly_the_issue_fields(tmp_path: Path) -> None:
     path = tmp_path / "p.toml"
     path.write_text(dumps(EXAMPLE), "utf-8")
     args = ["twist-of-fate", "solve", str(path), "--format", "json", "--model", "paranoid"]
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, [*args, "--exhaustive"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     extra = ("schema_version", "model", "utility", "tie_break", "horizon", "value", "moves", "line")
-    assert sorted(out) == sorted((*FIELDS, *extra))
+    assert sorted(out) == sorted((*FIELDS, *extra, "search", "nodes"))
     assert out["guaranteed_sanctuary"] == 1 and out["finished"] is True
+    # the pruned search (the default): the same fields but the count of states
+    pruned = json.loads(CliRunner().invoke(cli, args).output)
+    assert sorted(pruned) == sorted(name for name in out if name != "states")
+    assert pruned["guaranteed_sanctuary"] == 1 and pruned["best_move"] == out["best_move"]
 
 
 def test_cli_ruling_changes_the_answer(tmp_path: Path) -> None:

@@ -94,6 +94,19 @@ def group() -> None:
     help="With --horizon game: how many round ends to cross at most (default 1).",
 )
 @click.option(
+    "--exhaustive",
+    is_flag=True,
+    help="--model paranoid: enumerate every state (today's search) instead of the pruned "
+    "one: adds end_states, reachable_max_sanctuary, possible_win, every move scored and "
+    "the line.",
+)
+@click.option(
+    "--every-move",
+    is_flag=True,
+    help="--model paranoid: score every root move, each by its own pruned search (exact "
+    "values; costs far more than the best move alone).",
+)
+@click.option(
     "--solver",
     type=click.Choice(("numba", "reference")),
     default="numba",
@@ -165,6 +178,8 @@ def solve(
     model: str,
     horizon: str,
     rounds: int | None,
+    exhaustive: bool,
+    every_move: bool,
     solver: str,
     engine: str,
     workers: int | None,
@@ -178,9 +193,11 @@ def solve(
     """Search every line of play from POSITION.toml to the end of the round (or game).
 
     Scores every legal move of the player to move under the opponent model
-    (--model) and shows the line of play to the horizon. With --model paranoid it
-    also reports the Sanctuary the player can guarantee, the highest reachable,
-    whether a win is guaranteed or possible, and how many distinct end states there are.
+    (--model) and shows the line of play to the horizon. --model paranoid answers
+    the best move, the Sanctuary the player can guarantee and whether a win is
+    guaranteed by a pruned search (alpha-beta, transposition table); --exhaustive
+    enumerates every state instead and adds the highest reachable Sanctuary, whether
+    a win is possible, how many distinct end states there are, every move and the line.
     --horizon game goes on across round ends (the 2-player variant's draws valued by
     exact expectation); [[hidden]] tables in the position mark cards the player to move
     does not know, and every move is then scored over every assignment of them
@@ -244,14 +261,40 @@ def solve(
     given = [name for name, is_given in dask_only.items() if is_given]
     if given:
         raise click.UsageError(f"{given[0]} needs --engine dask")
+    if model != "paranoid" and (exhaustive or every_move):
+        raise click.UsageError(
+            f"{'--exhaustive' if exhaustive else '--every-move'} is for --model paranoid "
+            "(max^n is always exhaustive)"
+        )
+    if exhaustive and every_move:
+        raise click.UsageError("--exhaustive scores every move already: drop --every-move")
     if horizon == "game" or rounds is not None or pos.hidden:
         from ruleslawyer.cli.twist_of_fate.rounds import solve_rounds
 
         found = solve_rounds(pos, str(position), rules, model, horizon, rounds, solver, budget)
+        if model == "paranoid":
+            uncovered = "--horizon game" if horizon == "game" or rounds else "[[hidden]] cards"
+            found["search"] = f"exhaustive (pruned search does not cover {uncovered})"
         emit_analysis(found, fmt, output)
         return
-    progress(f"searching every line of play from {position} ({solver} solver) ...")
     memory = int(max_memory * 2**30)
+    if model == "paranoid" and not exhaustive and solver == "numba":
+        from ruleslawyer.cli.twist_of_fate.text import render_pruned
+        from ruleslawyer.solvers.twist_of_fate.pruned import driver
+
+        progress(f"searching {position} (pruned paranoid search) ...")
+        found = driver.answer_json(
+            pos,
+            driver.solve(
+                pos, rules, budget, every_move=every_move,
+                table_bytes=driver.table_bytes_for(pos, memory),
+            ),
+        )  # fmt: skip
+        emit(json_text(found) if fmt == "json" else render_pruned(found), output)
+        if not found["finished"]:
+            raise SystemExit(EXIT_UNFINISHED)
+        return
+    progress(f"searching every line of play from {position} ({solver} solver) ...")
     if model == "maxn":
         found = analysis_json(
             pos,
@@ -263,20 +306,48 @@ def solve(
         emit_analysis(found, fmt, output)
         return
     found, result = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
-    # the best move and its value are the outcome-ranked paranoid choice's; the bounds
-    # (guaranteed_sanctuary, ...) are the paranoid solver's
+    # the best move, its value and the guarantees are the outcome-ranked paranoid
+    # choice's; the enumeration's own fields (reachable maximum, possible win, end
+    # states) are the paranoid solver's
     result = dataclasses.replace(result, best_move=found["best_move"])
     out = {**result.to_json(), **found, "player": result.player}
     out["finished"] = result.finished and found["finished"]
     out["seconds"] = result.seconds if solver == "numba" else result.seconds + found["seconds"]
-    out["states"] = result.states
+    out["states"] = out["nodes"] = result.states
+    out["search"] = "exhaustive" if exhaustive else "exhaustive (--solver reference enumerates)"
+    if out["finished"] and found["value"]:
+        out["guaranteed_sanctuary"], out["guaranteed_win"] = guarantees(
+            found["value"][result.player]
+        )
+        result = dataclasses.replace(
+            result,
+            guaranteed_sanctuary=out["guaranteed_sanctuary"],
+            guaranteed_win=out["guaranteed_win"],
+        )
     head = render_text(result).split("\nstates:")[0] + "\n"
+    head = head.replace("guaranteed_sanctuary: unknown", f"guaranteed_sanctuary: {NONE_KEPT}")
+    head += f"search: {out['search']}\n"
     if fmt == "json":
         emit(json_text(out), output)
     else:
         emit(head + render_analysis(out) + _tail(out), output)
     if not out["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+NONE_KEPT = "none (every line can be made a loss)"
+
+
+def guarantees(mine: dict[str, Any]) -> tuple[int | None, bool]:
+    """guaranteed_sanctuary and guaranteed_win from the player's outcome-ranked paranoid
+    value (its JSON): the largest k such that every line can be made to end not lost
+    with at least k Sanctuary (a win counts as the last card, 8; None: a loss cannot
+    be avoided), and whether the value is a win."""
+    if mine["outcome"] == "won":
+        return 8, True
+    if mine["outcome"] == "open":
+        return mine["sanctuary"], False
+    return None, False
 
 
 def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
@@ -291,6 +362,8 @@ def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
         emit(json_text(out), output)
     else:
         head = f"player: {out['player']}\n"
+        if "search" in out:
+            head += f"search: {out['search']}\n"
         if out["best_move"]:
             head += f"best_move: {describe(out['best_move'])}\n"
         body = render_hidden(out) if "hidden" in out else render_analysis(out)

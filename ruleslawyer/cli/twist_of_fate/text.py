@@ -116,3 +116,44 @@ def render_hidden(out: dict[str, Any]) -> str:
     lines += _table(["move", *players, f"worst for {me}"], rows)
     lines.append(f"safest move (best worst case): {describe(out['safest_move'])}")
     return "\n".join(lines) + "\n"
+
+
+EXHAUSTIVE_ONLY = "not computed by the pruned search (--exhaustive enumerates every state)"
+
+
+def render_pruned(out: dict[str, Any]) -> str:
+    """The pruned paranoid answer: the guarantees, the best move and its value, the
+    model, the moves when every one was scored, nodes and time."""
+    done = out["finished"]
+
+    def word(value: Any, none: str) -> str:
+        if not done:
+            return "unknown"
+        if value is None:
+            return none
+        return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+    me = out["player"]
+    lines = [
+        f"player: {me}",
+        f"search: {out['search']}",
+        "guaranteed_sanctuary: "
+        + word(out["guaranteed_sanctuary"], "none (every line can be made a loss)"),
+        "best_move: " + (describe(out["best_move"]) if out["best_move"] else word(None, "none")),
+        "value: " + (_utility(out["value"][me]) if out["value"] else word(None, "none")),
+        "guaranteed_win: " + word(out["guaranteed_win"], "no"),
+        f"reachable_max_sanctuary, possible_win, end_states, line: {EXHAUSTIVE_ONLY}",
+        f"model: {out['model']}",
+        f"utility: {out['utility']}",
+        f"choice: {out['tie_break']}",
+        f"horizon: {out['horizon']}",
+    ]
+    if out["moves"] is not None:
+        lines.append(f"moves of {me} (each by its own pruned search; {me}'s outcome):")
+        rows = [[describe(m["move"]), _utility(m["value"][me])] for m in out["moves"]]
+        lines += _table(["move", me], rows) if rows else ["  (no legal move)"]
+    elif done:
+        lines.append("moves: the best only (--every-move scores each by its own pruned search)")
+    finished = "yes" if done else "no (budget spent: no exact answer, values withheld)"
+    lines += [f"nodes: {out['nodes']}", f"seconds: {out['seconds']:.3f}", f"finished: {finished}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,203 @@
+"""Twist of Fate: the pruned paranoid solver beside the exhaustive one, in the same run.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/twist_of_fate_pruned.py [--positions 3p-9 3p-12]
+        [--exhaustive 3p-9] [--every 3p-9] [--deal 12 13 14 15] [--max-seconds 600]
+
+For each position (``3p-6``, ``3p-9``, ``3p-12``, ``2p-10``: the shipped
+ruleslawyer/data/positions/twist-of-fate-<name>.toml; ``18``: the 3-player opening
+round benchmarks/twist-of-fate-3p-18-start.toml; a number from ``--deal``: that
+opening round dealt down, see :func:`dealt`), each solve in a fresh process (after
+one untimed run that loads the compiled code): wall and CPU seconds, nodes or
+states, and the answer (best move, value of the player to move, guaranteed
+Sanctuary and win). The solves:
+
+- ``pruned``: ``solve --model paranoid`` as the command line runs it (best move and
+  guarantees, :func:`ruleslawyer.solvers.twist_of_fate.pruned.driver.solve`); the
+  whole command is also timed (``pruned cli``: process start, reading the file,
+  loading the compiled code);
+- ``pruned every``: every root move by its own pruned search (``--every-move``), for
+  the positions of ``--every``;
+- ``exhaustive``: ``solve --model paranoid --exhaustive`` (every state, one thread),
+  for the positions of ``--exhaustive`` only (3p-12 does not fit in this machine's
+  memory: 528 M states).
+
+The answers of the pruned and the exhaustive solves of one position are checked
+identical (the run stops otherwise); positions with no exhaustive run print the
+pruned answer only. ``--max-seconds`` bounds each solve (unfinished: noted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
+OPENING = ROOT / "benchmarks" / "twist-of-fate-3p-18-start.toml"
+BIN = Path(sys.executable).parent / "ruleslawyer"
+CHARACTERS = ["Mr. Brownlow", "Nancy", "Fagin", "Bill Sikes", "Mr. Bumble", "The Artful Dodger"]
+
+CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+from ruleslawyer.budget import Budget
+from ruleslawyer.models.twist_of_fate.files import load_position
+from ruleslawyer.models.twist_of_fate.play import Rules
+kind, path, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+position = load_position(path)
+rules = Rules.from_rulings(dict(position.rulings))
+me = position.names[position.state.active]
+if kind.startswith("pruned"):
+    from ruleslawyer.solvers.twist_of_fate.pruned import driver
+    driver.solve(position, rules, Budget(max_states=1))  # load the compiled code
+    cpu = time.process_time(); wall = time.perf_counter()
+    found = driver.solve(position, rules, Budget(max_seconds=seconds),
+                         every_move=kind == "pruned every",
+                         table_bytes=driver.table_bytes_for(position, 5 << 30))
+    wall = time.perf_counter() - wall; cpu = time.process_time() - cpu
+    out = driver.answer_json(position, found)
+    count = {{"nodes": found.nodes, "expanded": found.expanded}}
+else:
+    from ruleslawyer.cli.twist_of_fate.commands import guarantees
+    from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json, paranoid_solve
+    cpu = time.process_time(); wall = time.perf_counter()
+    analysis, result = paranoid_solve(position, rules, Budget(max_seconds=seconds), threads=1,
+                                      max_table_bytes=8 << 30)
+    wall = time.perf_counter() - wall; cpu = time.process_time() - cpu
+    out = analysis_json(position, analysis)
+    if out["finished"] and out["value"]:
+        out["guaranteed_sanctuary"], out["guaranteed_win"] = guarantees(out["value"][me])
+    count = {{"states": analysis.states}}
+answer = {{k: out.get(k) for k in ("best_move", "guaranteed_sanctuary", "guaranteed_win")}}
+answer["value"] = out["value"][me] if out.get("value") else None
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({{"wall": wall, "cpu": cpu, "finished": out["finished"], "answer": answer,
+                  "peak": peak, **count}}))
+"""
+
+
+def dealt(cards: int, where: Path) -> Path:
+    """The 3-player opening round dealt down to ``cards`` cards in all: each player's
+    hand the first characters of their colour in the order ``CHARACTERS`` (the deck's
+    order), Ann's first, then Bob's, then Cat's (13: Ann 5, Bob 4, Cat 4); the seats
+    as at the start (Luck, Shilling, Sanctuary 0, nothing in front), Ann to move."""
+    per = [cards // 3 + (1 if s < cards % 3 else 0) for s in range(3)]
+    lines = ['deck = "twist-of-fate"', 'active = "ann"']
+    for name, n in zip(("ann", "bob", "cat"), per, strict=True):
+        hand = ", ".join(f'"{c}"' for c in CHARACTERS[:n])
+        lines += [
+            "[[player]]", f'name = "{name}"', "luck = 0", "shilling = 0", "sanctuary = 0",
+            f"hand = [{hand}]", "in_front = []",
+        ]  # fmt: skip
+    path = where / f"twist-of-fate-3p-{cards}-dealt.toml"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
+def run(kind: str, path: Path, seconds: float) -> dict:
+    code = CHILD.format(root=str(ROOT))
+    env = dict(os.environ)
+    out = subprocess.run(
+        [sys.executable, "-c", code, kind, str(path), str(seconds)],
+        check=True, capture_output=True, text=True, env=env,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run_cli(path: Path, seconds: float) -> dict:
+    """``ruleslawyer twist-of-fate solve PATH --model paranoid`` timed whole."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    args = [str(BIN), "twist-of-fate", "solve", str(path), "--model", "paranoid"]
+    done = subprocess.run(
+        [*args, "--format", "json", "--max-seconds", str(seconds)], capture_output=True, text=True
+    )
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    out = json.loads(done.stdout)
+    return {"wall": wall, "cpu": cpu, "finished": out["finished"], "nodes": out.get("nodes")}
+
+
+def _move(m: dict | None) -> str:
+    if m is None:
+        return "-"
+    how = f"side {m['side']}" if m["play"] == "face-up" else "face down"
+    return f"{m['card']} on {m['target']}, {how}"
+
+
+def _value(v: dict | None) -> str:
+    if v is None:
+        return "-"
+    if v["outcome"] == "open":
+        return f"open {v['sanctuary']} / {v['luck_plus_shilling']}"
+    return f"{v['outcome']} ply {v['ply']}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", nargs="*", default=["3p-9", "3p-12"])
+    parser.add_argument("--exhaustive", nargs="*", default=["3p-9"])
+    parser.add_argument("--every", nargs="*", default=[])
+    parser.add_argument("--deal", nargs="*", type=int, default=[])
+    parser.add_argument("--max-seconds", type=float, default=600.0)
+    args = parser.parse_args()
+    where = Path(os.environ.get("TMPDIR", "/tmp")) / "twist_of_fate_pruned"
+    where.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name in args.positions:
+        paths[name] = OPENING if name == "18" else POSITIONS / f"twist-of-fate-{name}.toml"
+    for cards in args.deal:
+        paths[f"dealt-{cards}"] = dealt(cards, where)
+    load = os.getloadavg()
+    print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        "| position | solve | finished | nodes (expanded) / states | wall s | CPU s | "
+        "best move | value | guaranteed Sanctuary | guaranteed win |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, path in paths.items():
+        kinds = ["pruned"]
+        if name in args.every:
+            kinds.append("pruned every")
+        if name in args.exhaustive:
+            kinds.append("exhaustive")
+        answers = {}
+        for kind in kinds:
+            r = run(kind, path, args.max_seconds)
+            count = f"{r['nodes']:,} ({r['expanded']:,})" if "nodes" in r else f"{r['states']:,}"
+            a = r["answer"]
+            print(
+                f"| {name} | {kind} | {'yes' if r['finished'] else 'no'} | {count} | "
+                f"{r['wall']:.3f} | {r['cpu']:.3f} | {_move(a['best_move'])} | "
+                f"{_value(a['value'])} | {a['guaranteed_sanctuary']} | {a['guaranteed_win']} |",
+                flush=True,
+            )
+            if r["finished"]:
+                answers[kind] = a
+            if kind == "pruned" and not name.startswith("dealt"):
+                c = run_cli(path, args.max_seconds)
+                print(
+                    f"| {name} | pruned cli | {'yes' if c['finished'] else 'no'} | "
+                    f"{c['nodes']:,} | {c['wall']:.3f} | {c['cpu']:.3f} | | | | |",
+                    flush=True,
+                )
+        if len(answers) > 1:
+            first = next(iter(answers.values()))
+            if any(a != first for a in answers.values()):
+                sys.exit(f"{name}: the answers differ: {answers}")
+            print(f"| {name} | answers identical | | | | | | | | |", flush=True)
+    load = os.getloadavg()
+    print(f"load average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,431 @@
+"""The compiled alpha-beta search of the pruned paranoid solver (imported only by its driver).
+
+It answers the paranoid question of the outcome-ranked model
+(:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.UTILITY`) for the player
+to move at the root, without visiting every state: every other player minimises
+the root player's utility. A node's children come from the exhaustive kernel's
+``_open`` (the same rules, in legal-move order, each with its packed state as a
+key); only the search is this module's.
+
+A value is the root player's utility as one integer that compares as the utility
+does, plies counted from the root (every play takes a card, so a state's depth is
+fixed and the value depends on the state alone, as a transposition table needs):
+
+- lost at ply ``d``: ``d`` (more plies, larger);
+- open: :data:`OPEN_BASE` + (Sanctuary plus ``Z_OFF``) * 16 + Luck + Shilling;
+- won at ply ``d``: :data:`WON_TOP` - ``d``;
+
+the same numbers as the max^n kernel's root entry once its plies are counted from
+the root.
+
+Pruning: alpha-beta (fail-soft) with a fixed-size transposition table (two-slot
+buckets: one kept for the entry with more cards left below it, one always
+replaced; each entry's value is exact, a lower or an upper bound); a node is cut
+before any search when a child's stored value (or a horizon child's) already
+falls outside its window; the moves in order of the table's best move, then by
+the root player's value of the child as it stands (:func:`_order`); and a static
+bound on each node (:func:`bounds`): what each seat can still score this round,
+from the plays it can still take part in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ruleslawyer.solvers.twist_of_fate.kernel import (
+    ACT_SHIFT,
+    COUNT_SHIFT,
+    F_K1,
+    F_K2,
+    F_N,
+    F_W,
+    K_H,
+    K_INFO,
+    K_W,
+    KID,
+    LAST,
+    LEAF_BIT,
+    LIMIT,
+    MOST_POINTS,
+    NOT_PACKED,
+    P_HB,
+    P_MONKS,
+    P_N,
+    P_ROOT,
+    P_S,
+    PAD,
+    SEAT_BITS,
+    SEAT_MASK,
+    TOP,
+    Z_OFF,
+    Z_SHIFT,
+    _load,
+    _open,
+    enter,
+    slot_hash,
+)
+
+MAX_PLY = 31
+OPEN_BASE = MAX_PLY + 1
+WON_TOP = (1 << 11) - 1
+WON_LOW = WON_TOP - MAX_PLY
+LOW, HIGH = -1, WON_TOP + 1  # below and above every value
+EXACT, LOWER, UPPER = 0, 1, 2  # a stored value: exact, a lower bound, an upper bound
+MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
+# counters
+C_NODES, C_LIMIT, C_ABORT, C_PLIES, C_OPENED = range(5)
+NCOUNTERS = 5
+CHECK_EVERY = 1023  # nodes between two looks at the stop flag
+
+
+def open_value(sanctuary: int, luck_shilling: int) -> int:
+    """The value of an open end with this Sanctuary and Luck + Shilling."""
+    return OPEN_BASE + ((sanctuary + Z_OFF) << 4) + luck_shilling
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def leaf_value(k1, k2, ply, params):
+    """The root player's utility at a horizon state ``ply`` plies from the root."""
+    winner = ((k2 >> (params[P_HB] * params[P_N])) & 7) - 1
+    root = params[P_ROOT]
+    if winner < 0:
+        f = (k1 >> (SEAT_BITS * root)) & SEAT_MASK
+        return OPEN_BASE + ((((f >> Z_SHIFT) & 63) << 4) | ((f & 7) + ((f >> 3) & 7)))
+    if winner == root:
+        return np.int64(WON_TOP - ply)
+    return np.int64(ply)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def bounds(k1, k2, ply, params, sizes, points):
+    """A lower and an upper bound on the root player's value of the node ``ply`` plies
+    from the root, from what each seat can still score this round.
+
+    A seat takes part in a play as its player (a card of its hand) or its target (at
+    most until its count reaches the six-card limit), and ``points[ls, plays]``
+    bounds what a seat with Luck and Shilling ``ls`` scores in that many plays (see
+    the driver's ``points_table``); a seat whose Sanctuary plus that stays below the
+    last Sanctuary card cannot win. No seat wins or loses before the next ply. The
+    root's Sanctuary only falls by the Monks penalty (2-player variant), at most
+    :data:`MOST_POINTS` for each card it still holds."""
+    n_s = params[P_S]
+    n = params[P_N]
+    hb = params[P_HB]
+    hmask = (np.int64(1) << hb) - 1
+    root = params[P_ROOT]
+    total = 0
+    for q in range(n):
+        total += sizes[(k2 >> (hb * q)) & hmask]
+    other_wins = False
+    root_wins = False
+    z_root = 0
+    own_root = 0
+    top_root = 0
+    for s in range(n_s):
+        f = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
+        own = sizes[(k2 >> (hb * s)) & hmask] if s < n else 0
+        room = LIMIT - (f >> COUNT_SHIFT)
+        if room < 0:
+            room = 0
+        others = total - own
+        plays = own + (others if others < room else room)
+        z = (f >> Z_SHIFT) & 63
+        top = z + points[f & 63, plays]
+        can = top >= LAST + Z_OFF
+        if s == root:
+            root_wins = can
+            z_root = z
+            own_root = own
+            top_root = top
+        elif can:
+            other_wins = True
+    if root_wins:
+        hi = np.int64(WON_TOP - (ply + 1))
+    else:
+        hi = np.int64(OPEN_BASE + (top_root << 4) + 2 * TOP)
+    if other_wins:
+        lo = np.int64(ply + 1)
+    else:
+        zmin = z_root
+        if params[P_MONKS] >= 0:
+            zmin -= MOST_POINTS * own_root
+        if zmin < 0:
+            zmin = 0
+        lo = np.int64(OPEN_BASE + (zmin << 4))
+    return lo, hi
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _bucket(tt, h):
+    return (h & (tt.shape[0] - PAD - 1)) & ~np.int64(1)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def probe(tt, kw, h):
+    """The data word stored with the packed state ``kw`` (``h`` its hash), or -1."""
+    i = _bucket(tt, h)
+    if tt[i, 0] == kw:
+        return tt[i, 1]
+    if tt[i + 1, 0] == kw:
+        return tt[i + 1, 1]
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def store(tt, kw, h, value, flag, move, left):
+    """Keep a node's value (a ``flag``: exact or a bound), its best move and the cards
+    ``left`` below it: in the first slot of its bucket if that holds this state or a
+    node with no more cards left, else in the second."""
+    i = _bucket(tt, h)
+    word = value | (flag << 16) | ((move + 1) << 18) | (left << 40)
+    if tt[i, 0] == kw or tt[i, 0] == 0 or (tt[i, 1] >> 40) <= left:
+        tt[i, 0] = kw
+        tt[i, 1] = word
+    else:
+        tt[i + 1, 0] = kw
+        tt[i + 1, 1] = word
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _order(kid, d, n, k1, tt_move, params, keys, order):
+    """The node's children in the order they are searched: the table's best move first,
+    then by the root player's value of the child as it stands (a horizon state's
+    value; else its Sanctuary and Luck + Shilling): highest first where the root
+    player moves, lowest first elsewhere; equal keys in legal-move order."""
+    sign = 1 if ((k1 >> ACT_SHIFT) & 3) == params[P_ROOT] else -1
+    for j in range(n):
+        b = j * KID
+        info = kid[d, b + K_INFO]
+        if (info >> MOVE_INFO) == tt_move:
+            key = np.int64(1 << 20)
+        else:
+            key = sign * leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
+        keys[d, j] = key
+        # insertion: stable, so equal keys stay in legal-move order
+        i = j
+        while i > 0 and keys[d, order[d, i - 1]] < key:
+            order[d, i] = order[d, i - 1]
+            i -= 1
+        order[d, i] = j
+
+
+# the search's own stack, a row per depth: the window, the window on entry, the best
+# value and move so far, the next child (a place in ``order``), the node's hash
+S_ALPHA, S_BETA, S_A0, S_B0, S_BEST, S_MOVE, S_X, S_H = range(8)
+STACK = 8
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _enter(
+    d, frame, kid, tt, counters, st, keys, order, params, remove, cards, sides, scores,
+    columns, after, parts, head, sizes, points,
+):  # fmt: skip
+    """Enter the node at depth ``d`` (window in ``st[d]``): (True, its value) if it
+    needs no search (a bound, the table, no move), else (False, 0) with its children
+    listed and ordered."""
+    counters[C_NODES] += 1
+    k1 = frame[d, F_K1]
+    k2 = frame[d, F_K2]
+    kw = frame[d, F_W]
+    alpha = st[d, S_ALPHA]
+    beta = st[d, S_BETA]
+    lo, hi = bounds(k1, k2, d, params, sizes, points)
+    if hi <= alpha:
+        return True, hi
+    if lo >= beta:
+        return True, lo
+    tt_move = -1
+    if kw != NOT_PACKED:
+        h = slot_hash(kw)
+        st[d, S_H] = h
+        word = probe(tt, kw, h)
+        if word >= 0:
+            v = word & 0xFFFF
+            flag = (word >> 16) & 3
+            tt_move = ((word >> 18) & 0x3FFFFF) - 1
+            if flag == EXACT:
+                return True, v
+            if flag == LOWER and v > lo:
+                lo = v
+            if flag == UPPER and v < hi:
+                hi = v
+            if hi <= alpha or lo >= hi:
+                return True, hi
+            if lo >= beta:
+                return True, lo
+    _open(
+        frame, kid, d, params, remove, cards, sides, scores, columns, after, tt, tt,
+        parts, head,
+    )  # fmt: skip
+    counters[C_OPENED] += 1
+    n = frame[d, F_N]
+    if n == 0:  # no move at all: valued as a horizon state
+        return True, leaf_value(k1, k2, d, params)
+    is_max = ((k1 >> ACT_SHIFT) & 3) == params[P_ROOT]
+    # a child already valued well enough (a horizon state, or one the table bounds
+    # on the right side) may cut the node before any search
+    for j in range(n):
+        b = j * KID
+        info = kid[d, b + K_INFO]
+        if info & LEAF_BIT:
+            v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
+        else:
+            ckw = kid[d, b + K_W]
+            if ckw == NOT_PACKED:
+                continue
+            word = probe(tt, ckw, kid[d, b + K_H])
+            if word < 0:
+                continue
+            v = word & 0xFFFF
+            flag = (word >> 16) & 3
+            if (is_max and flag == UPPER) or (not is_max and flag == LOWER):
+                continue
+        if (is_max and v >= beta) or (not is_max and v <= alpha):
+            return True, v
+    _order(kid, d, n, k1, tt_move, params, keys, order)
+    # the bounds narrow the window: a value outside them cannot occur
+    st[d, S_A0] = alpha
+    st[d, S_B0] = beta
+    if alpha < lo - 1:
+        alpha = lo - 1
+    if beta > hi + 1:
+        beta = hi + 1
+    st[d, S_ALPHA] = alpha
+    st[d, S_BETA] = beta
+    st[d, S_BEST] = LOW if is_max else HIGH
+    st[d, S_MOVE] = -1
+    st[d, S_X] = 0
+    return False, np.int64(0)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def value(
+    d0, alpha, beta, frame, kid, tt, counters, stop, st, keys, order, params, remove,
+    cards, sides, scores, columns, after, parts, head, sizes, points,
+):  # fmt: skip
+    """The root player's value of the node at depth ``d0`` (in ``frame[d0]``),
+    fail-soft alpha-beta in the window (``alpha``, ``beta``): exact inside it, else a
+    bound on the side it fell. Sets ``counters[C_ABORT]`` (and returns 0) when the
+    node budget ``counters[C_LIMIT]`` is spent or ``stop[0, 0]`` is set."""
+    rules_in = (params, remove, cards, sides, scores, columns, after, parts, head, sizes, points)
+    d = d0
+    st[d, S_ALPHA] = alpha
+    st[d, S_BETA] = beta
+    done, v = _enter(d, frame, kid, tt, counters, st, keys, order, *rules_in)
+    while True:
+        if not done:
+            # the node at depth d is open: its next child, or its value if none is left
+            x = st[d, S_X]
+            if x < frame[d, F_N] and st[d, S_ALPHA] < st[d, S_BETA]:
+                b = order[d, x] * KID
+                if kid[d, b + K_INFO] & LEAF_BIT:
+                    v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
+                    # fold it below, as a child's value
+                else:
+                    if counters[C_NODES] & CHECK_EVERY == 0 and (
+                        _load(stop, np.int64(0), np.int64(0)) != 0
+                        or counters[C_NODES] > counters[C_LIMIT]
+                    ):
+                        counters[C_ABORT] = 1
+                        return np.int64(0)
+                    enter(frame, kid, d, b)
+                    st[d + 1, S_ALPHA] = st[d, S_ALPHA]
+                    st[d + 1, S_BETA] = st[d, S_BETA]
+                    d += 1
+                    done, v = _enter(d, frame, kid, tt, counters, st, keys, order, *rules_in)
+                    continue
+            else:
+                # every child searched, or a cut: store the node and return its value
+                v = st[d, S_BEST]
+                kw = frame[d, F_W]
+                if kw != NOT_PACKED:
+                    if v <= st[d, S_A0]:
+                        flag = UPPER
+                    elif v >= st[d, S_B0]:
+                        flag = LOWER
+                    else:
+                        flag = EXACT
+                    store(tt, kw, st[d, S_H], v, flag, st[d, S_MOVE], counters[C_PLIES] - d)
+                done = True
+                continue
+        else:
+            # the node at depth d is valued (v): back to its parent
+            if d == d0:
+                return v
+            d -= 1
+        # fold v, the value of the node's child at place S_X, into the node at depth d
+        x = st[d, S_X]
+        m = kid[d, order[d, x] * KID + K_INFO] >> MOVE_INFO
+        if ((frame[d, F_K1] >> ACT_SHIFT) & 3) == params[P_ROOT]:
+            if v > st[d, S_BEST]:
+                st[d, S_BEST] = v
+                st[d, S_MOVE] = m
+                if v > st[d, S_ALPHA]:
+                    st[d, S_ALPHA] = v
+        else:
+            if v < st[d, S_BEST]:
+                st[d, S_BEST] = v
+                st[d, S_MOVE] = m
+                if v < st[d, S_BETA]:
+                    st[d, S_BETA] = v
+        st[d, S_X] = x + 1
+        done = False
+
+
+# root(): what it answers
+BEST, EVERY, PROOF = range(3)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def root(
+    mode, threshold, out, frame, kid, tt, counters, stop, st, keys, order, params, remove,
+    cards, sides, scores, columns, after, parts, head, sizes, points,
+):  # fmt: skip
+    """Search the root (in ``frame[0]``); each root move's value into ``out`` by move
+    index (-1: no such move). Returns the root's value, or with :data:`PROOF` a bound
+    on the side of ``threshold`` it falls (at least ``threshold`` or below it).
+
+    :data:`BEST`: the root moves in legal-move order, the first exact, each later
+    one only tested for a strictly higher value (window from the best so far): the
+    first best move in legal-move order and its exact value; a move that cannot beat
+    the best so far gets an upper bound. :data:`EVERY`: each root move by its own
+    full-window search (shared table): every value exact. The root's own value is
+    exact in both.
+    """
+    k1 = frame[0, F_K1]
+    k2 = frame[0, F_K2]
+    if mode == PROOF:
+        return value(
+            0, threshold - 1, threshold, frame, kid, tt, counters, stop, st, keys, order,
+            params, remove, cards, sides, scores, columns, after, parts, head, sizes, points,
+        )  # fmt: skip
+    counters[C_NODES] += 1
+    _open(
+        frame, kid, 0, params, remove, cards, sides, scores, columns, after, tt, tt,
+        parts, head,
+    )  # fmt: skip
+    n_root = frame[0, F_N]
+    if n_root == 0:
+        return leaf_value(k1, k2, 0, params)
+    best = np.int64(LOW)  # the player to move at the root is the root player
+    for j in range(n_root):
+        b = j * KID
+        info = kid[0, b + K_INFO]
+        if info & LEAF_BIT:
+            v = leaf_value(kid[0, b], kid[0, b + 1], 1, params)
+        else:
+            alpha = np.int64(LOW)
+            if mode == BEST and best > LOW:
+                alpha = best
+            enter(frame, kid, 0, b)
+            v = value(
+                1, alpha, np.int64(HIGH), frame, kid, tt, counters, stop, st, keys, order,
+                params, remove, cards, sides, scores, columns, after, parts, head, sizes, points,
+            )  # fmt: skip
+            if counters[C_ABORT] != 0:
+                return np.int64(0)
+        out[info >> MOVE_INFO] = v
+        if v > best:
+            best = v
+    return best
