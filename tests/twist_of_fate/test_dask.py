@@ -171,8 +171,9 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 def test_cli_dask_json_is_the_memory_json_plus_the_engine(tmp_path: Path) -> None:
     position = str(POSITIONS / "twist-of-fate-3p-6.toml")
-    code, out, _ = _cli(position, "--format", "json")
+    code, out, _ = _cli(position, "--exhaustive", "--format", "json")
     memory = json.loads(out)
+    assert memory["search"] == "exhaustive"
     code, out, err = _cli(position, "--engine", "dask", "--workers", "0", "--format", "json")
     assert code == 0, err
     tiered = json.loads(out)

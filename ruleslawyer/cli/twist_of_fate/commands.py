@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +12,6 @@ if TYPE_CHECKING:
     from ruleslawyer.budget import Budget
     from ruleslawyer.models.twist_of_fate.files import Position
     from ruleslawyer.models.twist_of_fate.play import Rules
-    from ruleslawyer.solvers.twist_of_fate.common import SolveResult
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
@@ -213,7 +211,6 @@ def solve(
     from ruleslawyer.gamefiles import read_toml
     from ruleslawyer.models.twist_of_fate.files import position_from_document
     from ruleslawyer.models.twist_of_fate.play import RULE_POINTS, Rules
-    from ruleslawyer.solvers.twist_of_fate.common import render_text
     from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json
     from ruleslawyer.solvers.twist_of_fate.memory import default_threads
 
@@ -305,32 +302,13 @@ def solve(
         )  # fmt: skip
         emit_analysis(found, fmt, output)
         return
-    found, result = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
-    # the best move, its value and the guarantees are the outcome-ranked paranoid
-    # choice's; the enumeration's own fields (reachable maximum, possible win, end
-    # states) are the paranoid solver's
-    result = dataclasses.replace(result, best_move=found["best_move"])
-    out = {**result.to_json(), **found, "player": result.player}
-    out["finished"] = result.finished and found["finished"]
-    out["seconds"] = result.seconds if solver == "numba" else result.seconds + found["seconds"]
-    out["states"] = out["nodes"] = result.states
-    out["search"] = "exhaustive" if exhaustive else "exhaustive (--solver reference enumerates)"
-    if out["finished"] and found["value"]:
-        out["guaranteed_sanctuary"], out["guaranteed_win"] = guarantees(
-            found["value"][result.player]
-        )
-        result = dataclasses.replace(
-            result,
-            guaranteed_sanctuary=out["guaranteed_sanctuary"],
-            guaranteed_win=out["guaranteed_win"],
-        )
-    head = render_text(result).split("\nstates:")[0] + "\n"
-    head = head.replace("guaranteed_sanctuary: unknown", f"guaranteed_sanctuary: {NONE_KEPT}")
-    head += f"search: {out['search']}\n"
+    out = _paranoid(pos, rules, budget, solver, memory, threads or default_threads())
+    if solver != "numba":
+        out["search"] = "exhaustive (--solver reference enumerates)"
     if fmt == "json":
         emit(json_text(out), output)
     else:
-        emit(head + render_analysis(out) + _tail(out), output)
+        emit(_head(out) + render_analysis(out) + _tail(out), output)
     if not out["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 
@@ -338,16 +316,15 @@ def solve(
 NONE_KEPT = "none (every line can be made a loss)"
 
 
-def guarantees(mine: dict[str, Any]) -> tuple[int | None, bool]:
-    """guaranteed_sanctuary and guaranteed_win from the player's outcome-ranked paranoid
-    value (its JSON): the largest k such that every line can be made to end not lost
-    with at least k Sanctuary (a win counts as the last card, 8; None: a loss cannot
-    be avoided), and whether the value is a win."""
-    if mine["outcome"] == "won":
-        return 8, True
-    if mine["outcome"] == "open":
-        return mine["sanctuary"], False
-    return None, False
+def _head(out: dict[str, Any]) -> str:
+    """The paranoid solver's fields of an exhaustive answer, as text, and its search."""
+    from ruleslawyer.solvers.twist_of_fate.common import SolveResult
+    from ruleslawyer.solvers.twist_of_fate.common import render_text as solver_text
+
+    fields = {name: out[name] for name in SolveResult.__dataclass_fields__}
+    head = solver_text(SolveResult(**fields)).split("\nstates:")[0] + "\n"
+    head = head.replace("guaranteed_sanctuary: unknown", f"guaranteed_sanctuary: {NONE_KEPT}")
+    return head + f"search: {out['search']}\n"
 
 
 def emit_analysis(out: dict[str, Any], fmt: str, output: Path | None) -> None:
@@ -379,21 +356,24 @@ def _tail(out: dict[str, Any]) -> str:
 
 def _paranoid(
     pos: Position, rules: Rules, budget: Budget, solver: str, memory: int, threads: int
-) -> tuple[dict[str, Any], SolveResult]:
-    """The paranoid analysis (every move scored, the line) as JSON, and the paranoid
-    solver's answer (guaranteed and reachable Sanctuary, wins, end states): from one
+) -> dict[str, Any]:
+    """The exhaustive paranoid answer as JSON (every move scored, the line, the
+    enumeration's fields: reachable Sanctuary, possible win, end states): from one
     compiled search, or from the two plain references."""
-    from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, paranoid_solve
+    from ruleslawyer.solvers.twist_of_fate.maxn import analyse, paranoid_json, paranoid_solve
 
     if solver == "numba":
         analysis, result = paranoid_solve(
             pos, rules, budget, max_table_bytes=memory, threads=threads
         )
-        return analysis_json(pos, analysis), result
+        return paranoid_json(pos, analysis, result)
     from ruleslawyer.solvers.twist_of_fate.reference.solve import solve as slow
 
-    found = analysis_json(pos, analyse(pos, rules, "paranoid", budget, solver=solver))
-    return found, slow(pos, rules, budget)
+    analysis = analyse(pos, rules, "paranoid", budget, solver=solver)
+    result = slow(pos, rules, budget)
+    out = paranoid_json(pos, analysis, result)
+    out["seconds"] = result.seconds + analysis.seconds
+    return out
 
 
 def _solve_on_dask(
@@ -405,8 +385,6 @@ def _solve_on_dask(
     **options: Any,
 ) -> None:
     from ruleslawyer.solvers.twist_of_fate import dask as engine
-    from ruleslawyer.solvers.twist_of_fate.common import SolveResult
-    from ruleslawyer.solvers.twist_of_fate.common import render_text as solver_text
 
     if options["partition_states"] is None:
         options["partition_states"] = engine.PARTITION_STATES
@@ -422,10 +400,8 @@ def _solve_on_dask(
     else:
         from ruleslawyer.cli.twist_of_fate.text import render_analysis
 
-        fields = {name: report[name] for name in SolveResult.__dataclass_fields__}
-        text = solver_text(SolveResult(**fields)).split("\nstates:")[0] + "\n"
         body = render_analysis(report) + _tail(report)
-        emit(text + body + engine.render_text(report), output)
+        emit(_head(report) + body + engine.render_text(report), output)
     if not report["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
 

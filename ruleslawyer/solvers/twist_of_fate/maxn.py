@@ -291,9 +291,10 @@ def analysis_of_words(
 
 
 def paranoid_json(position: Position, analysis: Analysis, result: SolveResult) -> dict[str, Any]:
-    """What ``solve --model paranoid`` answers, as JSON: the paranoid solver's fields
-    (its best move the outcome-ranked choice of the analysis), then the analysis's
-    (model, utility, every move's value, the line); its states and seconds."""
+    """What ``solve --model paranoid --exhaustive`` answers, as JSON: the paranoid
+    solver's fields (its best move the outcome-ranked choice of the analysis, its
+    guarantees read from the outcome-ranked value), then the analysis's (model,
+    utility, every move's value, the line); its states (the nodes) and seconds."""
     found = analysis_json(position, analysis)
     out = {**result.to_json(), **found, "player": result.player}
     out["best_move"] = found["best_move"] if result.finished else None
@@ -302,7 +303,24 @@ def paranoid_json(position: Position, analysis: Analysis, result: SolveResult) -
         seconds=result.seconds,
         finished=result.finished and analysis.finished,
     )
+    if out["finished"] and found["value"]:
+        out["guaranteed_sanctuary"], out["guaranteed_win"] = guarantees(
+            found["value"][result.player]
+        )
+    out.update(nodes=result.states, search="exhaustive")
     return out
+
+
+def guarantees(mine: dict[str, Any]) -> tuple[int | None, bool]:
+    """guaranteed_sanctuary and guaranteed_win from the player's outcome-ranked paranoid
+    value (its JSON): the largest k such that every line can be made to end not lost
+    with at least k Sanctuary (a win counts as the last card, 8; None: a loss cannot
+    be avoided), and whether the value is a win."""
+    if mine["outcome"] == "won":
+        return 8, True
+    if mine["outcome"] == "open":
+        return mine["sanctuary"], False
+    return None, False
 
 
 def _move(m: int, state: State, position: Position) -> Move:

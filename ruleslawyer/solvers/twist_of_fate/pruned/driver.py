@@ -261,9 +261,9 @@ def table_bytes_for(position: Position, most: int) -> int:
 def utility_of(value: int) -> tuple[int, int, int, int]:
     """A search value as the reference's utility tuple (outcome, tempo, Sanctuary,
     Luck + Shilling), plies counted from the root."""
+    from ruleslawyer.solvers.twist_of_fate.common import LOST, OPEN, WON
     from ruleslawyer.solvers.twist_of_fate.kernel import Z_OFF
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
-    from ruleslawyer.solvers.twist_of_fate.reference.maxn import LOST, OPEN, WON
 
     if value >= s.WON_LOW:
         return (WON, value - s.WON_TOP, 0, 0)
