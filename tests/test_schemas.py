@@ -71,6 +71,11 @@ RUNS = [
         ["twisted-cryptids", "advise", f"{TC}/advise-day.toml", "--exact-limit", "1000"],
         {0},
     ),
+    (  # sampled: more worlds than --exact-limit (found by tests/fuzz: samples and seed)
+        "twisted-cryptids-advise",
+        ["twisted-cryptids", "advise", f"{TC}/advise-day.toml", "--samples", "4"],
+        {0},
+    ),
     ("twisted-cryptids-balance", ["twisted-cryptids", "balance", "--games", "10"], {0}),
 ]
 SLOW_RUNS = [
