@@ -258,6 +258,7 @@ def warm_up(kind: InputKind, command: Sequence[str]) -> None:
 def _write(kind: InputKind, text: str, directory: Path) -> None:
     (directory / kind.file).write_text(text, "utf-8", errors="surrogateescape")
     for name, make in kind.support.items():
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / name).write_text(make(), "utf-8")
 
 
@@ -286,6 +287,8 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         return f"{type(exc).__name__} (not a clean exit): {trace[-3000:]}"
     code = result.exit_code
     if code in (0, 1):
+        if _unfinished(result.stdout, _format(args)):  # README: an unfinished search exits 3
+            return f"exit {code} with an unfinished search: {result.output[-2000:]!r}"
         return _malformed(result.stdout, _format(args), args)
     if code == 3:  # a budget ended the search: the output must say so (README: Exit codes)
         # check and report also exit 3 for a search its own bounds cut short (a point is
@@ -293,7 +296,7 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         if not _budgeted(args) and (not args or args[0] not in ("check", "report")):
             return f"exit 3 without a budget on the command line: {result.output[-2000:]!r}"
         if not re.search(
-            r"finished\W+false|not finish|ran out of budget|cut by its budget", result.output
+            r"finished\W+(false|no)\b|not finish|ran out of budget|cut by its budget", result.output
         ):
             return f"exit 3 without saying the search did not finish: {result.output[-2000:]!r}"
         return _malformed(result.stdout, _format(args), args)
@@ -310,6 +313,18 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
             return f"the error line names no file of the case: {lines[0]!r}"
         return None
     return f"exit {code}: {result.output[-2000:]!r}"
+
+
+def _unfinished(out: str, fmt: str) -> bool:
+    """The output says its search did not finish (``finished: false`` at the top; Twist of
+    Fate's text says ``finished: no``)."""
+    if fmt == "json":
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            return False
+        return isinstance(doc, dict) and doc.get("finished") is False
+    return fmt == "text" and re.search(r"^finished: (false|no)\b", out, re.MULTILINE) is not None
 
 
 def _budgeted(args: Sequence[str]) -> bool:
