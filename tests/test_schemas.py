@@ -37,6 +37,20 @@ RUNS = [
     ("cunning-folk-deduce", ["cunning-folk", "deduce", f"{CF}/table-talk.toml"], {0}),
     ("cunning-folk-advise", ["cunning-folk", "advise", f"{CF}/pending-claim.toml"], {0}),
     ("cunning-folk-balance", ["cunning-folk", "balance", "--games", "2", "--players", "2"], {0}),
+    (  # the scoundrels setup names its cards in words (found by tests/fuzz)
+        "cunning-folk-balance",
+        [
+            "cunning-folk",
+            "balance",
+            "--games",
+            "1",
+            "--setup",
+            "scoundrels",
+            "--policies",
+            "random",
+        ],
+        {0},
+    ),
     (
         "cunning-folk-equilibrium",
         ["cunning-folk", "equilibrium", f"{CF}/bluff-or-not.toml", "--cell", "C3"],
