@@ -664,3 +664,29 @@ def test_no_command_reads_a_number_with_clicks_own_types() -> None:
     wrong = [f"{name} {p.name}" for name, p in options if isinstance(p.type, numeric)]
     assert wrong == []
     assert sum(isinstance(p.type, Number) for _, p in options) > 30
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("cunning-folk", "advise", ""),
+        ("cunning-folk", "deduce", ""),
+        ("cunning-folk", "equilibrium", ""),
+        ("kaelyfos", "advise", ""),
+        ("kaelyfos", "step", ""),
+        ("kaelyfos", "advance", ""),
+        ("kaelyfos", "balance", ""),
+        ("twisted-cryptids", "advise", ""),
+        ("twisted-cryptids", "stacks", ""),
+        ("twist-of-fate", "solve", " "),
+        ("twist-of-fate", "balance", ""),
+        ("check", "kaelyfos", "--baseline", ""),
+        ("kaelyfos", "balance", "-o", ""),
+        ("baseline", "kaelyfos", "-o", ""),
+    ],
+)
+def test_an_empty_path_is_named_never_read_as_the_current_directory(args) -> None:
+    # found by tests/fuzz (analysis command lines): `cunning-folk advise ''` said
+    # "error: .: found 'a directory'"; an empty path is the argument's fault, by name
+    line = one_line(run(*args), "Invalid value for ")
+    assert f"found {args[-1]!r}, expected a " in line and "error: .:" not in line

@@ -98,13 +98,31 @@ def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[
     )
 
 
+class FilePath(click.Path):
+    """A file's path on the command line (or, with ``as_text``, a built-in id or a path,
+    kept as text): never empty, which ``Path("")`` would read as the current directory
+    and report as "." (issue 28)."""
+
+    def __init__(self, expected: str = "a file's path", *, as_text: bool = False) -> None:
+        super().__init__(dir_okay=True, path_type=None if as_text else Path)
+        self.expected = expected
+
+    def convert(self, value: Any, param: Any, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"found {value!r}, expected {self.expected}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+INPUT_FILE = FilePath()
+
 output_option = click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath("a file's path to write"),
     default=None,
     help="Write to FILE instead of stdout.",
 )
+
 
 ruling_option = click.option(
     "--ruling",

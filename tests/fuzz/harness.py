@@ -306,7 +306,8 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
             return f"exit 2 without exactly one error line: {result.stderr!r}"
         # the targets, and every path given (--baseline FILE); a rule point id by its game
         targets = [*_positionals(args), *(a for a in args if "/" in a)]
-        arguments = ("--", "error: ID:", "error: GAME:")  # an option or argument, by name
+        # an option or argument, by name (click's usage error names an argument so too)
+        arguments = ("--", "error: ID:", "error: GAME:", ": Invalid value for '")
         named = (*names, *targets, *(t.split("/")[0] for t in targets), *arguments)
         named = (*named, "ruleslawyer/data/")
         if not any(name and name in lines[0] for name in named):
