@@ -8,11 +8,18 @@ kind in the fast suite, ``-m slow`` for the long randomized run
 
 from __future__ import annotations
 
+import json
+import tempfile
+import tomllib
+from pathlib import Path
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.analysis import ANALYSIS_KINDS, analysis_command_line
+from tests.fuzz.harness import run_case, verdict
+from tests.fuzz.strategies import mutated, toml_text
 from tests.fuzz.test_fuzz import COMMON, FAST_EXAMPLES, LINES, SLOW_EXAMPLES, case, check_case
 
 FAST_KINDS = 3  # cases per kind in the fast suite: twelve kinds, a second or two each
@@ -48,3 +55,63 @@ def test_fuzz_analysis_command_lines_fast(args: tuple[str, ...]) -> None:
 @given(args=analysis_command_line())
 def test_fuzz_analysis_command_lines_slow(args: tuple[str, ...]) -> None:
     check_case(LINES, "", args)
+
+
+# --- a finished answer must be right: the two Twist of Fate solvers agree on hidden cards -----
+
+HIDDEN = ANALYSIS_KINDS["twist-of-fate-hidden"]
+SOLVERS = (
+    ("twist-of-fate", "solve", "{file}", "--solver", "reference", "--format", "json"),
+    ("twist-of-fate", "solve", "{file}", "--threads", "1", "--format", "json"),
+)
+NOT_COMPARED = ("states", "seconds")  # how each solver got there, not the answer
+
+
+def solvers_disagree(text: str) -> str | None:
+    """Where the reference and the Numba solver, both finished, give different answers on a
+    position with hidden cards (or a run that broke the contract)."""
+    answers = []
+    for command in SOLVERS:
+        with tempfile.TemporaryDirectory(prefix="ruleslawyer-fuzz-") as tmp:
+            result, names, args = run_case(
+                HIDDEN, text, (*command, "--max-seconds", "5"), Path(tmp)
+            )
+        problem = verdict(result, args, names)
+        if problem is not None:
+            return problem
+        if result.exit_code != 0:
+            event(f"exit {result.exit_code}")
+            return None  # refused (both solvers read the same file) or unfinished
+        doc = json.loads(result.stdout)
+        answers.append({k: v for k, v in doc.items() if k not in NOT_COMPARED})
+    event("both finished: compared")
+    if answers[0] != answers[1]:
+        differ = sorted(k for k in answers[0] if answers[0][k] != answers[1].get(k))
+        return f"the solvers disagree on {differ}"
+    return None
+
+
+@st.composite
+def hidden_position(draw: st.DrawFn) -> str:
+    """The hidden-card example after mostly valid mutations (counts, hands, candidates)."""
+    doc = tomllib.loads(HIDDEN.base())
+    return toml_text(draw(mutated(doc, valid_only=True)))
+
+
+def check_agreement(text: str) -> None:
+    problem = solvers_disagree(text)
+    if problem is not None:
+        pytest.fail(f"twist-of-fate-hidden, both solvers\n--- file ---\n{text[:3000]}\n{problem}")
+
+
+@settings(max_examples=FAST_KINDS, derandomize=True, **COMMON)
+@given(text=hidden_position())
+def test_fuzz_hidden_solvers_agree_fast(text: str) -> None:
+    check_agreement(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_EXAMPLES, **COMMON)
+@given(text=hidden_position())
+def test_fuzz_hidden_solvers_agree_slow(text: str) -> None:
+    check_agreement(text)
