@@ -393,16 +393,66 @@ CHEAP = {  # options added unless drawn, so a valid command line stays small
 }
 
 
+VALID_TARGETS = {
+    ("kaelyfos", "advise"): ["kaelyfos/advise.toml"],
+    ("kaelyfos", "balance"): ["kaelyfos", "{dir}/board.toml"],
+    ("cunning-folk", "advise"): ["cunning-folk/pending-claim.toml"],
+    ("cunning-folk", "equilibrium"): ["cunning-folk/bluff-or-not.toml"],
+    ("cunning-folk", "balance"): ["cunning-folk"],
+    ("twisted-cryptids", "advise"): ["twisted-cryptids/advise-day.toml"],
+    ("twisted-cryptids", "balance"): ["twisted-cryptids"],
+    ("twist-of-fate", "balance"): ["twist-of-fate"],
+    ("twist-of-fate", "solve"): ["twist-of-fate/hidden-card.toml",
+                                 "twist-of-fate/across-rounds.toml"],
+    ("coverage",): ["kaelyfos", "cunning-folk", "twist-of-fate", "twisted-cryptids",
+                    "{dir}/board.toml"],
+}  # fmt: skip
+VALID_VALUES = {  # per option, values a run does its work with (the others are refused)
+    "--format": ["text", "json"], "-o": ["{dir}/out.txt", "{dir}/sub/out.txt"],
+    "--ruling": ["kaelyfos/attack-removal=supply"], "--triggers": ["1", "2"],
+    "--open-ties": ["uniform", "best", "worst"], "--material": ["0", "1", "3"],
+    "--explorer": ["ada=glowing-fold"], "--swap-odds": ["1:1", "3:1", "0:1"],
+    "--cell": ["C3", "A1"], "--games": ["1", "2", "3"], "--seed": ["0", "1", str(2**63 - 1)],
+    "--setup": ["standard", "bonus", "scoundrels"], "--bonus": ["liar,pirate,vagrant"],
+    "--policies": ["random", "deduce", "advise", "random,random,advise"],
+    "--max-moves": ["1", "60"], "--samples": ["2", "3", "4"], "--exact-limit": ["1", "4"],
+    "--agent-exact-limit": ["1", "2"], "--agent-samples": ["2", "3"],
+    "--policy": ["random", "advise"], "--agent": ["random", "mcts"],
+    "--iterations": ["1", "3"], "--exploration": ["0", "0.1", "1e6"],
+    "--exact-plies": ["0", "1", "2"], "--max-rounds": ["1", "2"],
+    "--horizon": ["round", "game"], "--rounds": ["0", "1", "2"], "--model": ["maxn", "paranoid"],
+    "--solver": ["numba", "reference"], "--max-states": ["1", "10", "1000"],
+    "--max-memory": ["0.01", "1"], "--threads": ["1", "2"],
+}  # fmt: skip
+VALID_PLAYERS = {
+    ("cunning-folk", "balance"): ["2", "3", "4"],
+    ("twisted-cryptids", "balance"): ["2", "3", "6"],
+    ("twist-of-fate", "balance"): ["2", "3", "2,4"],
+}
+
+
+def _target(name: str) -> str:
+    return name if name in GAMES else str(ROOT / "examples" / name)
+
+
 @st.composite
 def analysis_command_line(draw: st.DrawFn) -> tuple[str, ...]:
-    """One analysis command with one or two targets and up to five options, each value
-    valid or hostile; budgets and sizes not drawn are set small (:data:`CHEAP`)."""
+    """One analysis command with one or two targets and up to five options: every value
+    one a run works with (half the cases), or each valid or hostile; budgets and sizes not
+    drawn are set small (:data:`CHEAP`)."""
     words = draw(st.sampled_from(sorted(COMMANDS)))
     targets, options = COMMANDS[words]
-    args = [*words, *draw(st.lists(st.sampled_from(targets), min_size=1, max_size=2))]
+    valid = draw(st.booleans())
     values = {**COMMON_VALUES, **options}
     if words == ("coverage",):
         values = {"--format": ["text", "json", "markdown", "x"], "-o": COMMON_VALUES["-o"]}
+    if valid:
+        targets = [_target(t) for t in VALID_TARGETS[words]]
+        players = {"--players": VALID_PLAYERS.get(words, [])}
+        known = {**VALID_VALUES, **players}
+        values = {o: known[o] for o in values if known.get(o) and o != "--max-seconds"}
+    most = 2 if words == ("coverage",) or not valid else 1  # one target, unless coverage
+    args = [*words, *draw(st.lists(st.sampled_from(targets), min_size=1, max_size=most))]
     for option in draw(st.lists(st.sampled_from(sorted(values)), max_size=5)):
         args += [option, draw(st.sampled_from(values[option]))]
     if words != ("coverage",):

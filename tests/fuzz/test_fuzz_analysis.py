@@ -54,7 +54,14 @@ def test_fuzz_analysis_command_lines_fast(args: tuple[str, ...]) -> None:
 @settings(max_examples=SLOW_EXAMPLES, **COMMON)
 @given(args=analysis_command_line())
 def test_fuzz_analysis_command_lines_slow(args: tuple[str, ...]) -> None:
-    check_case(LINES, "", args)
+    with tempfile.TemporaryDirectory(prefix="ruleslawyer-fuzz-") as tmp:
+        result, names, full = run_case(LINES, "", args, Path(tmp))
+        problem = verdict(result, full, names)
+    event(
+        f"exit {result.exit_code}"
+    )  # how many cases did their work (--hypothesis-show-statistics)
+    if problem is not None:
+        pytest.fail(f"command line: {' '.join(args)}\n{problem}")
 
 
 # --- a finished answer must be right: the two Twist of Fate solvers agree on hidden cards -----
