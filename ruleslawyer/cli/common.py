@@ -101,7 +101,7 @@ def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[
 class FilePath(click.Path):
     """A file's path on the command line (or, with ``as_text``, a built-in id or a path,
     kept as text): never empty, which ``Path("")`` would read as the current directory
-    and report as "." (issue 28)."""
+    and report as "."."""
 
     def __init__(self, expected: str = "a file's path", *, as_text: bool = False) -> None:
         super().__init__(dir_okay=True, path_type=None if as_text else Path)
