@@ -18,11 +18,22 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.analysis import ANALYSIS_KINDS, analysis_command_line
-from tests.fuzz.harness import run_case, verdict
+from tests.fuzz.harness import InputKind, run_case, verdict
 from tests.fuzz.strategies import mutated, toml_text
 from tests.fuzz.test_fuzz import COMMON, FAST_EXAMPLES, LINES, SLOW_EXAMPLES, case, check_case
 
 FAST_KINDS = 3  # cases per kind in the fast suite: twelve kinds, a second or two each
+
+
+def run_and_judge(kind: InputKind, text: str, command: tuple[str, ...]) -> None:
+    """:func:`check_case`, counting each exit code as a Hypothesis event (shown by
+    ``--hypothesis-show-statistics``: how many cases did their work, how many were refused)."""
+    with tempfile.TemporaryDirectory(prefix="ruleslawyer-fuzz-") as tmp:
+        result, names, args = run_case(kind, text, command, Path(tmp))
+        problem = verdict(result, args, names)
+    event(f"exit {result.exit_code}")
+    if problem is not None:
+        pytest.fail(f"{kind.name}: {' '.join(command)}\n--- file ---\n{text[:3000]}\n{problem}")
 
 
 @pytest.mark.parametrize("name", sorted(ANALYSIS_KINDS))
@@ -41,7 +52,7 @@ def test_fuzz_analysis_fast(name: str, data: st.DataObject) -> None:
 def test_fuzz_analysis_slow(name: str, data: st.DataObject) -> None:
     kind = ANALYSIS_KINDS[name]
     text, command = data.draw(case(kind, commands=len(kind.commands)))
-    check_case(kind, text, command)
+    run_and_judge(kind, text, command)
 
 
 @settings(max_examples=FAST_EXAMPLES, derandomize=True, **COMMON)
@@ -54,14 +65,7 @@ def test_fuzz_analysis_command_lines_fast(args: tuple[str, ...]) -> None:
 @settings(max_examples=SLOW_EXAMPLES, **COMMON)
 @given(args=analysis_command_line())
 def test_fuzz_analysis_command_lines_slow(args: tuple[str, ...]) -> None:
-    with tempfile.TemporaryDirectory(prefix="ruleslawyer-fuzz-") as tmp:
-        result, names, full = run_case(LINES, "", args, Path(tmp))
-        problem = verdict(result, full, names)
-    event(
-        f"exit {result.exit_code}"
-    )  # how many cases did their work (--hypothesis-show-statistics)
-    if problem is not None:
-        pytest.fail(f"command line: {' '.join(args)}\n{problem}")
+    run_and_judge(LINES, "", args)
 
 
 # --- a finished answer must be right: the two Twist of Fate solvers agree on hidden cards -----
