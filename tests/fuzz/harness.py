@@ -286,20 +286,22 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         trace = "".join(traceback.format_exception(exc))
         return f"{type(exc).__name__} (not a clean exit): {trace[-3000:]}"
     code = result.exit_code
+    out = _answer(result, args)
     if code in (0, 1):
-        if _unfinished(result.stdout, _format(args)):  # README: an unfinished search exits 3
-            return f"exit {code} with an unfinished search: {result.output[-2000:]!r}"
-        return _malformed(result.stdout, _format(args), args)
+        if _unfinished(out, _format(args)):  # README: an unfinished search exits 3
+            return f"exit {code} with an unfinished search: {out[-2000:]!r}"
+        return _malformed(out, _format(args), args)
     if code == 3:  # a budget ended the search: the output must say so (README: Exit codes)
         # check and report also exit 3 for a search its own bounds cut short (a point is
         # "not finished", never a FAIL), with no budget on the command line
         if not _budgeted(args) and (not args or args[0] not in ("check", "report")):
             return f"exit 3 without a budget on the command line: {result.output[-2000:]!r}"
+        said = result.output + out
         if not re.search(
-            r"finished\W+(false|no)\b|not finish|ran out of budget|cut by its budget", result.output
+            r"finished\W+(false|no)\b|not finish|ran out of budget|cut by its budget", said
         ):
-            return f"exit 3 without saying the search did not finish: {result.output[-2000:]!r}"
-        return _malformed(result.stdout, _format(args), args)
+            return f"exit 3 without saying the search did not finish: {said[-2000:]!r}"
+        return _malformed(out, _format(args), args)
     if code == 2:
         lines = result.stderr.splitlines()
         if len(lines) != 1 or not lines[0].startswith("error: "):
@@ -314,6 +316,14 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
             return f"the error line names no file of the case: {lines[0]!r}"
         return None
     return f"exit {code}: {result.output[-2000:]!r}"
+
+
+def _answer(result: Result, args: Sequence[str]) -> str:
+    """The command's answer: the file ``-o`` wrote, or stdout."""
+    for i, a in enumerate(args[:-1]):
+        if a in ("-o", "--output") and Path(args[i + 1]).is_file():
+            return Path(args[i + 1]).read_text("utf-8", errors="replace")
+    return result.stdout
 
 
 def _unfinished(out: str, fmt: str) -> bool:

@@ -126,3 +126,21 @@ def test_fuzz_hidden_solvers_agree_fast(text: str) -> None:
 @given(text=hidden_position())
 def test_fuzz_hidden_solvers_agree_slow(text: str) -> None:
     check_agreement(text)
+
+
+def test_the_verdict_reads_the_answer_written_by_o(tmp_path: Path) -> None:
+    # found by the analysis command lines: `advise ... -o out.txt --max-seconds 1` ran out of
+    # budget (exit 3) and said so in out.txt, not on stdout; the verdict judges that file
+    from click.testing import CliRunner, Result
+
+    def result(code: int, err: str) -> Result:
+        return Result(CliRunner(), b"", err.encode(), err.encode(), None, code, SystemExit(code))
+
+    out = tmp_path / "out.txt"
+    args = ("twisted-cryptids", "advise", "r.toml", "-o", str(out), "--max-seconds", "1")
+    out.write_text("actor: ann\nfinished: false\n")
+    assert verdict(result(3, f"wrote {out}\n"), args, ["r.toml"]) is None
+    assert verdict(result(0, f"wrote {out}\n"), args, ["r.toml"])  # unfinished, exit 0
+    out.write_text("actor: ann\nfinished: true\n")
+    assert verdict(result(3, f"wrote {out}\n"), args, ["r.toml"])  # exit 3, finished
+    assert verdict(result(0, f"wrote {out}\n"), args, ["r.toml"]) is None
