@@ -319,10 +319,11 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
 
 
 def _answer(result: Result, args: Sequence[str]) -> str:
-    """The command's answer: the file ``-o`` wrote, or stdout."""
-    for i, a in enumerate(args[:-1]):
-        if a in ("-o", "--output") and Path(args[i + 1]).is_file():
-            return Path(args[i + 1]).read_text("utf-8", errors="replace")
+    """The command's answer: the file ``-o`` wrote (the last ``-o`` given, as click takes
+    it), or stdout."""
+    written = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-o", "--output")]
+    if written and Path(written[-1]).is_file():
+        return Path(written[-1]).read_text("utf-8", errors="replace")
     return result.stdout
 
 

@@ -144,3 +144,8 @@ def test_the_verdict_reads_the_answer_written_by_o(tmp_path: Path) -> None:
     out.write_text("actor: ann\nfinished: true\n")
     assert verdict(result(3, f"wrote {out}\n"), args, ["r.toml"])  # exit 3, finished
     assert verdict(result(0, f"wrote {out}\n"), args, ["r.toml"]) is None
+    # click takes the last -o: `-o r.toml -o out.txt` wrote out.txt, never the input
+    (tmp_path / "r.toml").write_text("game = 1\n")
+    twice = ("no-schema", "kaelyfos", "-o", str(tmp_path / "r.toml"), "-o", str(out))
+    out.write_text('{"schema_version": 1}')
+    assert verdict(result(0, f"wrote {out}\n"), (*twice, "--format", "json"), ["r.toml"]) is None
