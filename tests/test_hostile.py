@@ -16,6 +16,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -635,3 +636,57 @@ def test_number_type_reads_ascii_numbers() -> None:
     seconds = Number("seconds", above=0, most=60)
     assert seconds.convert("0.5", None, None) == 0.5 and seconds.convert(60, None, None) == 60
     assert seconds.expected() == "a finite number of seconds (above 0 and at most 60)"
+
+
+def _every_option() -> list[tuple[str, click.Parameter]]:
+    """Every parameter of every command, with the command line that reaches it."""
+    from ruleslawyer.cli.main import cli
+
+    found, stack = [], [("ruleslawyer", cli)]
+    while stack:
+        name, command = stack.pop()
+        found += [(name, p) for p in command.params]
+        if isinstance(command, click.Group):
+            ctx = click.Context(command)
+            for sub in command.list_commands(ctx):
+                stack.append((f"{name} {sub}", command.get_command(ctx, sub)))
+    return found
+
+
+def test_no_command_reads_a_number_with_clicks_own_types() -> None:
+    # issue 28 item 5: click's INT and FLOAT take "nan", "inf", " 1" and other scripts'
+    # digits; every number option of every command uses cli.common.Number instead
+    from ruleslawyer.cli.common import Number
+
+    numeric = (click.types.IntParamType, click.types.FloatParamType)
+    options = _every_option()
+    assert len({name for name, _ in options}) > 20  # every game's commands were reached
+    wrong = [f"{name} {p.name}" for name, p in options if isinstance(p.type, numeric)]
+    assert wrong == []
+    assert sum(isinstance(p.type, Number) for _, p in options) > 30
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("cunning-folk", "advise", ""),
+        ("cunning-folk", "deduce", ""),
+        ("cunning-folk", "equilibrium", ""),
+        ("kaelyfos", "advise", ""),
+        ("kaelyfos", "step", ""),
+        ("kaelyfos", "advance", ""),
+        ("kaelyfos", "balance", ""),
+        ("twisted-cryptids", "advise", ""),
+        ("twisted-cryptids", "stacks", ""),
+        ("twist-of-fate", "solve", " "),
+        ("twist-of-fate", "balance", ""),
+        ("check", "kaelyfos", "--baseline", ""),
+        ("kaelyfos", "balance", "-o", ""),
+        ("baseline", "kaelyfos", "-o", ""),
+    ],
+)
+def test_an_empty_path_is_named_never_read_as_the_current_directory(args) -> None:
+    # found by tests/fuzz (analysis command lines): `cunning-folk advise ''` said
+    # "error: .: found 'a directory'"; an empty path is the argument's fault, by name
+    line = one_line(run(*args), "Invalid value for ")
+    assert f"found {args[-1]!r}, expected a " in line and "error: .:" not in line

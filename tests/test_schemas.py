@@ -37,6 +37,20 @@ RUNS = [
     ("cunning-folk-deduce", ["cunning-folk", "deduce", f"{CF}/table-talk.toml"], {0}),
     ("cunning-folk-advise", ["cunning-folk", "advise", f"{CF}/pending-claim.toml"], {0}),
     ("cunning-folk-balance", ["cunning-folk", "balance", "--games", "2", "--players", "2"], {0}),
+    (  # the scoundrels setup names its cards in words (found by tests/fuzz)
+        "cunning-folk-balance",
+        [
+            "cunning-folk",
+            "balance",
+            "--games",
+            "1",
+            "--setup",
+            "scoundrels",
+            "--policies",
+            "random",
+        ],
+        {0},
+    ),
     (
         "cunning-folk-equilibrium",
         ["cunning-folk", "equilibrium", f"{CF}/bluff-or-not.toml", "--cell", "C3"],
@@ -76,7 +90,17 @@ RUNS = [
         ["twisted-cryptids", "advise", f"{TC}/advise-day.toml", "--exact-limit", "1000"],
         {0},
     ),
+    (  # sampled: more worlds than --exact-limit (found by tests/fuzz: samples and seed)
+        "twisted-cryptids-advise",
+        ["twisted-cryptids", "advise", f"{TC}/advise-day.toml", "--samples", "4"],
+        {0},
+    ),
     ("twisted-cryptids-balance", ["twisted-cryptids", "balance", "--games", "10"], {0}),
+    (  # the budget ends it before a game finishes: no win rate (found by tests/fuzz)
+        "twisted-cryptids-balance",
+        ["twisted-cryptids", "balance", "--games", "1", "--max-seconds", "1e-9"],
+        {3},
+    ),
 ]
 SLOW_RUNS = [
     (

@@ -98,26 +98,40 @@ def format_option(choices: tuple[str, ...], default: str = "text") -> Callable[[
     )
 
 
-class Directory(click.Path):
-    """A directory path: ``--dir``, ``--work-dir``. An empty one is refused: it is never the
-    current directory (an unset variable in a script would write there)."""
+class FilePath(click.Path):
+    """A file's path on the command line (or, with ``as_text``, a built-in id or a path,
+    kept as text; with ``directory``, a directory's: ``--dir``, ``--work-dir``): never
+    empty, which ``Path("")`` would read as the current directory and report as "."
+    (an unset variable in a script would read or write there)."""
 
-    def __init__(self) -> None:
-        super().__init__(file_okay=False, path_type=Path)
+    def __init__(
+        self, expected: str = "a file's path", *, as_text: bool = False, directory: bool = False
+    ) -> None:
+        super().__init__(file_okay=not directory, path_type=None if as_text else Path)
+        self.expected = expected
 
     def convert(self, value: Any, param: Any, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and value == "":
-            self.fail("found '', expected a directory path (not empty)", param, ctx)
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"found {value!r}, expected {self.expected}", param, ctx)
         return super().convert(value, param, ctx)
+
+
+INPUT_FILE = FilePath()
+
+
+def Directory() -> FilePath:
+    """A directory's path, never empty."""
+    return FilePath("a directory path (not empty)", directory=True)
 
 
 output_option = click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath("a file's path to write"),
     default=None,
     help="Write to FILE instead of stdout.",
 )
+
 
 ruling_option = click.option(
     "--ruling",

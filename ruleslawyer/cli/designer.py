@@ -9,6 +9,7 @@ import click
 from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    FilePath,
     emit,
     fail_on_option,
     format_option,
@@ -25,7 +26,7 @@ from ruleslawyer.cli.common import (
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath("a file's path to write"),
     required=True,
     help="The baseline file to write.",
 )

@@ -13,6 +13,7 @@ from ruleslawyer import __version__
 from ruleslawyer.cli import completion
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    INPUT_FILE,
     Directory,
     answer_given,
     emit,
@@ -136,7 +137,7 @@ def games() -> None:
 @ruling_option
 @click.option(
     "--baseline",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=INPUT_FILE,
     default=None,
     help="Findings already in this baseline (from `ruleslawyer baseline`) do not fail.",
 )

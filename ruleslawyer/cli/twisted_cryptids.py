@@ -9,6 +9,7 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    INPUT_FILE,
     SEED,
     emit,
     format_option,
@@ -30,7 +31,7 @@ def group() -> None:
 
 
 @group.command()
-@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("log", type=INPUT_FILE)
 @format_option(("text", "json"))
 @output_option
 @one_line_errors
@@ -114,7 +115,7 @@ def simulate(
 
 
 @group.command()
-@click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("record", type=INPUT_FILE)
 @click.option("--samples", type=whole("samples", 2), default=200, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the sampled worlds.")
 @click.option(

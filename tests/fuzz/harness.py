@@ -258,6 +258,7 @@ def warm_up(kind: InputKind, command: Sequence[str]) -> None:
 def _write(kind: InputKind, text: str, directory: Path) -> None:
     (directory / kind.file).write_text(text, "utf-8", errors="surrogateescape")
     for name, make in kind.support.items():
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / name).write_text(make(), "utf-8")
 
 
@@ -285,32 +286,57 @@ def verdict(result: Result, args: Sequence[str], names: Sequence[str]) -> str | 
         trace = "".join(traceback.format_exception(exc))
         return f"{type(exc).__name__} (not a clean exit): {trace[-3000:]}"
     code = result.exit_code
+    out = _answer(result, args)
     if code in (0, 1):
-        return _malformed(result.stdout, _format(args), args)
+        if _unfinished(out, _format(args)):  # README: an unfinished search exits 3
+            return f"exit {code} with an unfinished search: {out[-2000:]!r}"
+        return _malformed(out, _format(args), args)
     if code == 3:  # a budget ended the search: the output must say so (README: Exit codes)
         # check and report also exit 3 for a search its own bounds cut short (a point is
         # "not finished", never a FAIL), with no budget on the command line
         if not _budgeted(args) and (not args or args[0] not in ("check", "report")):
             return f"exit 3 without a budget on the command line: {result.output[-2000:]!r}"
+        said = result.output + out
         if not re.search(
-            r"finished\W+(?:false|no\b)|not finish|ran out of budget|cut by its budget",
-            result.output,
+            r"finished\W+(false|no)\b|not finish|ran out of budget|cut by its budget", said
         ):
-            return f"exit 3 without saying the search did not finish: {result.output[-2000:]!r}"
-        return _malformed(result.stdout, _format(args), args)
+            return f"exit 3 without saying the search did not finish: {said[-2000:]!r}"
+        return _malformed(out, _format(args), args)
     if code == 2:
         lines = result.stderr.splitlines()
         if len(lines) != 1 or not lines[0].startswith("error: "):
             return f"exit 2 without exactly one error line: {result.stderr!r}"
         # the targets, and every path given (--baseline FILE); a rule point id by its game
         targets = [*_positionals(args), *(a for a in args if "/" in a)]
-        arguments = ("--", "error: ID:", "error: GAME:")  # an option or argument, by name
+        # an option or argument, by name (click's usage error names an argument so too)
+        arguments = ("--", "error: ID:", "error: GAME:", ": Invalid value for '")
         named = (*names, *targets, *(t.split("/")[0] for t in targets), *arguments)
         named = (*named, "ruleslawyer/data/")
         if not any(name and name in lines[0] for name in named):
             return f"the error line names no file of the case: {lines[0]!r}"
         return None
     return f"exit {code}: {result.output[-2000:]!r}"
+
+
+def _answer(result: Result, args: Sequence[str]) -> str:
+    """The command's answer: the file ``-o`` wrote (the last ``-o`` given, as click takes
+    it), or stdout."""
+    written = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-o", "--output")]
+    if written and Path(written[-1]).is_file():
+        return Path(written[-1]).read_text("utf-8", errors="replace")
+    return result.stdout
+
+
+def _unfinished(out: str, fmt: str) -> bool:
+    """The output says its search did not finish (``finished: false`` at the top; Twist of
+    Fate's text says ``finished: no``)."""
+    if fmt == "json":
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            return False
+        return isinstance(doc, dict) and doc.get("finished") is False
+    return fmt == "text" and re.search(r"^finished: (false|no)\b", out, re.MULTILINE) is not None
 
 
 def _budgeted(args: Sequence[str]) -> bool:

@@ -182,6 +182,13 @@ def test_the_verdict_can_fail() -> None:
     assert verdict(result(3, out=unfinished), args, ["x.toml"]) is None
     solve = ("kaelyfos", "step", "x.toml", "--format", "json")
     assert verdict(result(3, out=unfinished), solve, ["x.toml"])  # no budget given
+    # an unfinished search passed off with exit 0 (README: exit 3), in JSON or in text
+    budget = ("kaelyfos", "advise", "x.toml", "--max-seconds", "1")
+    assert verdict(result(0, out=unfinished), (*budget, "--format", "json"), ["x.toml"])
+    assert verdict(result(0, out="a: 1\nfinished: false\n"), budget, ["x.toml"])
+    assert verdict(result(0, out="finished: no (budget spent)\n"), budget, ["x.toml"])
+    assert verdict(result(3, out="finished: no (budget spent)\n"), budget, ["x.toml"]) is None
+    assert verdict(result(0, out="finished: true\n"), budget, ["x.toml"]) is None
 
 
 def test_the_limits_stop_a_runaway_case() -> None:

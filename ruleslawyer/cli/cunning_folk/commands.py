@@ -10,6 +10,7 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    INPUT_FILE,
     Number,
     ascii_number,
     emit,
@@ -53,9 +54,7 @@ def _log_command(func: F) -> F:
     """The options every command reading a log shares: the log, its format, rulings, odds."""
     for option in reversed(
         (
-            click.argument(
-                "log_file", metavar="LOG.toml", type=click.Path(dir_okay=False, path_type=Path)
-            ),
+            click.argument("log_file", metavar="LOG.toml", type=INPUT_FILE),
             format_option(("text", "json")),
             output_option,
             ruling_option,

@@ -10,6 +10,8 @@ import click
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    INPUT_FILE,
+    FilePath,
     emit,
     format_option,
     max_seconds_option,
@@ -46,7 +48,7 @@ def group() -> None:
 
 
 @group.command()
-@click.argument("position_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
+@click.argument("position_file", metavar="POSITION.toml", type=INPUT_FILE)
 @ruling_option
 @max_seconds_option
 @format_option(("text", "json"))
@@ -84,7 +86,7 @@ def step(
 
 
 @group.command()
-@click.argument("timeline_file", metavar="TIMELINE.toml", type=click.Path(path_type=Path))
+@click.argument("timeline_file", metavar="TIMELINE.toml", type=INPUT_FILE)
 @ruling_option
 @format_option(("text", "json"))
 @output_option
@@ -109,7 +111,7 @@ def advance(timeline_file: Path, rulings: tuple[str, ...], fmt: str, output: Pat
 
 
 @group.command()
-@click.argument("advice_file", metavar="POSITION.toml", type=click.Path(path_type=Path))
+@click.argument("advice_file", metavar="POSITION.toml", type=INPUT_FILE)
 @triggers_option
 @open_ties_option
 @ruling_option
@@ -163,7 +165,12 @@ def advise(
 
 
 @group.command()
-@click.argument("board_ref", metavar="[BOARD]", default="kaelyfos")
+@click.argument(
+    "board_ref",
+    metavar="[BOARD]",
+    default="kaelyfos",
+    type=FilePath("a board id or a board file's path", as_text=True),
+)
 @click.option(
     "--explorer",
     "explorers",

@@ -10,6 +10,7 @@ import click
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     SEED,
+    FilePath,
     Number,
     ascii_number,
     comma_choices,
@@ -35,7 +36,12 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 
 
 @click.command()
-@click.argument("deck", default="twist-of-fate", metavar="[DECK]")
+@click.argument(
+    "deck",
+    default="twist-of-fate",
+    metavar="[DECK]",
+    type=FilePath("a deck id or a deck file's path", as_text=True),
+)
 @click.option(
     "--players",
     "counts",

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
+    INPUT_FILE,
     Directory,
     Number,
     emit,
@@ -40,7 +41,7 @@ def group() -> None:
 
 
 @group.command()
-@click.argument("position", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("position", type=INPUT_FILE)
 @format_option(("text", "json"))
 @output_option
 @max_seconds_option
