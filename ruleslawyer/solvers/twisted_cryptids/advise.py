@@ -14,11 +14,14 @@ counting the printed end-of-game scoring (Myth + the Real Deal bonus per unrevea
 Real Deal + the Hidden Trait bonus; the other players' Hidden Traits are unknown to
 the actor and not counted, nor the tie-break).
 
-For each legal move: the actor's own later choices (Day turns, a tied Site, where a
-reveal's effect goes, the last Night) are the best for the actor given what they have
-seen (the worlds they cannot tell apart: same reveals so far): the most total counted
-score change over those worlds, then the least for the leader, then the first legal
-move. Every other player's choice is the first legal move in the model's fixed order.
+For each legal move: the actor's own later choices within the horizon (their later Day
+turns of this round with every card, target and Power; a tied Site; where a reveal's
+effect goes; the last Night) are the best for the actor given what they have seen (the
+worlds they cannot tell apart: same reveals so far): the most total counted score change
+over those worlds, then the least for the leader, then the first legal move (expectimax:
+the actor's choices maximised, the hidden Stacks averaged). ``later_turns`` bounds how
+many of the later Day turns are chosen (the ones after pass; stated in the policy). Every
+other player's choice is the first legal move in the model's fixed order.
 Figures: the mean change of the actor's counted score and of the leader's (the other
 player with the most Myth now, first in seat order on a tie), exact over the worlds when
 they are at most ``exact_limit``; otherwise a seeded uniform sample of worlds (the same
