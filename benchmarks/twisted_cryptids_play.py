@@ -4,7 +4,9 @@ Run from the repository root:
 ``python benchmarks/twisted_cryptids_play.py [--games 200] [--agent-games 1]``.
 
 advise rows: positions of seeded 2-player games (players, seed, moves as the CLI takes
-them). ``advise s`` is the solver (the play before Dusk's reveals shared by every world);
+them), the actor's later Day turns passing (``--later-turns 0``: seed 1's position is a first
+Day turn with a full hand, where choosing them is the exploding case). ``advise s`` is
+the solver (the play before Dusk's reveals shared by every world);
 ``reference s`` plays every world from the move on its own with no sharing
 (``cryptid_advise_reference.plain_means``) over the same worlds, and the means must agree.
 record rows: the shipped example records and ``advise-day.toml`` one Day turn earlier with
@@ -39,7 +41,7 @@ from ruleslawyer.solvers.twisted_cryptids.simulate import deal, position  # noqa
 
 
 def reference_means(state, worlds):  # type: ignore[no-untyped-def]
-    return {move: mine for move, (mine, _) in plain_means(state, worlds).items()}
+    return {move: mine for move, (mine, _) in plain_means(state, worlds, later_turns=0).items()}
 
 
 def main() -> None:
@@ -55,7 +57,7 @@ def main() -> None:
     for players, seed, moves, samples in ((2, 7, 58, 200), (2, 1, 60, 50)):
         state = position(game, players, seed, moves)
         start = time.perf_counter()
-        result = ca.advise(state, samples=samples, seed=seed)
+        result = ca.advise(state, samples=samples, seed=seed, later_turns=0)
         fast = time.perf_counter() - start
         actor = state.actor()
         if result["mode"] == "exact":
