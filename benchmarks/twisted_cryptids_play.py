@@ -4,9 +4,15 @@ Run from the repository root:
 ``python benchmarks/twisted_cryptids_play.py [--games 200] [--agent-games 1]``.
 
 advise rows: positions of seeded 2-player games (players, seed, moves as the CLI takes
-them). ``advise s`` is the solver (the play before Dusk's reveals shared by every world);
+them), the actor's later Day turns passing (``--later-turns 0``: seed 1's position is a first
+Day turn with a full hand, where choosing them is the exploding case). ``advise s`` is
+the solver (the play before Dusk's reveals shared by every world);
 ``reference s`` plays every world from the move on its own with no sharing
 (``cryptid_advise_reference.plain_means``) over the same worlds, and the means must agree.
+record rows: the shipped example records and ``advise-day.toml`` one Day turn earlier with
+rockslide and grant-money in hand (``later-turn``: ann's last Day turn still to come), exact,
+with the actor's later Day turns chosen (``all``) or passing (``0``: ``--later-turns 0``),
+beside ``plain_means`` over the same worlds.
 balance rows: ``balance s`` for ``--games`` seeded games under the random policy, beside a
 plain loop playing the same seeded games with ``play_random`` and nothing else (the cost of
 the games themselves); then ``--agent-games`` games under ``--policy advise`` (2 and 4
@@ -35,7 +41,7 @@ from ruleslawyer.solvers.twisted_cryptids.simulate import deal, position  # noqa
 
 
 def reference_means(state, worlds):  # type: ignore[no-untyped-def]
-    return {move: mine for move, (mine, _) in plain_means(state, worlds).items()}
+    return {move: mine for move, (mine, _) in plain_means(state, worlds, later_turns=0).items()}
 
 
 def main() -> None:
@@ -51,7 +57,7 @@ def main() -> None:
     for players, seed, moves, samples in ((2, 7, 58, 200), (2, 1, 60, 50)):
         state = position(game, players, seed, moves)
         start = time.perf_counter()
-        result = ca.advise(state, samples=samples, seed=seed)
+        result = ca.advise(state, samples=samples, seed=seed, later_turns=0)
         fast = time.perf_counter() - start
         actor = state.actor()
         if result["mode"] == "exact":
@@ -69,6 +75,27 @@ def main() -> None:
             f"{name:<28} {result['mode']:>8} {len(worlds):>7} {result['moves_legal']:>6} "
             f"{fast:>9.2f} {slow:>12.2f} {agree}"
         )
+    print(
+        f"\n{'advise record':<28} {'later':>6} {'worlds':>7} {'moves':>6} {'advise s':>9} "
+        f"{'reference s':>12} agree"
+    )
+    for name, state, hidden in _records(game):
+        actor = state.actor()
+        for later in (None, 0):
+            start = time.perf_counter()
+            result = ca.advise(state, hidden=hidden, exact_limit=1000, later_turns=later)
+            fast = time.perf_counter() - start
+            worlds = list(ca.all_worlds(state, actor, hidden))
+            start = time.perf_counter()
+            ref = plain_means(state, worlds, later_turns=later)
+            slow = time.perf_counter() - start
+            agree = all(
+                abs(r["score_change"]["mean"] - ref[r["move"]][0]) < 1e-3 for r in result["choices"]
+            )
+            print(
+                f"{name:<28} {'all' if later is None else later:>6} {len(worlds):>7} "
+                f"{result['moves_legal']:>6} {fast:>9.2f} {slow:>12.2f} {agree}"
+            )
     print(f"\n{'balance':<28} {'games':>6} {'balance s':>10} {'plain loop s':>13}")
     for players in (2, 4, 6):
         start = time.perf_counter()
@@ -103,6 +130,27 @@ def main() -> None:
     seconds = time.perf_counter() - start
     finished = done.stdout.rstrip().endswith("finished: true")
     print(f"\nCLI balance --games {args.games}, 2..6 players: {seconds:.1f} s, finished {finished}")
+
+
+def _records(game):  # type: ignore[no-untyped-def]
+    import tomllib
+
+    from ruleslawyer.solvers.twisted_cryptids.position import position_state
+    from ruleslawyer.solvers.twisted_cryptids.record import parse_record
+
+    examples = ROOT / "examples" / "twisted-cryptids"
+    day = (examples / "advise-day.toml").read_text("utf-8")
+    later = day.replace("day_turn = 3 ", "day_turn = 2 ").replace(
+        'hand = ["grant-money"]', 'hand = ["rockslide", "grant-money"]'
+    )
+    texts = {
+        "advise-day.toml": day,
+        "advise-last-round.toml": (examples / "advise-last-round.toml").read_text("utf-8"),
+        "advise-day.toml later-turn": later,
+    }
+    for name, text in texts.items():
+        state, hidden = position_state(parse_record(tomllib.loads(text), name), game, name)
+        yield name, state, hidden
 
 
 if __name__ == "__main__":

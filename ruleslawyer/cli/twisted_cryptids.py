@@ -125,6 +125,13 @@ def simulate(
     show_default=True,
     help="Average exactly over the hidden-Stack worlds when there are at most this many.",
 )
+@click.option(
+    "--later-turns",
+    type=whole("later Day turns", 0, 3),
+    default=None,
+    help="Choose only the next N of the perspective's later Day turns this round (the ones "
+    "after pass; the output says so). Default: every one the round holds.",
+)
 @max_seconds_option
 @ruling_option
 @format_option(("text", "json"))
@@ -135,6 +142,7 @@ def advise(
     samples: int,
     seed: int,
     exact_limit: int,
+    later_turns: int | None,
     max_seconds: float | None,
     rulings: tuple[str, ...],
     fmt: str,
@@ -147,7 +155,8 @@ def advise(
     `stacks` counts): exactly when there are at most --exact-limit, else --samples seeded
     worlds with 95% intervals. Horizon: this round's Dusk reveals, counting Myth; in the last
     round the end of the game, counting the printed end-of-game scoring. The perspective's
-    later choices: their best; the other players': the first legal move. Then every open
+    later choices within the horizon (their later Day turns of this round too): their best;
+    the other players': the first legal move. Then every open
     rule point whose other readings change the ranking (--ruling settles one).
 
     \b
@@ -176,6 +185,7 @@ def advise(
         hidden=hidden,
         not_averaged=NOT_AVERAGED,
         trait_known=trait_known(rec),
+        later_turns=later_turns,
     )
     result = {"position": str(record), **result}
     emit(json_text(result) if fmt == "json" else render_advice(result), output)
@@ -222,6 +232,8 @@ def render_advice(r: dict[str, Any]) -> str:
         f"horizon: {r['horizon']}",
         f"score counted (each figure: its expected change): {r['score']}",
         f"policy: {r['policy']}",
+        f"later Day turns of the actor this round: {r['later_day_turns']}, chosen "
+        f"{r['later_day_turns_chosen']}",
         f"not averaged: {r['not_averaged']}",
         "rulings: "
         + (", ".join(settled) if settled else "every rule point at its default reading"),

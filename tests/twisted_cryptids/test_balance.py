@@ -132,8 +132,8 @@ def test_cli_balance_budget_exits_3() -> None:
 
 
 def test_advise_agent_plays_advise_first_choice() -> None:
-    # The advise agent's move is the one `advise` ranks first from the seat's own view
-    # (exact here: 10 worlds), with its sample seeded by the game's seed.
+    # The advise agent's move is the one `advise --later-turns 0` ranks first from the seat's
+    # own view (exact here: 10 worlds), with its sample seeded by the game's seed.
     import random
 
     from ruleslawyer.models.twisted_cryptids.play import legal_moves
@@ -145,8 +145,8 @@ def test_advise_agent_plays_advise_first_choice() -> None:
         state = position(GAME, 2, seed, moves)
         agent = Agent("advise", exact_limit=24, samples=24)
         move = agent.choose(state, random.Random(0), seed)
-        first = advise(state, exact_limit=24, samples=24, seed=seed)["choices"][0]["move"]
-        assert label(state, move) == first and move in legal_moves(state)
+        first = advise(state, exact_limit=24, samples=24, seed=seed, later_turns=0)
+        assert label(state, move) == first["choices"][0]["move"] and move in legal_moves(state)
 
 
 def test_advise_agent_setup_is_random_and_stated() -> None:

@@ -14,11 +14,14 @@ counting the printed end-of-game scoring (Myth + the Real Deal bonus per unrevea
 Real Deal + the Hidden Trait bonus; the other players' Hidden Traits are unknown to
 the actor and not counted, nor the tie-break).
 
-For each legal move: the actor's own later choices (Day turns, a tied Site, where a
-reveal's effect goes, the last Night) are the best for the actor given what they have
-seen (the worlds they cannot tell apart: same reveals so far): the most total counted
-score change over those worlds, then the least for the leader, then the first legal
-move. Every other player's choice is the first legal move in the model's fixed order.
+For each legal move: the actor's own later choices within the horizon (their later Day
+turns of this round with every card, target and Power; a tied Site; where a reveal's
+effect goes; the last Night) are the best for the actor given what they have seen (the
+worlds they cannot tell apart: same reveals so far): the most total counted score change
+over those worlds, then the least for the leader, then the first legal move (expectimax:
+the actor's choices maximised, the hidden Stacks averaged). ``later_turns`` bounds how
+many of the later Day turns are chosen (the ones after pass; stated in the policy). Every
+other player's choice is the first legal move in the model's fixed order.
 Figures: the mean change of the actor's counted score and of the leader's (the other
 player with the most Myth now, first in seat order on a tie), exact over the worlds when
 they are at most ``exact_limit``; otherwise a seeded uniform sample of worlds (the same
@@ -65,11 +68,28 @@ HORIZONS = {
     "final": "to the end of the game (this is the last round: its Dusk, its Night, then the "
     "end-of-game scoring)",
 }
-POLICY = (
-    "the actor's later choices: the best for the actor over the worlds they cannot tell "
-    "apart (most counted score, then least for the leader, then the first legal move); "
-    "every other player's choice: the first legal move in the model's order"
-)
+
+
+def policy_text(later_turns: int | None = None) -> str:
+    """The play the figures assume, in words; ``later_turns``: how many of the actor's later
+    Day turns within the horizon are chosen (``None``: all of them)."""
+    bound = (
+        ""
+        if later_turns is None
+        else f"; beyond the next {later_turns} of their later Day turns they pass "
+        f"(--later-turns {later_turns})"
+    )
+    return (
+        "the actor's later choices within the horizon (their later Day turns of this round "
+        "with every card, target and Power; a tied Site as First Player; where a reveal's "
+        "effect goes; the last round's Night): the best for the actor over the worlds they "
+        "cannot tell apart (most counted score, then least for the leader, then the first "
+        f"legal move){bound}; every other player's choice: the first legal move in the "
+        "model's order"
+    )
+
+
+POLICY = policy_text()
 PRIOR = (
     "uniform over the arrangements of each other player's unrevealed Sightings that fit "
     "the reveals and the Sightings the actor knows"
@@ -217,16 +237,37 @@ def counted(state: State, player: int, scoring: str, trait: bool) -> int:
     return state.myth[player] + g.real_deal_bonus * deals + bonus
 
 
+def own_day_turns(state: State, actor: int) -> int:
+    """The ``actor``'s Day turns of this round still to come after the move to be made in
+    ``state`` (all three from before the Day, none after it)."""
+    if state.phase in ("dawn", "traits", "setup"):
+        return 3 if state.phase == "dawn" else 0
+    if state.phase != "day":
+        return 0
+    return 2 - state.turn // state.n
+
+
 @dataclass(frozen=True)
 class Frame:
     """What one advice measures: from ``root``, the ``actor``'s and the ``leader``'s
-    counted scores; play stops at the horizon."""
+    counted scores; play stops at the horizon. ``later_turns``: how many of the actor's
+    later Day turns are chosen (their best); the ones after pass (``None``: all)."""
 
     root: State
     actor: int
     leader: int
     scoring: str
     trait_known: bool = True
+    later_turns: int | None = None
+
+    def moves(self, state: State) -> tuple[GameMove, ...]:
+        """The actor's options at a later choice of theirs: every legal move, except on a
+        later Day turn past ``later_turns``, where they pass."""
+        if self.later_turns is not None and state.phase == "day":
+            ahead = own_day_turns(self.root, self.actor) - own_day_turns(state, self.actor)
+            if ahead > self.later_turns:
+                return (Pass(),)
+        return legal_moves(state)
 
     def done(self, state: State) -> bool:
         if state.round != self.root.round or state.phase == "over":
@@ -242,32 +283,22 @@ class Frame:
         )
 
 
-def later_moves(state: State) -> tuple[GameMove, ...]:
-    """The actor's options at a later choice of theirs: every legal move, except on a later
-    Day turn of this round, where they pass (that turn gets its own advice when it comes;
-    weighing every card there multiplies the work by each later turn's moves)."""
-    return (Pass(),) if state.phase == "day" else legal_moves(state)
+def better(new: Sequence[Pair], old: Sequence[Pair], weights: Sequence[int] | None = None) -> bool:
+    """Whether ``new`` beats ``old`` for the actor: more total, then less for the leader
+    (``weights``: how many worlds each entry stands for; default one each)."""
+    w = weights or [1] * len(new)
+
+    def totals(pairs: Sequence[Pair]) -> tuple[int, int]:
+        return (
+            sum(a * k for (a, _), k in zip(pairs, w, strict=True)),
+            -sum(b * k for (_, b), k in zip(pairs, w, strict=True)),
+        )
+
+    return totals(new) > totals(old)
 
 
-def better(new: Sequence[Pair], old: Sequence[Pair]) -> bool:
-    """Whether ``new`` beats ``old`` for the actor: more total, then less for the leader."""
-    na, nb = sum(a for a, _ in new), sum(b for _, b in new)
-    oa, ob = sum(a for a, _ in old), sum(b for _, b in old)
-    return (na, -nb) > (oa, -ob)
-
-
-_AFTER_DAY_SKIP = frozenset(
-    {
-        "game",
-        "stacks",
-        "hands",
-        "discard",
-        "action_deck",
-        "power_used",
-        "event_deck",
-        "current_events",
-    }
-)
+_DECKS = frozenset({"game", "stacks", "discard", "action_deck", "event_deck", "current_events"})
+_AFTER_DAY_SKIP = _DECKS | {"hands", "power_used"}
 _SKIP = frozenset({"game", "stacks"})
 _FIELDS = tuple(f.name for f in fields(State))
 
@@ -275,11 +306,20 @@ _FIELDS = tuple(f.name for f in fields(State))
 def _key(state: State) -> tuple[Any, ...]:
     """``state`` for the memo. The Stacks are left out: every player's unrevealed cards are
     their cards less the reveals (in the key), and where the other players' cards lie is read
-    only at a reveal, which :meth:`Search.common` never memoises. After the Day (Dusk, then
-    the last Night) the hands, decks and Powers cannot matter before the horizon (no refill
-    in it), so they are left out too."""
-    skip = _SKIP if state.phase in ("dawn", "day") else _AFTER_DAY_SKIP
-    return tuple(getattr(state, f) for f in _FIELDS if f not in skip)
+    at a reveal only, and the worlds are the same for every state a :class:`Search` meets.
+    Nobody draws before the horizon (no refill in it), so from the Day on the decks and the
+    discard pile are left out, and a hand is a set of cards (its order names the moves, not
+    what they do); after the Day (Dusk, then the last Night) the hands and the Powers cannot
+    matter either."""
+    if state.phase == "dawn":
+        return tuple(getattr(state, f) for f in _FIELDS if f not in _SKIP)
+    if state.phase == "day":
+        return tuple(
+            tuple(tuple(sorted(h)) for h in state.hands) if f == "hands" else getattr(state, f)
+            for f in _FIELDS
+            if f not in _DECKS
+        )
+    return tuple(getattr(state, f) for f in _FIELDS if f not in _AFTER_DAY_SKIP)
 
 
 class OutOfTime(Exception):
@@ -312,29 +352,17 @@ class Search:
         f = self.frame
         if f.done(state):
             return (f.score(state),) * len(self.worlds)
-        if state.phase == "reveal":
-            actor = f.actor
-            return tuple(
-                self.group(
-                    [
-                        replace(
-                            state,
-                            stacks=tuple(
-                                state.stacks[p] if p == actor else w[p] for p in range(state.n)
-                            ),
-                        )
-                        for w in self.worlds
-                    ]
-                )
-            )
         key = _key(state)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
+        if state.phase == "reveal":
+            self.memo[key] = out = self.reveals(state)
+            return out
         self._tick()
         if state.actor() == f.actor:
             best: tuple[Pair, ...] | None = None
-            for move in later_moves(state):
+            for move in f.moves(state):
                 values = self.common(step(state, move))
                 if best is None or better(values, best):
                     best = values
@@ -344,8 +372,40 @@ class Search:
         self.memo[key] = best
         return best
 
-    def group(self, states: Sequence[State]) -> list[Pair]:
-        """Changes per state; the states are worlds the actor cannot tell apart."""
+    def reveals(self, state: State) -> tuple[Pair, ...]:
+        """Every world's changes from the first reveal of this Dusk on. Each revealer reveals
+        the top Sighting of their Stack at the Encounter Site, once (their Hiding Spot goes
+        back to its Stack), and nothing after reads a Stack but through the reveals: the
+        worlds with the same top cards there play alike, so one stands for them all
+        (weighted by how many it stands for)."""
+        actor, site = self.frame.actor, state.encounter
+        assert site is not None
+        classes: dict[tuple[int, ...], list[int]] = {}
+        for i, w in enumerate(self.worlds):
+            tops = tuple(
+                w[p][state.spots[p].index(site)][0] for p in state.revealers() if p != actor
+            )
+            classes.setdefault(tops, []).append(i)
+        members = list(classes.values())
+        states = [
+            replace(
+                state,
+                stacks=tuple(
+                    state.stacks[p] if p == actor else self.worlds[m[0]][p] for p in range(state.n)
+                ),
+            )
+            for m in members
+        ]
+        values = self.group(states, [len(m) for m in members])
+        out: list[Pair] = [(0, 0)] * len(self.worlds)
+        for m, v in zip(members, values, strict=True):
+            for i in m:
+                out[i] = v
+        return tuple(out)
+
+    def group(self, states: Sequence[State], weights: Sequence[int]) -> list[Pair]:
+        """Changes per state; the states are worlds the actor cannot tell apart, each standing
+        for ``weights`` worlds."""
         f = self.frame
         first = states[0]
         if f.done(first):
@@ -357,22 +417,23 @@ class Search:
         self._tick()
         if first.actor() == f.actor:
             best: list[Pair] | None = None
-            for move in later_moves(first):
-                values = self.split([step(s, move) for s in states])
-                if best is None or better(values, best):
+            for move in f.moves(first):
+                values = self.split([step(s, move) for s in states], weights)
+                if best is None or better(values, best, weights):
                     best = values
             assert best is not None
             return best
-        return self.split([step(s, legal_moves(s)[0]) for s in states])
+        return self.split([step(s, legal_moves(s)[0]) for s in states], weights)
 
-    def split(self, states: Sequence[State]) -> list[Pair]:
+    def split(self, states: Sequence[State], weights: Sequence[int]) -> list[Pair]:
         """:meth:`group` on each set of states with the same reveals so far."""
         parts: dict[Any, list[int]] = {}
         for i, s in enumerate(states):
             parts.setdefault((s.revealed, s.myth, s.sites, s.spots, s.phase), []).append(i)
         out: list[Pair] = [(0, 0)] * len(states)
         for members in parts.values():
-            for i, v in zip(members, self.group([states[i] for i in members]), strict=True):
+            values = self.group([states[i] for i in members], [weights[i] for i in members])
+            for i, v in zip(members, values, strict=True):
                 out[i] = v
         return out
 
@@ -398,10 +459,13 @@ def advise(
     hidden: Sequence[Hidden] | None = None,
     not_averaged: str = NOT_AVERAGED,
     trait_known: bool = True,
+    later_turns: int | None = None,
 ) -> dict[str, Any]:
     """The advice JSON for the player to act in ``state``; ``hidden``: what the actor does not
     see (default: every other player's unrevealed cards, as in :func:`hidden_of_state`);
-    ``trait_known``: whether the actor's Hidden Trait is known (counted in the last round)."""
+    ``trait_known``: whether the actor's Hidden Trait is known (counted in the last round);
+    ``later_turns``: how many of the actor's later Day turns are chosen (``None``: every one
+    the horizon holds; the ones after pass)."""
     actor = state.actor()
     if actor is None:
         raise ValueError("the game is over: nobody is to act")
@@ -415,8 +479,10 @@ def advise(
         if exact
         else sampled_worlds(state, actor, samples, seed, hidden)
     )
-    frame = Frame(state, actor, leader, scoring_of(state), trait_known)
+    frame = Frame(state, actor, leader, scoring_of(state), trait_known, later_turns)
     search = Search(frame, worlds, budget)
+    ahead = own_day_turns(state, actor)
+    policy = policy_text(later_turns)
     progress = Progress("advise: moves", len(moves))
     rows = []
     finished = True
@@ -443,7 +509,7 @@ def advise(
     return {
         "model": (
             f"each figure: the expected change of {score}, for the actor and for the leader; "
-            f"horizon: {HORIZONS[frame.scoring]}; policy: {POLICY}; prior: {PRIOR}; "
+            f"horizon: {HORIZONS[frame.scoring]}; policy: {policy}; prior: {PRIOR}; "
             f"not averaged: {not_averaged}"
         ),
         "actor": state.players[actor],
@@ -455,7 +521,9 @@ def advise(
         "horizon": HORIZONS[frame.scoring],
         "scoring": frame.scoring,
         "score": score,
-        "policy": POLICY,
+        "policy": policy,
+        "later_day_turns": ahead,
+        "later_day_turns_chosen": ahead if later_turns is None else min(ahead, later_turns),
         "not_averaged": not_averaged,
         "worlds": count,
         "mode": "exact" if exact else "sampled",
@@ -523,9 +591,12 @@ def advise_readings(
     return base
 
 
-def best_move(state: State, *, exact_limit: int, samples: int, seed: int) -> GameMove:
+def best_move(
+    state: State, *, exact_limit: int, samples: int, seed: int, later_turns: int | None = None
+) -> GameMove:
     """The first choice of :func:`advise` from the actor's own view (the advise agent):
-    the best by the counted score, then the least for the leader, then the first legal."""
+    the best by the counted score, then the least for the leader, then the first legal;
+    ``later_turns`` as :func:`advise` takes it."""
     actor = state.actor()
     assert actor is not None
     moves = legal_moves(state)
@@ -538,7 +609,8 @@ def best_move(state: State, *, exact_limit: int, samples: int, seed: int) -> Gam
         if exact
         else sampled_worlds(state, actor, samples, seed, hidden)
     )
-    search = Search(Frame(state, actor, leader_of(state, actor), scoring_of(state)), worlds)
+    frame = Frame(state, actor, leader_of(state, actor), scoring_of(state), later_turns=later_turns)
+    search = Search(frame, worlds)
     best, best_values = moves[0], search.after(state, moves[0])
     for move in moves[1:]:
         values = search.after(state, move)

@@ -59,7 +59,8 @@ class Agent:
             f"over {self.samples} worlds sampled with the game's seed; horizon: this round's "
             "Dusk reveals counting Myth, in the last round the end of the game counting the "
             "printed end-of-game scoring without the other players' Hidden Traits; the seat's "
-            "later choices its best, the others' the first legal move; a tie: the least for "
+            "later choices its best, except its later Day turns of the round, which pass "
+            "(advise --later-turns 0); the others' the first legal move; a tie: the least for "
             "the leader, then the first legal move); Hidden Trait and setup placements "
             "(nothing counted before round 1): uniformly random"
         )
@@ -68,7 +69,9 @@ class Agent:
         moves = legal_moves(state)
         if self.policy == "random" or state.round == 0:
             return rng.choice(moves)
-        return best_move(state, exact_limit=self.exact_limit, samples=self.samples, seed=seed)
+        return best_move(
+            state, exact_limit=self.exact_limit, samples=self.samples, seed=seed, later_turns=0
+        )
 
 
 class _OutOfTime(Exception):

@@ -280,10 +280,15 @@ def trait_known(record: Record) -> bool:
 
 
 def brute_force(
-    record: Record, game: Game, display: str = "record", rulings: Mapping[str, str] | None = None
+    record: Record,
+    game: Game,
+    display: str = "record",
+    rulings: Mapping[str, str] | None = None,
+    later_turns: int | None = None,
 ) -> dict[str, Any]:
     """Reference: per move (described), the mean (actor, leader) counted score change over
-    every ordering of each other player's unrevealed cards that agrees with the known slots."""
+    every ordering of each other player's unrevealed cards that agrees with the known slots
+    (``later_turns`` as ``advise`` takes it)."""
     from ruleslawyer.solvers.twisted_cryptids.reference import plain_means
 
     state, hidden = position_state(record, game, display, rulings)
@@ -306,4 +311,4 @@ def brute_force(
         tuple(dict(combo).get(p, state.stacks[p]) for p in range(state.n))
         for combo in itertools.product(*per_player)
     ]
-    return plain_means(state, worlds, trait_known=trait_known(record))
+    return plain_means(state, worlds, trait_known=trait_known(record), later_turns=later_turns)
