@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.cli.twist_of_fate.commands import guarantees
+from ruleslawyer.solvers.twist_of_fate.maxn import guarantees
 from ruleslawyer.models.twist_of_fate.files import Position, load_position
 from ruleslawyer.models.twist_of_fate.play import Rules, legal_moves
 from ruleslawyer.models.twist_of_fate.points import SELF_PLAY_COUNT
