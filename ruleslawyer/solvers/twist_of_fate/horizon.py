@@ -4,7 +4,7 @@ The search follows every line of play past the end of the current round, at most
 ``rounds`` round ends, to the horizon: the end of the game, or the end of the
 last round it may reach, whichever comes first. Each crossed round end picks the
 hands up as the model does with the readings in force (self-played-pickup,
-carry-over, the 2-player variant's saved and unused cards). In the 2-player
+carry-over, the 2-player variant's saved and unused cards, leftover-cards). In the 2-player
 variant from round 2 on the new hands are random draws: those round ends are
 chance nodes valued by the exact expectation (fractions) of the next round over
 every equally likely draw. Players choose by
@@ -72,7 +72,9 @@ def draw_count(state: State) -> int:
     if state.monks is None or state.round == 1:
         return 1
     monks = state.seats[state.monks]
-    return comb(len(state.unused), 3) * comb(len(monks.in_front) + len(monks.self_played), 3)
+    piles = (len(state.unused), len(monks.in_front) + len(monks.self_played))
+    # three from each pile, or all of a smaller one (leftover-cards=set-aside: none unused)
+    return comb(piles[0], min(3, piles[0])) * comb(piles[1], min(3, piles[1]))
 
 
 def full_key(state: State, deck: Deck, rounds_left: int) -> tuple[Any, ...]:
