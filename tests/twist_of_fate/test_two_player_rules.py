@@ -200,3 +200,40 @@ def test_the_horizon_counts_the_draws_the_reading_leaves() -> None:
     for rules, count in ((RULES, 20 * 20), (SET_ASIDE, 20)):
         [(_, nxt)] = chance_outcomes(ROUND_2_END, DECK, rules)
         assert draw_count(replace(nxt, seats=ROUND_2_END.seats)) == count
+
+
+# --- the checks --------------------------------------------------------------------------
+
+
+def test_check_finds_where_the_pronoun_readings_part() -> None:
+    from ruleslawyer.checks.twist_of_fate.scoring import monks_pronoun
+    from ruleslawyer.findings import Kind
+
+    found = monks_pronoun(DECK, RULES, {}, 60.0)
+    assert found.kind == Kind.AMBIGUITY and found.finished and found.witness is not None
+    assert found.sentences[0].text.startswith('Should a player play a card on "Monks"')
+    results = found.witness.results
+    assert (
+        set(results) == {"the-monks", "the-player"}
+        and results["the-monks"] != results["the-player"]
+    )
+    # only the active player's Sanctuary differs, by the penalty point
+    active = found.witness.position["active"]
+    diff = {k for k in results["the-monks"] if results["the-monks"][k] != results["the-player"][k]}
+    assert diff == {active}
+    assert (
+        abs(results["the-monks"][active]["sanctuary"] - results["the-player"][active]["sanctuary"])
+        == 1
+    )
+
+
+def test_check_reports_the_leftover_cards_gap() -> None:
+    from ruleslawyer.checks.twist_of_fate.rounds import leftover_cards
+    from ruleslawyer.findings import Kind
+
+    found = leftover_cards(DECK, RULES, {}, 60.0)
+    assert found.kind == Kind.GAP and found.finished and found.witness is not None
+    assert "saves the other three for the following round" in found.sentences[1].text
+    assert found.witness.position["round"] == 2
+    ruled = leftover_cards(DECK, SET_ASIDE, {"twist-of-fate/leftover-cards": "set-aside"}, 60.0)
+    assert ruled.ruling == "set-aside"
