@@ -237,3 +237,30 @@ def test_check_reports_the_leftover_cards_gap() -> None:
     assert found.witness.position["round"] == 2
     ruled = leftover_cards(DECK, SET_ASIDE, {"twist-of-fate/leftover-cards": "set-aside"}, 60.0)
     assert ruled.ruling == "set-aside"
+
+
+def test_the_horizon_says_who_draws_under_set_aside() -> None:
+    from ruleslawyer.solvers.twist_of_fate.horizon import chance_text
+
+    assert "set-aside" not in chance_text({400}, RULES)
+    assert "only the other player draws" in chance_text({20, 400}, SET_ASIDE)
+
+
+def test_a_position_with_unused_cards_after_round_2_is_refused_under_set_aside(
+    tmp_path: Path,
+) -> None:
+    doc = {
+        **DOC,
+        "round": 3,
+        "starter": "ann",
+        "unused": ["Fagin", "Fagin", "Fagin", "Nancy", "Nancy", "Nancy"],
+    }
+    path = tmp_path / "round3.toml"
+    path.write_text(dumps(doc), "utf-8")
+    args = ["twist-of-fate", "solve", str(path), "--format", "json"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    aside = "twist-of-fate/leftover-cards=set-aside"
+    run = CliRunner().invoke(cli, [*args, "--ruling", aside])
+    assert run.exit_code == 2 and "Traceback" not in run.output
+    [line] = run.output.strip().splitlines()
+    assert "round3.toml" in line and "unused" in line and "6 unused cards" in line

@@ -56,14 +56,20 @@ def horizon_text(state: State, rounds: int) -> str:
     )
 
 
-def chance_text(draws: set[int]) -> str:
+def chance_text(draws: set[int], rules: Rules) -> str:
     if not draws:
         return NO_CHANCE
     counts = " or ".join(str(n) for n in sorted(draws))
+    aside = (
+        "; under twist-of-fate/leftover-cards=set-aside the saved cards leave the game, so "
+        "from the end of round 3 on only the other player draws"
+        if rules.leftover_cards == "set-aside"
+        else ""
+    )
     return (
         f"exact expectation over {counts} equally likely draws at each 2-player round end from "
         "round 2 on (the new starting player draws 3 of the unused cards, the other player 3 "
-        "of the Monks' cards)"
+        f"of the Monks' cards{aside})"
     )
 
 
@@ -186,6 +192,6 @@ def analyse_rounds(
         states=len(search.memo),
         seconds=time.perf_counter() - began,
         finished=True,
-        chance=chance_text(search.draws),
+        chance=chance_text(search.draws, rules),
         line_end=line_end,
     )
