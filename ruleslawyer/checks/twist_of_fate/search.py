@@ -207,7 +207,10 @@ def search(
             if state.over:
                 break
             if state.round_over:
-                state = pick(rng, chance_outcomes(state, deck, rules))
+                outcomes = chance_outcomes(state, deck, rules)
+                if not outcomes:  # no next round the rules can deal (a pile under three)
+                    break
+                state = pick(rng, outcomes)
                 record.append(describe_round(state, names))
                 continue
             moves = legal_moves(state, deck, rules)

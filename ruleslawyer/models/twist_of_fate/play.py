@@ -536,12 +536,13 @@ def chance_outcomes(state: State, deck: Deck, rules: Rules) -> tuple[tuple[int, 
         return ((1, replace(state, seats=seats, saved=(), unused=monks_front, **base)),)
     # "the new starting player takes three random cards from the six unused cards from the
     # previous round ... The other player takes three random cards currently in front of
-    # "Monks" and saves the other three for the following round." (fewer where fewer are
-    # left: leftover-cards=set-aside leaves none unused)
+    # "Monks" and saves the other three for the following round." (leftover-cards=set-aside
+    # leaves no unused card from round 3 on: the starting player draws none)
     other = 1 - starter
     out = []
-    for from_unused, kept_unused, w0 in _picks(state.unused, min(3, len(state.unused))):
-        for from_monks, kept_monks, w1 in _picks(monks_front, min(3, len(monks_front))):
+    take = 0 if rules.leftover_cards == "set-aside" and not state.unused else 3
+    for from_unused, kept_unused, w0 in _picks(state.unused, take):
+        for from_monks, kept_monks, w1 in _picks(monks_front, 3):
             drawn = {starter: fronts[starter] + from_unused, other: fronts[other] + from_monks}
             seats = (*(replace(cleared[i], hand=deck.sort(drawn[i])) for i in (0, 1)), cleared[2])
             unused = saved_for_next(kept_unused + kept_monks, deck, rules)

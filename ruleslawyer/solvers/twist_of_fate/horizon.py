@@ -78,9 +78,9 @@ def draw_count(state: State) -> int:
     if state.monks is None or state.round == 1:
         return 1
     monks = state.seats[state.monks]
-    piles = (len(state.unused), len(monks.in_front) + len(monks.self_played))
-    # three from each pile, or all of a smaller one (leftover-cards=set-aside: none unused)
-    return comb(piles[0], min(3, piles[0])) * comb(piles[1], min(3, piles[1]))
+    # three from each pile; none unused to draw from (leftover-cards=set-aside): one way
+    unused = comb(len(state.unused), 3) if state.unused else 1
+    return unused * comb(len(monks.in_front) + len(monks.self_played), 3)
 
 
 def full_key(state: State, deck: Deck, rounds_left: int) -> tuple[Any, ...]:
