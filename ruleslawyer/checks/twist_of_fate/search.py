@@ -214,6 +214,8 @@ def search(
                 record.append(describe_round(state, names))
                 continue
             moves = legal_moves(state, deck, rules)
+            if not moves:  # cards in hand and nowhere to play: the playout cannot go on
+                break
             tried = moves if probe is None else legal_moves(state, deck, probe)
             for move in tried:
                 results = goal(state, move, deck, rules)
