@@ -73,7 +73,7 @@ def test_cli_text_counts_and_json() -> None:
     rows = coverage.entries("twist-of-fate")
     assert first.startswith(f"twist-of-fate: {len(rows)} sentences: ")
     assert (
-        '  [partly] The other player takes three random cards currently in front of "Monks"'
+        '  [rule point] The other player takes three random cards currently in front of "Monks"'
         in result.output
     )
     doc = json.loads(runner.invoke(cli, ["coverage", "--format", "json"]).output)["games"]

@@ -189,3 +189,5 @@ def test_issue_ids_and_readings() -> None:
     assert by_id["twist-of-fate/carry-over"] == ("carry-over", "reset-each-round")
     assert by_id["twist-of-fate/tie-remaining"] == ("after-reset", "before-reset")
     assert by_id["twist-of-fate/gives-takes-order"] == ("net", "gives-first", "takes-first")
+    assert by_id["twist-of-fate/monks-pronoun"] == ("the-monks", "the-player")
+    assert by_id["twist-of-fate/leftover-cards"] == ("merged", "set-aside")

@@ -180,6 +180,7 @@ def positions(draw: st.DrawFn, most: int = 6) -> tuple[Position, Rules]:
         tie_remaining=draw(st.sampled_from(("after-reset", "before-reset"))),
         gives_takes_order=draw(st.sampled_from(("net", "gives-first", "takes-first"))),
         monks_finish_tie=draw(st.sampled_from(("tie-rule", "active-player", "monks"))),
+        monks_pronoun=draw(st.sampled_from(("the-monks", "the-player"))),
     )
     state = State(seats=tuple(seats), players=players, active=active, starter=active)
     names = ("ann", "bob", "cat", "dan")[:players]

@@ -27,9 +27,11 @@ from ruleslawyer.models.twist_of_fate.play import (
     Move,
     Rules,
     State,
+    apply_effects,
     chance_outcomes,
     legal_moves,
     play,
+    score,
     start,
     start_two_player,
 )
@@ -115,6 +117,7 @@ SEAT_POINTS = (
     points.TIE_REMAINING,
     points.GIVES_TAKES_ORDER,
     points.MONKS_FINISH_TIE,
+    points.MONKS_PRONOUN,
 )
 
 
@@ -122,6 +125,7 @@ def test_the_report_has_the_witnesses() -> None:
     found = set(witnesses())
     assert {p.id for p in SEAT_POINTS if p.id != points.GIVES_TAKES_ORDER.id} <= found
     assert {points.ENDLESS_GAME.id, points.PICKUP.id, points.CARRY_OVER.id} <= found
+    assert points.LEFTOVER_CARDS.id in found
 
 
 @pytest.mark.parametrize("point_id", sorted(witnesses()))
@@ -216,3 +220,32 @@ def test_next_round_witnesses(point: Any) -> None:
                 names[p]: {"luck": s.luck, "shilling": s.shilling} for p, s in enumerate(nxt.seats)
             }
         assert shown == results[reading]
+
+
+def test_monks_pronoun_witness_scores_only_one_of_the_two() -> None:
+    # The play on the Monks brings exactly one of the two to a score: the readings of "him"
+    # part on it.
+    position, record, _ = witnesses()[points.MONKS_PRONOUN.id]
+    before, last, _ = replay(position, record)
+    assert last.target == before.monks
+    seats = apply_effects(before, last, DECK, RULES)
+    _, player_points = score(seats[before.active], RULES)
+    _, monks_points = score(seats[before.monks], RULES)
+    assert (player_points > 0) != (monks_points > 0)
+
+
+def test_leftover_cards_witness() -> None:
+    # The last move ends round 2 of a 2-player game; round 3's hands are the same under both
+    # readings (the same draw, the first chance outcome), the cards saved for the round after
+    # are six (merged) or none (set-aside).
+    position, record, results = witnesses()[points.LEFTOVER_CARDS.id]
+    before, last, _ = replay(position, record)
+    after = play(before, last, DECK, RULES)
+    assert after.round == 2 and after.round_over and not after.over
+    names = names_of(position)
+    for reading in points.LEFTOVER_CARDS.reading_names:
+        nxt = chance_outcomes(after, DECK, under(points.LEFTOVER_CARDS, reading))[0][1]
+        hands = {names[p]: list(nxt.seats[p].hand) for p in range(2)}
+        assert {"hands": hands, "unused": list(nxt.unused)} == results[reading]
+    assert len(results["merged"]["unused"]) == 6 and results["set-aside"]["unused"] == []
+    assert results["merged"]["hands"] == results["set-aside"]["hands"]

@@ -89,6 +89,8 @@ def check(source: GameSource, rulings: dict[str, str], budget: Budget) -> list[F
         rounds.carry_over,
         scoring.tie_remaining,
         scoring.gives_takes_order,
+        scoring.monks_pronoun,
+        rounds.leftover_cards,
     ]
     out = []
     for i, run in enumerate(searches):

@@ -1,7 +1,7 @@
 """Twist of Fate checks for how a play is adjusted and scored.
 
-finish-before-penalty, monks-penalty-size, tie-remaining, gives-takes-order and
-face-down-at-zero: each searched from the real start of a game (see
+finish-before-penalty, monks-penalty-size, monks-pronoun, tie-remaining,
+gives-takes-order and face-down-at-zero: each searched from the real start of a game (see
 :mod:`ruleslawyer.checks.twist_of_fate.search`), or settled by an argument on the deck
 and the readings in force where the readings cannot part.
 """
@@ -88,7 +88,9 @@ def monks_penalty_size(
         # two points are taken only from a player who has two (floor-at-zero)
         if move.target != state.monks or state.seats[state.active].sanctuary < 2:
             return None
-        monks = apply_effects(state, move, deck, rules)[move.target]
+        # the seat whose gain brings the penalty (monks-pronoun): the Monks, or the player
+        gainer = move.target if rules.monks_pronoun == "the-monks" else state.active
+        monks = apply_effects(state, move, deck, rules)[gainer]
         if monks.luck < TOP or monks.shilling < TOP:
             return None
         results = seat_results(point, state, move, deck, rules, NAMES_2)
@@ -104,6 +106,30 @@ def monks_penalty_size(
         "Sanctuary Points, and the readings take one or two from the active player.",
         miss_message="No play making the Monks gain two points was found",
         description="the last move, on the Monks, brings them to 4 Luck and 4 Shilling",
+    )
+
+
+def monks_pronoun(deck: Deck, rules: Rules, rulings: Mapping[str, str], seconds: float) -> Finding:
+    point = points.MONKS_PRONOUN
+
+    def goal(state: State, move: Move, deck: Deck, rules: Rules) -> dict[str, Any] | None:
+        if move.target != state.monks:
+            return None
+        results = seat_results(point, state, move, deck, rules, NAMES_2)
+        return results if parted(results) else None
+
+    found = search(two_player(deck), goal, deck, rules, NAMES_2, seconds)
+    return finding(
+        point,
+        rulings,
+        found,
+        NAMES_2,
+        hit_message='A play on the Monks makes one of the two score and not the other: "him" '
+        "read as the Monks or as the player who played the card decides whether the active "
+        "player loses a Sanctuary Point.",
+        miss_message="No play on the Monks that scores for only one of the two was found",
+        description="the last move, on the Monks, makes the active player or the Monks score "
+        "(not both)",
     )
 
 

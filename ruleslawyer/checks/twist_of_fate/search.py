@@ -207,10 +207,15 @@ def search(
             if state.over:
                 break
             if state.round_over:
-                state = pick(rng, chance_outcomes(state, deck, rules))
+                outcomes = chance_outcomes(state, deck, rules)
+                if not outcomes:  # no next round the rules can deal (a pile under three)
+                    break
+                state = pick(rng, outcomes)
                 record.append(describe_round(state, names))
                 continue
             moves = legal_moves(state, deck, rules)
+            if not moves:  # cards in hand and nowhere to play: the playout cannot go on
+                break
             tried = moves if probe is None else legal_moves(state, deck, probe)
             for move in tried:
                 results = goal(state, move, deck, rules)

@@ -276,6 +276,10 @@ def position_from_document(
             raise InputError(source, "starter", parsed.starter, f"one of {', '.join(names)}")
         starter = names.index(parsed.starter)
     saved, unused = _set_aside(parsed, deck, source)
+    if unused and parsed.round >= 3 and rules.leftover_cards == "set-aside":
+        # leftover-cards=set-aside: the cards saved at the end of round 2 left the game
+        expected = "none in round 3 on under twist-of-fate/leftover-cards=set-aside"
+        raise InputError(source, "unused", f"{len(unused)} unused cards", expected)
     state = State(
         seats=tuple(seats),
         players=n,

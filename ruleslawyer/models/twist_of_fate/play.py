@@ -27,10 +27,12 @@ from ruleslawyer.models.twist_of_fate.points import (
     FACE_DOWN_AT_ZERO,
     FINISH_BEFORE_PENALTY,
     GIVES_TAKES_ORDER,
+    LEFTOVER_CARDS,
     MONKS_FINISH_TIE,
     MONKS_PENALTY_FLOOR,
     MONKS_PENALTY_SIZE,
     MONKS_PENALTY_TRIGGER,
+    MONKS_PRONOUN,
     PICKUP,
     RULE_POINTS,
     SELF_PLAY_COUNT,
@@ -129,6 +131,8 @@ class Rules:
     tie_remaining: str = "after-reset"
     gives_takes_order: str = "net"
     monks_finish_tie: str = "tie-rule"
+    monks_pronoun: str = "the-monks"
+    leftover_cards: str = "merged"
 
     @classmethod
     def from_rulings(cls, rulings: Mapping[str, str]) -> Rules:
@@ -147,6 +151,8 @@ class Rules:
             tie_remaining=reading_in_force(TIE_REMAINING, rulings),
             gives_takes_order=reading_in_force(GIVES_TAKES_ORDER, rulings),
             monks_finish_tie=reading_in_force(MONKS_FINISH_TIE, rulings),
+            monks_pronoun=reading_in_force(MONKS_PRONOUN, rulings),
+            leftover_cards=reading_in_force(LEFTOVER_CARDS, rulings),
         )
 
 
@@ -393,7 +399,7 @@ def resolve_scoring(
     # tie-remaining: "remaining" Luck and Shilling read before the scoring card resets
     twisted = list(seats)
     # "active player's token moves first"
-    out[active], _ = score(out[active], rules)
+    out[active], gained = score(out[active], rules)
     if rules.simultaneous_finish == "active-first" and out[active].sanctuary >= LAST:
         # Game End: "the game immediately ends": the target's token never moves.
         return tuple(out), active
@@ -401,7 +407,10 @@ def resolve_scoring(
     if target != active:
         out[target], points = score(out[target], rules)
     # Both monks-penalty-trigger readings fire here: the Monks' values change only when a
-    # card is played on them.
+    # card is played on them. monks-pronoun: "results in him gaining a Sanctuary Point",
+    # him the Monks, or the player who played the card.
+    if rules.monks_pronoun == "the-player":
+        points = gained
     penalised = target == monks and points > 0
     if penalised and rules.finish_before_penalty == "penalty-first":
         out[active] = _penalty(out[active], points, rules)
@@ -527,13 +536,22 @@ def chance_outcomes(state: State, deck: Deck, rules: Rules) -> tuple[tuple[int, 
         return ((1, replace(state, seats=seats, saved=(), unused=monks_front, **base)),)
     # "the new starting player takes three random cards from the six unused cards from the
     # previous round ... The other player takes three random cards currently in front of
-    # "Monks" and saves the other three for the following round."
+    # "Monks" and saves the other three for the following round." (leftover-cards=set-aside
+    # leaves no unused card from round 3 on: the starting player draws none)
     other = 1 - starter
     out = []
-    for from_unused, kept_unused, w0 in _picks(state.unused, 3):
+    take = 0 if rules.leftover_cards == "set-aside" and not state.unused else 3
+    for from_unused, kept_unused, w0 in _picks(state.unused, take):
         for from_monks, kept_monks, w1 in _picks(monks_front, 3):
             drawn = {starter: fronts[starter] + from_unused, other: fronts[other] + from_monks}
             seats = (*(replace(cleared[i], hand=deck.sort(drawn[i])) for i in (0, 1)), cleared[2])
-            unused = deck.sort(kept_unused + kept_monks)
+            unused = saved_for_next(kept_unused + kept_monks, deck, rules)
             out.append((w0 * w1, replace(state, seats=seats, unused=unused, **base)))
     return tuple(out)
+
+
+def saved_for_next(saved: tuple[str, ...], deck: Deck, rules: Rules) -> tuple[str, ...]:
+    """The next round's unused cards: the three unused and three Monks' cards saved "for the
+    following round" (leftover-cards: merged into one pile of six, or set aside out of the
+    game, leaving none)."""
+    return deck.sort(saved) if rules.leftover_cards == "merged" else ()

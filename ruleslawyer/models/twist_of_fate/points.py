@@ -84,6 +84,17 @@ PLAY_CONTINUES = _s(
     "Play continues in this way until a player's token reaches the final Sanctuary Card and "
     "wins the game.",
 )
+LATER_ROUNDS = _s(
+    "Two-Player Variant",
+    "Once the second round is finished, each player picks up the six cards in front of them "
+    "and the new starting player takes three random cards from the six unused cards from the "
+    "previous round, saving the other three for the following round.",
+)
+MONKS_DRAW = _s(
+    "Two-Player Variant",
+    'The other player takes three random cards currently in front of "Monks" and saves the '
+    "other three for the following round.",
+)
 ROUND_ENDS = _s("Round End", "The round ends when all players have played all their cards.")
 TWISTING = _s(
     "Twisting Fate",
@@ -348,6 +359,47 @@ GIVES_TAKES_ORDER = RulePoint(
     default="net",
 )
 
+MONKS_PRONOUN = RulePoint(
+    id="twist-of-fate/monks-pronoun",
+    title='The Monks penalty: who is "him", the Monks or the player who played the card?',
+    kind=Kind.AMBIGUITY,
+    sentences=(MONKS_PENALTY, MONKS_SCORE),
+    readings=(
+        Reading(
+            "the-monks",
+            '"him" is the Monks: when the card played on the Monks makes the Monks score, the '
+            "active player loses a point.",
+        ),
+        Reading(
+            "the-player",
+            '"him" is the player who played the card: when the card played on the Monks makes '
+            "the active player score (by the side facing them, or the face-down wild), the "
+            "active player loses a point; the Monks scoring costs nothing.",
+        ),
+    ),
+    default="the-monks",
+)
+LEFTOVER_CARDS = RulePoint(
+    id="twist-of-fate/leftover-cards",
+    title="2 players, from round 2 on: what becomes of the three unused and the three Monks' "
+    "cards saved for the following round?",
+    kind=Kind.GAP,
+    sentences=(LATER_ROUNDS, MONKS_DRAW),
+    readings=(
+        Reading(
+            "merged",
+            "The six saved cards (three unused, three from the Monks) are the next round's six "
+            "unused cards: the next starting player draws three of them.",
+        ),
+        Reading(
+            "set-aside",
+            "The saved cards are set aside out of the game for the rest of the game: the next "
+            "starting player finds no unused card to draw and holds only the cards picked up.",
+        ),
+    ),
+    default="merged",
+)
+
 RULE_POINTS: tuple[RulePoint, ...] = (
     DOUBLE_THRESHOLD,
     SIMULTANEOUS_FINISH,
@@ -365,4 +417,6 @@ RULE_POINTS: tuple[RulePoint, ...] = (
     CARRY_OVER,
     TIE_REMAINING,
     GIVES_TAKES_ORDER,
+    MONKS_PRONOUN,
+    LEFTOVER_CARDS,
 )

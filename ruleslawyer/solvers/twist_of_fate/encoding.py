@@ -98,6 +98,7 @@ def encode(position: Position, rules: Rules) -> Encoded:
     params[k.P_FDZ] = rules.face_down_at_zero == "must-decrease"
     params[k.P_TIE] = rules.tie_remaining == "before-reset"
     params[k.P_MFT] = ("tie-rule", "active-player", "monks").index(rules.monks_finish_tie)
+    params[k.P_WHO] = rules.monks_pronoun == "the-player"
     params[k.P_HB] = hand_bits
     params[k.P_EMPTY] = index[(0,) * kinds]
     params[k.P_ENDMASK] = k.MARK1 | sum(

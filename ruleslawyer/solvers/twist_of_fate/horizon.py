@@ -4,7 +4,7 @@ The search follows every line of play past the end of the current round, at most
 ``rounds`` round ends, to the horizon: the end of the game, or the end of the
 last round it may reach, whichever comes first. Each crossed round end picks the
 hands up as the model does with the readings in force (self-played-pickup,
-carry-over, the 2-player variant's saved and unused cards). In the 2-player
+carry-over, the 2-player variant's saved and unused cards, leftover-cards). In the 2-player
 variant from round 2 on the new hands are random draws: those round ends are
 chance nodes valued by the exact expectation (fractions) of the next round over
 every equally likely draw. Players choose by
@@ -60,14 +60,20 @@ def horizon_text(state: State, rounds: int) -> str:
     )
 
 
-def chance_text(draws: set[int]) -> str:
+def chance_text(draws: set[int], rules: Rules) -> str:
     if not draws:
         return NO_CHANCE
     counts = " or ".join(str(n) for n in sorted(draws))
+    aside = (
+        "; under twist-of-fate/leftover-cards=set-aside the saved cards leave the game, so "
+        "from the end of round 3 on only the other player draws"
+        if rules.leftover_cards == "set-aside"
+        else ""
+    )
     return (
         f"exact expectation over {counts} equally likely draws at each 2-player round end from "
         "round 2 on (the new starting player draws 3 of the unused cards, the other player 3 "
-        "of the Monks' cards)"
+        f"of the Monks' cards{aside})"
     )
 
 
@@ -76,7 +82,9 @@ def draw_count(state: State) -> int:
     if state.monks is None or state.round == 1:
         return 1
     monks = state.seats[state.monks]
-    return comb(len(state.unused), 3) * comb(len(monks.in_front) + len(monks.self_played), 3)
+    # three from each pile; none unused to draw from (leftover-cards=set-aside): one way
+    unused = comb(len(state.unused), 3) if state.unused else 1
+    return unused * comb(len(monks.in_front) + len(monks.self_played), 3)
 
 
 def full_key(state: State, deck: Deck, rounds_left: int) -> tuple[Any, ...]:
@@ -198,6 +206,6 @@ def analyse_rounds(
         states=len(search.memo),
         seconds=time.perf_counter() - began,
         finished=True,
-        chance=chance_text(search.draws),
+        chance=chance_text(search.draws, rules),
         line_end=line_end,
     )

@@ -64,7 +64,8 @@ P_MFT = 16  # monks-finish-tie: 0 tie-rule, 1 active-player, 2 monks
 # one-word slot's value starts and its mask, and the root seat's packed Sanctuary
 # range (lowest, width), in which a value's Sanctuaries are kept
 P_KMASK, P_MARK, P_VSHIFT, P_VMASK, P_ZLOW, P_ZW = range(17, 23)
-NPARAMS = 23
+P_WHO = 23  # monks-pronoun: 0 the-monks, 1 the-player (whose gain brings the penalty)
+NPARAMS = 24
 
 # counters
 C_DEPTH, C_STATES, C_ENDS, C_DONE, C_MAIN, C_LEAVES, C_EXPANDED = range(7)
@@ -609,8 +610,9 @@ def child(k1, k2, p, t, ep, et, params, scores):
             if zt > LAST + Z_OFF:
                 zt = LAST + Z_OFF
             penalty = 0
-            if t == params[P_MONKS] and pts > 0:
-                penalty = pts if params[P_PSIZE] == 1 else 1
+            gain = pts if params[P_WHO] == 0 else (x >> 6) & 3
+            if t == params[P_MONKS] and gain > 0:
+                penalty = gain if params[P_PSIZE] == 1 else 1
             if params[P_PFIRST] == 1:
                 zp = _lose(zp, penalty, params)
                 penalty = 0
