@@ -21,6 +21,7 @@ SIZE = 12  # every text's font size: readable at a page width of 1280 px
 ROW = 20.0
 VALUE_W = 34.0  # one of a seat's three value columns
 SEAT_GAP = 14.0
+WRAP = 900.0  # a result's line wraps past this width (px)
 MAX_PLAYS = 72  # a longer record shows its last plays only (the endless game's 1000+)
 VALUES = ("luck", "shilling", "sanctuary")
 SHORT = {"luck": "L", "shilling": "S", "sanctuary": "San"}
@@ -107,11 +108,23 @@ def _other(result: Any) -> list[str]:
                 f"{k}: " + ", ".join(f"{SHORT.get(f, f)} {x}" for f, x in v.items())
                 for k, v in result.items()
             ]
-        return [
-            f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}"
-            for k, v in result.items()
-        ]
+        return [line for k, v in result.items() for line in _field(str(k), v)]
     return [str(result)]
+
+
+def _field(name: str, value: Any) -> list[str]:
+    """One field of a result as lines: a list joined, a mapping a line per key (each
+    seat's hand), a long line wrapped at its commas so the picture stays page-wide."""
+    if isinstance(value, Mapping):
+        return [line for k, v in value.items() for line in _field(f"{name} {k}", v)]
+    text = f"{name}: {', '.join(map(str, value)) if isinstance(value, list) else value}"
+    lines: list[str] = []
+    for part in text.split(", "):
+        if lines and text_width(f"{lines[-1]}, {part}", SIZE) <= WRAP:
+            lines[-1] += f", {part}"
+        else:
+            lines.append(part if not lines else f"    {part}")
+    return lines
 
 
 def line_picture(
