@@ -13,13 +13,12 @@ from hypothesis import strategies as st
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.cli.main import cli
-from ruleslawyer.solvers.twist_of_fate.maxn import guarantees
 from ruleslawyer.models.twist_of_fate.files import Position, load_position
 from ruleslawyer.models.twist_of_fate.play import Rules, legal_moves
 from ruleslawyer.models.twist_of_fate.points import SELF_PLAY_COUNT
 from ruleslawyer.solvers.twist_of_fate import memory
 from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
-from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, best
+from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, best, guarantees
 from ruleslawyer.solvers.twist_of_fate.pruned import driver
 from tests.twist_of_fate.test_solve import positions
 
