@@ -21,6 +21,9 @@ def main() -> None:
         # A handler that does nothing, not SIG_IGN: a Ctrl-C already caught but not yet
         # handled would then be reported as "ignored due to race condition", a traceback.
         signal.signal(signal.SIGINT, _ignore)
+        # Then blocked: the interpreter's shutdown puts back the default handler, and a
+        # Ctrl-C arriving after that would kill the finished run by SIGINT (exit -2).
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def _ignore(signum: int, frame: object) -> None:
