@@ -16,14 +16,22 @@ def main() -> None:
     try:
         run()
     finally:
-        # The run has ended (its answer written, or its interrupt reported): a Ctrl-C
-        # while the interpreter shuts down must not turn that exit into a kill by SIGINT.
-        # A handler that does nothing, not SIG_IGN: a Ctrl-C already caught but not yet
-        # handled would then be reported as "ignored due to race condition", a traceback.
-        signal.signal(signal.SIGINT, _ignore)
-        # Then blocked: the interpreter's shutdown puts back the default handler, and a
-        # Ctrl-C arriving after that would kill the finished run by SIGINT (exit -2).
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        _quiet_from_here()
+
+
+def _quiet_from_here() -> None:
+    """The run has ended (its answer written, or its interrupt reported): a Ctrl-C from
+    now on must not turn that exit into a kill by SIGINT. SIG_IGN in the end, because
+    the interpreter's shutdown puts the default action back wherever a Python function
+    handles SIGINT. A Ctrl-C already caught but not yet handled must meet a handler that
+    does nothing first: with SIG_IGN it is reported as "ignored due to race condition",
+    a traceback. So: the no-op handler, SIGINT blocked in this thread, the no-op given
+    its chance to run, then SIG_IGN (which also drops a Ctrl-C left pending)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return  # the answer is out (common.answer_given)
+    signal.signal(signal.SIGINT, _ignore)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ignore(signum: int, frame: object) -> None:
