@@ -18,6 +18,21 @@ JSON = ("--format", "json")
 BUDGET = ("--max-seconds", "2")
 DESIGNER_BOARD = example("examples/designer-repo/board.toml")
 DESIGNER_RULEBOOK = example("examples/designer-repo/rules/kaelyfos.md")
+# the command lines of both Twisted Cryptids advise kinds (a Day record, a last-round one)
+CRYPTIDS_ADVISE = (
+    (
+        "twisted-cryptids",
+        "advise",
+        "{file}",
+        "--samples",
+        "4",
+        "--exact-limit",
+        "4",
+        *JSON,
+        *BUDGET,
+    ),
+    ("twisted-cryptids", "advise", "{file}", "--samples", "3", *BUDGET),
+)
 
 ANALYSIS_KINDS = {
     k.name: k
@@ -87,39 +102,13 @@ ANALYSIS_KINDS = {
             "twisted-cryptids-advise",
             example("examples/twisted-cryptids/advise-day.toml"),
             "record.toml",
-            (
-                (
-                    "twisted-cryptids",
-                    "advise",
-                    "{file}",
-                    "--samples",
-                    "4",
-                    "--exact-limit",
-                    "4",
-                    *JSON,
-                    *BUDGET,
-                ),
-                ("twisted-cryptids", "advise", "{file}", "--samples", "3", *BUDGET),
-            ),
+            CRYPTIDS_ADVISE,
         ),
         InputKind(
             "twisted-cryptids-advise-last",
             example("examples/twisted-cryptids/advise-last-round.toml"),
             "record.toml",
-            (
-                (
-                    "twisted-cryptids",
-                    "advise",
-                    "{file}",
-                    "--samples",
-                    "4",
-                    "--exact-limit",
-                    "4",
-                    *JSON,
-                    *BUDGET,
-                ),
-                ("twisted-cryptids", "advise", "{file}", "--samples", "3", *BUDGET),
-            ),
+            CRYPTIDS_ADVISE,
         ),
         InputKind(
             "twisted-cryptids-balance",
