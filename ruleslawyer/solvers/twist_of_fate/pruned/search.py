@@ -23,7 +23,10 @@ buckets: one kept for the entry with more cards left below it, one always
 replaced; each entry's value is exact, a lower or an upper bound); a node is cut
 before any search when a child's stored value (or a horizon child's) already
 falls outside its window; the moves in order of the table's best move, then by
-the root player's value of the child as it stands (:func:`_order`); and a static
+the root player's value of the child as it stands (:func:`_order`); every child
+after a node's first tested with a null window (does it beat the best so far at
+all?) and searched again with the whole window only when it does (principal
+variation search: 1-15% fewer nodes on the shipped positions); and a static
 bound on each node (:func:`bounds`): what each seat can still score this round,
 from the plays it can still take part in.
 """
@@ -211,9 +214,12 @@ def _order(kid, d, n, k1, tt_move, params, keys, order):
 
 
 # the search's own stack, a row per depth: the window, the window on entry, the best
-# value and move so far, the next child (a place in ``order``), the node's hash
-S_ALPHA, S_BETA, S_A0, S_B0, S_BEST, S_MOVE, S_X, S_H = range(8)
-STACK = 8
+# value and move so far, the next child (a place in ``order``), the node's hash, and
+# how the child at the next place is searched (NULL_WINDOW: a null window, tested;
+# FULL_AGAIN: it beat the null window, so again with the node's whole window)
+S_ALPHA, S_BETA, S_A0, S_B0, S_BEST, S_MOVE, S_X, S_H, S_HOW = range(9)
+STACK = 9
+WHOLE, NULL_WINDOW, FULL_AGAIN = range(3)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -296,6 +302,7 @@ def _enter(
     st[d, S_BEST] = LOW if is_max else HIGH
     st[d, S_MOVE] = -1
     st[d, S_X] = 0
+    st[d, S_HOW] = WHOLE
     return False, np.int64(0)
 
 
@@ -330,8 +337,18 @@ def value(
                         counters[C_ABORT] = 1
                         return np.int64(0)
                     enter(frame, kid, d, b)
-                    st[d + 1, S_ALPHA] = st[d, S_ALPHA]
-                    st[d + 1, S_BETA] = st[d, S_BETA]
+                    alpha = st[d, S_ALPHA]
+                    beta = st[d, S_BETA]
+                    if st[d, S_HOW] == FULL_AGAIN or st[d, S_MOVE] < 0 or beta - alpha <= 1:
+                        st[d, S_HOW] = WHOLE  # the first child, or a re-search
+                    else:  # a later child: does it beat the best so far at all?
+                        st[d, S_HOW] = NULL_WINDOW
+                        if ((frame[d, F_K1] >> ACT_SHIFT) & 3) == params[P_ROOT]:
+                            beta = alpha + 1
+                        else:
+                            alpha = beta - 1
+                    st[d + 1, S_ALPHA] = alpha
+                    st[d + 1, S_BETA] = beta
                     d += 1
                     done, v = _enter(d, frame, kid, tt, counters, st, keys, order, *rules_in)
                     continue
@@ -357,7 +374,15 @@ def value(
         # fold v, the value of the node's child at place S_X, into the node at depth d
         x = st[d, S_X]
         m = kid[d, order[d, x] * KID + K_INFO] >> MOVE_INFO
-        if ((frame[d, F_K1] >> ACT_SHIFT) & 3) == params[P_ROOT]:
+        is_max = ((frame[d, F_K1] >> ACT_SHIFT) & 3) == params[P_ROOT]
+        if st[d, S_HOW] == NULL_WINDOW:
+            st[d, S_HOW] = WHOLE
+            if st[d, S_ALPHA] < v < st[d, S_BETA]:
+                # it beat the best so far (a bound only): search it again, whole window
+                st[d, S_HOW] = FULL_AGAIN
+                done = False
+                continue
+        if is_max:
             if v > st[d, S_BEST]:
                 st[d, S_BEST] = v
                 st[d, S_MOVE] = m
@@ -387,7 +412,8 @@ def root(
     on the side of ``threshold`` it falls (at least ``threshold`` or below it).
 
     :data:`BEST`: the root moves in legal-move order, the first exact, each later
-    one only tested for a strictly higher value (window from the best so far): the
+    one only tested for a strictly higher value (a null window on the best so far,
+    then, where it is higher, searched again for its exact value): the
     first best move in legal-move order and its exact value; a move that cannot beat
     the best so far gets an upper bound. :data:`EVERY`: each root move by its own
     full-window search (shared table): every value exact. The root's own value is
@@ -416,13 +442,22 @@ def root(
             v = leaf_value(kid[0, b], kid[0, b + 1], 1, params)
         else:
             alpha = np.int64(LOW)
-            if mode == BEST and best > LOW:
+            beta = np.int64(HIGH)
+            if mode == BEST and best > LOW:  # does it beat the best so far at all?
                 alpha = best
+                beta = best + 1
             enter(frame, kid, 0, b)
             v = value(
-                1, alpha, np.int64(HIGH), frame, kid, tt, counters, stop, st, keys, order,
+                1, alpha, beta, frame, kid, tt, counters, stop, st, keys, order,
                 params, remove, cards, sides, scores, columns, after, parts, head, sizes, points,
             )  # fmt: skip
+            if v > best and beta < HIGH and counters[C_ABORT] == 0:  # it does: by how much
+                enter(frame, kid, 0, b)
+                v = value(
+                    1, v - 1, np.int64(HIGH), frame, kid, tt, counters, stop, st, keys, order,
+                    params, remove, cards, sides, scores, columns, after, parts, head, sizes,
+                    points,
+                )  # fmt: skip
             if counters[C_ABORT] != 0:
                 return np.int64(0)
         out[info >> MOVE_INFO] = v
