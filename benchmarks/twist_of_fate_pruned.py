@@ -24,8 +24,12 @@ Sanctuary and win). The solves:
   memory: 528 M states).
 
 The answers of the pruned and the exhaustive solves of one position are checked
-identical (the run stops otherwise); positions with no exhaustive run print the
-pruned answer only. ``--max-seconds`` bounds each solve (unfinished: noted).
+identical (the run stops otherwise), and so is a recorded exhaustive answer where
+``tests/twist_of_fate/recorded/`` holds one (3p-12: a run of the Dask engine, its
+command in the file); positions with neither print the pruned answer only. The
+``cli floor`` row is the same command with ``--max-states 1``: process start,
+imports, reading the file and loading the compiled code, with no search.
+``--max-seconds`` bounds each solve (unfinished: noted).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
 OPENING = ROOT / "benchmarks" / "twist-of-fate-3p-18-start.toml"
+RECORDED = ROOT / "tests" / "twist_of_fate" / "recorded"  # exhaustive answers out of reach here
 BIN = Path(sys.executable).parent / "ruleslawyer"
 CHARACTERS = ["Mr. Brownlow", "Nancy", "Fagin", "Bill Sikes", "Mr. Bumble", "The Artful Dodger"]
 
@@ -66,15 +71,12 @@ if kind.startswith("pruned"):
     out = driver.answer_json(position, found)
     count = {{"nodes": found.nodes, "expanded": found.expanded}}
 else:
-    from ruleslawyer.cli.twist_of_fate.commands import guarantees
-    from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json, paranoid_solve
+    from ruleslawyer.solvers.twist_of_fate.maxn import paranoid_json, paranoid_solve
     cpu = time.process_time(); wall = time.perf_counter()
     analysis, result = paranoid_solve(position, rules, Budget(max_seconds=seconds), threads=1,
                                       max_table_bytes=8 << 30)
     wall = time.perf_counter() - wall; cpu = time.process_time() - cpu
-    out = analysis_json(position, analysis)
-    if out["finished"] and out["value"]:
-        out["guaranteed_sanctuary"], out["guaranteed_win"] = guarantees(out["value"][me])
+    out = paranoid_json(position, analysis, result)
     count = {{"states": analysis.states}}
 answer = {{k: out.get(k) for k in ("best_move", "guaranteed_sanctuary", "guaranteed_win")}}
 answer["value"] = out["value"][me] if out.get("value") else None
@@ -112,11 +114,11 @@ def run(kind: str, path: Path, seconds: float) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_cli(path: Path, seconds: float) -> dict:
+def run_cli(path: Path, seconds: float, *extra: str) -> dict:
     """``ruleslawyer twist-of-fate solve PATH --model paranoid`` timed whole."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    args = [str(BIN), "twist-of-fate", "solve", str(path), "--model", "paranoid"]
+    args = [str(BIN), "twist-of-fate", "solve", str(path), "--model", "paranoid", *extra]
     done = subprocess.run(
         [*args, "--format", "json", "--max-seconds", str(seconds)], capture_output=True, text=True
     )
@@ -132,6 +134,10 @@ def _move(m: dict | None) -> str:
         return "-"
     how = f"side {m['side']}" if m["play"] == "face-up" else "face down"
     return f"{m['card']} on {m['target']}, {how}"
+
+
+def _yes(flag: bool | None) -> str:
+    return "-" if flag is None else "yes" if flag else "no"
 
 
 def _value(v: dict | None) -> str:
@@ -178,18 +184,36 @@ def main() -> None:
             print(
                 f"| {name} | {kind} | {'yes' if r['finished'] else 'no'} | {count} | "
                 f"{r['wall']:.3f} | {r['cpu']:.3f} | {_move(a['best_move'])} | "
-                f"{_value(a['value'])} | {a['guaranteed_sanctuary']} | {a['guaranteed_win']} |",
+                f"{_value(a['value'])} | {a['guaranteed_sanctuary']} | "
+                f"{_yes(a['guaranteed_win'])} |",
                 flush=True,
             )
             if r["finished"]:
                 answers[kind] = a
             if kind == "pruned" and not name.startswith("dealt"):
-                c = run_cli(path, args.max_seconds)
-                print(
-                    f"| {name} | pruned cli | {'yes' if c['finished'] else 'no'} | "
-                    f"{c['nodes']:,} | {c['wall']:.3f} | {c['cpu']:.3f} | | | | |",
-                    flush=True,
-                )
+                for label, extra in (("pruned cli", ()), ("cli floor", ("--max-states", "1"))):
+                    c = run_cli(path, args.max_seconds, *extra)
+                    print(
+                        f"| {name} | {label} | {'yes' if c['finished'] else 'no'} | "
+                        f"{c['nodes']:,} | {c['wall']:.3f} | {c['cpu']:.3f} | | | | |",
+                        flush=True,
+                    )
+        record = RECORDED / f"twist-of-fate-{name}-paranoid.json"
+        if record.is_file():
+            a = json.loads(record.read_text("utf-8"))["answer"]
+            shown = _value(a["value"][a["player"]])
+            answers["recorded"] = {
+                "best_move": a["best_move"],
+                "guaranteed_sanctuary": a["guaranteed_sanctuary"],
+                "guaranteed_win": a["guaranteed_win"],
+                "value": a["value"][a["player"]],
+            }
+            print(
+                f"| {name} | exhaustive, recorded ({record.name}) | yes | {a['end_states']:,} "
+                f"end states | | | {_move(a['best_move'])} | {shown} "
+                f"| {a['guaranteed_sanctuary']} | {_yes(a['guaranteed_win'])} |",
+                flush=True,
+            )
         if len(answers) > 1:
             first = next(iter(answers.values()))
             if any(a != first for a in answers.values()):
