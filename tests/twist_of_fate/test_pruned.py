@@ -16,10 +16,11 @@ from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twist_of_fate.files import Position, load_position
 from ruleslawyer.models.twist_of_fate.play import Rules, legal_moves
 from ruleslawyer.models.twist_of_fate.points import SELF_PLAY_COUNT
-from ruleslawyer.solvers.twist_of_fate import memory
+from ruleslawyer.solvers.twist_of_fate import memory, tiers
+from ruleslawyer.solvers.twist_of_fate.common import LOST, OPEN, WON
 from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
 from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, best, guarantees
-from ruleslawyer.solvers.twist_of_fate.pruned import driver
+from ruleslawyer.solvers.twist_of_fate.pruned import driver, search
 from tests.twist_of_fate.test_solve import positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +87,56 @@ def test_pruned_agrees_with_the_compiled_search_on_bigger_positions(
     case: tuple[Position, Rules],
 ) -> None:
     agree(*case, solver="numba")
+
+
+def search_value(utility: tuple[int, int, int, int]) -> int:
+    """A utility tuple (outcome, tempo, Sanctuary, Luck + Shilling) as a search value:
+    the inverse of ``driver.utility_of``, written out from the search module's text."""
+    outcome, tempo, sanctuary, luck_shilling = utility
+    if outcome == WON:
+        return search.WON_TOP + tempo
+    if outcome == OPEN:
+        return search.open_value(sanctuary, luck_shilling)
+    assert outcome == LOST
+    return tempo
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(varied())
+def test_the_static_bound_holds_the_exhaustive_value(case: tuple[Position, Rules]) -> None:
+    # the bound at the root (the cards left in the hands, what each seat can still
+    # score) against the plain reference's paranoid value of the player to move
+    position, rules = case
+    exhaustive = analyse(position, rules, "paranoid", solver="reference")
+    chosen = best(exhaustive)
+    if chosen is None:
+        return
+    exact = search_value(chosen[1][position.state.active])
+    assert driver.utility_of(exact) == chosen[1][position.state.active]
+    enc = tiers.problem(position, rules, 2).enc
+    hands, points = driver.bound_tables(position, enc, rules)
+    lo, hi = search.bounds(enc.root[0], enc.root[1], 0, enc.params, hands, points)
+    assert lo <= exact <= hi, (lo, exact, hi)
+
+
+def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:
+    # the placeholder deck, worked by hand: Bill Sikes (-2 Luck -1 Shilling | +1
+    # Shilling) and Mr. Bumble (+1 Luck +1 Shilling | -1 Luck) raise Luck and
+    # Shilling by at most 1 a play, face up (either side) or face down; Nancy's side
+    # 0 raises Luck by 2. A seat at Luck 0, Shilling 0 under two-points:
+    position, rules = _shipped(POSITIONS / "twist-of-fate-3p-6.toml")
+    assert rules.double_threshold == "two-points"
+    enc = tiers.problem(position, rules, 2).enc
+    _, points = driver.bound_tables(position, enc, rules)
+    names = position.deck.names
+    small = (1 << names.index("Bill Sikes")) | (1 << names.index("Mr. Bumble"))
+    # Sikes and Bumble only: 4 plays to reach 4, and Bumble side 0 raises both at once
+    assert [int(points[small, 0, plays]) for plays in range(6)] == [0, 0, 0, 0, 2, 2]
+    # with Nancy: Luck reaches 4 in 2 plays, and again 2 plays later
+    nancy = small | (1 << names.index("Nancy"))
+    assert [int(points[nancy, 0, plays]) for plays in range(6)] == [0, 0, 1, 1, 3, 3]
+    # no card left: no play, no point
+    assert not points[0, :, 0].any()
 
 
 def _shipped(path: Path) -> tuple[Position, Rules]:

@@ -39,7 +39,7 @@ from ruleslawyer.solvers.twist_of_fate.encoding import Encoded
 # the transposition table: slots of two words (16 bytes); a power of two of them
 TABLE_BYTES = 1 << 28
 LEAST_SLOTS = 1 << 10
-MOST_PLAYS = 64  # points_table: plays a seat takes part in, at most
+MASKED_KINDS = 8  # points_table: a row per set of kinds left in the hands, up to this many
 LAST_SANCTUARY = 8
 SEARCH = "pruned (alpha-beta, transposition table)"
 
@@ -59,38 +59,59 @@ class Pruned:
     finished: bool
 
 
-def points_table(enc: Encoded, rules: Rules) -> np.ndarray:
-    """``[ls, plays]``: the most Sanctuary Points a seat with Luck and Shilling ``ls``
-    (Luck | Shilling << 3) can score in ``plays`` plays it takes part in.
+def points_table(enc: Encoded, rules: Rules, plays_most: int) -> np.ndarray:
+    """``[kinds, ls, plays]``: the most Sanctuary Points a seat with Luck and Shilling
+    ``ls`` (Luck | Shilling << 3) can score in ``plays`` plays it takes part in (up to
+    ``plays_most``), while the hands hold only cards of the kinds in the mask
+    ``kinds`` (bit ``c``: the deck's character ``c``; a single row, every kind, for a
+    deck of more than :data:`MASKED_KINDS` characters).
 
     A seat scores when its Luck or Shilling reaches 4; one play raises either by at
-    most ``up`` (the largest rise any play of this deck makes, read off the score
-    table's columns in use). So Luck scores at most once after (4 - Luck) / ``up``
-    plays (rounded up) and then once every 4 / ``up``, Shilling the same, and a seat
-    scores at most the sum (one-point variants: at most one point a play).
-    Under one-point-reset-one a Shilling left at 4 scores again without rising:
-    there a seat scores at most one point a play.
+    most ``up``: the largest rise of a play that a card left in the hands can make
+    (either side, the player getting the side it does not face the target with, or
+    face down), read off the score table's columns. So Luck scores at most once after
+    (4 - Luck) / ``up`` plays (rounded up) and then once every 4 / ``up``, Shilling
+    the same, and a seat scores at most the sum (one-point variants: at most one
+    point a play). Under one-point-reset-one a Shilling left at 4 scores again
+    without rising: there a seat scores at most one point a play.
     """
     from ruleslawyer.solvers.twist_of_fate import kernel as k
 
-    used = {k.RAISE_LUCK, k.RAISE_SHILLING, *enc.sides.ravel().tolist()}
-    used |= set(enc.columns.ravel().tolist())
-    table = enc.scores[:, sorted(used)].astype(np.int64)
-    rows = np.arange(64)
+    kinds = enc.sides.shape[0]
+    rows = 1 << kinds if kinds <= MASKED_KINDS else 1
+    table = enc.scores.astype(np.int64)
     twisted = (table >> 8) & 63
-    up_luck = int(((twisted & 7) - (rows & 7)[:, None]).max())
-    up_shilling = int(((twisted >> 3) - (rows >> 3)[:, None]).max())
-    points = np.zeros((64, MOST_PLAYS), dtype=np.int64)
+    at = np.arange(64)
+    rise_luck = ((twisted & 7) - (at & 7)[:, None]).max(axis=0)  # per column
+    rise_shilling = ((twisted >> 3) - (at >> 3)[:, None]).max(axis=0)
+    points = np.zeros((rows, 64, plays_most + 1), dtype=np.int8)
     one_point = rules.double_threshold != "two-points"
-    for ls in range(64):
-        luck, shilling = ls & 7, ls >> 3
-        for plays in range(MOST_PLAYS):
-            if rules.double_threshold == "one-point-reset-one":
-                points[ls, plays] = plays
-                continue
-            total = _reaches(luck, up_luck, plays) + _reaches(shilling, up_shilling, plays)
-            points[ls, plays] = min(total, plays) if one_point else total
+    for mask in range(rows):
+        present = [c for c in range(kinds) if rows == 1 or mask >> c & 1]
+        used = [k.RAISE_LUCK, k.RAISE_SHILLING, *enc.sides[present].ravel().tolist()]
+        used += enc.columns[present].ravel().tolist()
+        up_luck = max(0, int(rise_luck[used].max()))
+        up_shilling = max(0, int(rise_shilling[used].max()))
+        for ls in range(64):
+            luck, shilling = ls & 7, ls >> 3
+            for plays in range(plays_most + 1):
+                if rules.double_threshold == "one-point-reset-one":
+                    points[mask, ls, plays] = plays
+                    continue
+                total = _reaches(luck, up_luck, plays) + _reaches(shilling, up_shilling, plays)
+                points[mask, ls, plays] = min(total, plays) if one_point else total
     return points
+
+
+def hand_table(vectors: list[tuple[int, ...]], kinds: int) -> np.ndarray:
+    """``[hand, 0]``: the cards in the hand of multiset index ``hand``; ``[hand, 1]``
+    the mask of the kinds it holds (0 for a deck of more than :data:`MASKED_KINDS`)."""
+    out = np.zeros((len(vectors), 2), dtype=np.int64)
+    for i, v in enumerate(vectors):
+        out[i, 0] = sum(v)
+        if kinds <= MASKED_KINDS:
+            out[i, 1] = sum(1 << c for c, n in enumerate(v) if n)
+    return out
 
 
 def _reaches(start: int, up: int, plays: int) -> int:
@@ -105,6 +126,19 @@ def _reaches(start: int, up: int, plays: int) -> int:
     return 1 + (plays - first) // -(-4 // up)
 
 
+def bound_tables(position: Position, enc: Encoded, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """The static bound's tables for a position: :func:`hand_table` of its hands'
+    multiset indices and :func:`points_table` (a seat takes part in at most its own
+    hand's plays and, as a target, the six-card limit's)."""
+    from ruleslawyer.solvers.twist_of_fate.encoding import multisets
+    from ruleslawyer.solvers.twist_of_fate.kernel import LIMIT
+
+    kinds = len(position.deck.characters)
+    most = max(len(seat.hand) for seat in position.state.seats)
+    vectors, _ = multisets(kinds, most)
+    return hand_table(vectors, kinds), points_table(enc, rules, most + LIMIT)
+
+
 def _slots(table_bytes: int) -> int:
     slots = LEAST_SLOTS
     while slots * 2 * 16 <= table_bytes:
@@ -117,7 +151,6 @@ def _run(
 ) -> Pruned:
     from ruleslawyer.solvers.twist_of_fate import kernel as k
     from ruleslawyer.solvers.twist_of_fate import tiers
-    from ruleslawyer.solvers.twist_of_fate.encoding import multisets
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
     began = time.perf_counter()
@@ -125,9 +158,7 @@ def _run(
     enc, lay = prob.enc, prob.lay
     root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
     state = position.state
-    most = max(len(seat.hand) for seat in state.seats)
-    vectors, _ = multisets(len(position.deck.characters), most)
-    sizes = np.array([sum(v) for v in vectors], dtype=np.int64)
+    hands, points = bound_tables(position, enc, rules)
     plies = sum(len(seat.hand) for seat in state.seats)
     depth = plies + 2
     frame = np.zeros((depth, k.FRAME), dtype=np.int64)
@@ -143,7 +174,7 @@ def _run(
     counters[s.C_PLIES] = plies
     stop = np.zeros((1, 1), dtype=np.int64)
     out = np.full(prob.n_moves, -1, dtype=np.int64)
-    rules_in = (*enc[1:], lay.parts, lay.head, sizes, points_table(enc, rules))
+    rules_in = (*enc[1:], lay.parts, lay.head, hands, points)
     result: list[int] = []
 
     def work() -> None:

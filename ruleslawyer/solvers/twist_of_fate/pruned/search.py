@@ -106,20 +106,25 @@ def bounds(k1, k2, ply, params, sizes, points):
     from the root, from what each seat can still score this round.
 
     A seat takes part in a play as its player (a card of its hand) or its target (at
-    most until its count reaches the six-card limit), and ``points[ls, plays]``
-    bounds what a seat with Luck and Shilling ``ls`` scores in that many plays (see
-    the driver's ``points_table``); a seat whose Sanctuary plus that stays below the
-    last Sanctuary card cannot win. No seat wins or loses before the next ply. The
-    root's Sanctuary only falls by the Monks penalty (2-player variant), at most
-    :data:`MOST_POINTS` for each card it still holds."""
+    most until its count reaches the six-card limit), and ``points[kinds, ls, plays]``
+    bounds what a seat with Luck and Shilling ``ls`` scores in that many plays while
+    the hands hold only the kinds of card in the mask ``kinds`` (``sizes[hand]``: a
+    hand's number of cards and its mask; see the driver's ``points_table``); a seat
+    whose Sanctuary plus that stays below the last Sanctuary card cannot win. No seat
+    wins or loses before the next ply. The root's Sanctuary only falls by the Monks
+    penalty (2-player variant), at most :data:`MOST_POINTS` for each card it still
+    holds."""
     n_s = params[P_S]
     n = params[P_N]
     hb = params[P_HB]
     hmask = (np.int64(1) << hb) - 1
     root = params[P_ROOT]
     total = 0
+    kinds = 0
     for q in range(n):
-        total += sizes[(k2 >> (hb * q)) & hmask]
+        hand = (k2 >> (hb * q)) & hmask
+        total += sizes[hand, 0]
+        kinds |= sizes[hand, 1]
     other_wins = False
     root_wins = False
     z_root = 0
@@ -127,14 +132,14 @@ def bounds(k1, k2, ply, params, sizes, points):
     top_root = 0
     for s in range(n_s):
         f = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
-        own = sizes[(k2 >> (hb * s)) & hmask] if s < n else 0
+        own = sizes[(k2 >> (hb * s)) & hmask, 0] if s < n else 0
         room = LIMIT - (f >> COUNT_SHIFT)
         if room < 0:
             room = 0
         others = total - own
         plays = own + (others if others < room else room)
         z = (f >> Z_SHIFT) & 63
-        top = z + points[f & 63, plays]
+        top = z + points[kinds, f & 63, plays]
         can = top >= LAST + Z_OFF
         if s == root:
             root_wins = can
