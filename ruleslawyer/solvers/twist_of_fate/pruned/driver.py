@@ -85,21 +85,21 @@ def points_table(enc: Encoded, rules: Rules, plays_most: int) -> np.ndarray:
     rise_luck = ((twisted & 7) - (at & 7)[:, None]).max(axis=0)  # per column
     rise_shilling = ((twisted >> 3) - (at >> 3)[:, None]).max(axis=0)
     points = np.zeros((rows, 64, plays_most + 1), dtype=np.int8)
-    one_point = rules.double_threshold != "two-points"
+    at_plays = np.arange(plays_most + 1)
+    ls = np.arange(64)[:, None]
     for mask in range(rows):
         present = [c for c in range(kinds) if rows == 1 or mask >> c & 1]
         used = [k.RAISE_LUCK, k.RAISE_SHILLING, *enc.sides[present].ravel().tolist()]
         used += enc.columns[present].ravel().tolist()
         up_luck = max(0, int(rise_luck[used].max()))
         up_shilling = max(0, int(rise_shilling[used].max()))
-        for ls in range(64):
-            luck, shilling = ls & 7, ls >> 3
-            for plays in range(plays_most + 1):
-                if rules.double_threshold == "one-point-reset-one":
-                    points[mask, ls, plays] = plays
-                    continue
-                total = _reaches(luck, up_luck, plays) + _reaches(shilling, up_shilling, plays)
-                points[mask, ls, plays] = min(total, plays) if one_point else total
+        if rules.double_threshold == "one-point-reset-one":
+            points[mask] = at_plays[None, :]
+            continue
+        total = _reaches(ls & 7, up_luck, at_plays) + _reaches(ls >> 3, up_shilling, at_plays)
+        if rules.double_threshold != "two-points":  # one point a play at most
+            total = np.minimum(total, at_plays[None, :])
+        points[mask] = total
     return points
 
 
@@ -114,16 +114,15 @@ def hand_table(vectors: list[tuple[int, ...]], kinds: int) -> np.ndarray:
     return out
 
 
-def _reaches(start: int, up: int, plays: int) -> int:
-    """How often a count starting at ``start`` can reach 4 (and drop to 0) in
-    ``plays`` plays that each raise it by at most ``up``."""
+def _reaches(start: np.ndarray, up: int, plays: np.ndarray) -> np.ndarray:
+    """``[start, plays]``: how often a count starting at ``start`` (a column) can
+    reach 4 (and drop to 0) in ``plays`` plays (a row) that each raise it by at most
+    ``up``: once after (4 - start) / ``up`` plays (rounded up; at least 1: a count
+    already at 4 scores when a play touches the seat), then once every 4 / ``up``."""
     if up <= 0:
-        return 0
-    first = -(-(4 - min(start, 4)) // up)
-    first = max(first, 1)  # a count already at 4 scores when a play touches the seat
-    if plays < first:
-        return 0
-    return 1 + (plays - first) // -(-4 // up)
+        return np.zeros((start.shape[0], plays.shape[0]), dtype=np.int64)
+    first = np.maximum(-(-(4 - np.minimum(start, 4)) // up), 1)
+    return np.where(plays >= first, 1 + (plays - first) // -(-4 // up), 0)
 
 
 def bound_tables(position: Position, enc: Encoded, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
