@@ -9,6 +9,7 @@ Neither overwrites a file the running command read as input.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import shutil
 import signal
@@ -34,8 +35,9 @@ def noting_interrupts() -> Iterator[None]:
     """Note every Ctrl-C while the block runs, even one Python drops.
 
     Ctrl-C raises KeyboardInterrupt as usual, and is also noted; an interrupt
-    raised inside a finaliser (a Z3 object's ``__del__``) is dropped by Python
-    ("Exception ignored"), but being noted, it still stops every output
+    raised inside a finaliser (a Z3 object's ``__del__``, where ctypes may wrap it in
+    an ``ArgumentError``) is dropped by Python, silently here (no "Exception
+    ignored" traceback), but being noted, it still stops every output
     (:func:`refuse_if_interrupted`). Main thread only; elsewhere a no-op.
     """
     if threading.current_thread() is not threading.main_thread():
@@ -50,7 +52,7 @@ def noting_interrupts() -> Iterator[None]:
             signal.default_int_handler(signum, frame)
 
     def quiet(unraisable: Any) -> None:
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        if not is_interrupt(unraisable.exc_value):
             hook(unraisable)
 
     _INTERRUPTED.clear()
@@ -63,6 +65,15 @@ def noting_interrupts() -> Iterator[None]:
         if signal.getsignal(signal.SIGINT) is note:  # not once the answer is out (ignored)
             signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = hook
+
+
+def is_interrupt(exc: BaseException | None) -> bool:
+    """Is ``exc`` a Ctrl-C: KeyboardInterrupt, or the ``ctypes.ArgumentError`` that
+    ctypes makes of one raised while it converted a call's arguments (a Z3 call, and
+    so also a Z3 object's ``__del__``: "argument 1: KeyboardInterrupt: ")?"""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    return isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc)
 
 
 def refuse_if_interrupted() -> None:

@@ -541,6 +541,50 @@ def test_interrupt_dropped_by_a_finaliser_still_stops_output(tmp_path) -> None:
     assert not (tmp_path / "out.txt").exists()
 
 
+def test_interrupt_wrapped_by_ctypes_in_a_finaliser_is_dropped_silently(
+    tmp_path, monkeypatch
+) -> None:
+    """A Z3 object's ``__del__`` calls Z3 through ctypes; a Ctrl-C handled while ctypes
+    converts the call's arguments comes out as ``ctypes.ArgumentError("argument 1:
+    KeyboardInterrupt: ")``. Python drops it as it drops any finaliser's exception, and
+    printed it ("Exception ignored in ... AstRef.__del__", a traceback): now it is
+    dropped silently and, noted, still stops the output."""
+    import ctypes
+    import sys
+
+    from ruleslawyer.outputs import noting_interrupts, write_atomic
+
+    printed: list[BaseException | None] = []  # what reaches the usual hook (it prints)
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: printed.append(u.exc_value))
+    libc = ctypes.CDLL(None)
+    libc.abs.argtypes = [ctypes.c_int]
+
+    class Handle:
+        @property
+        def _as_parameter_(self) -> int:
+            _ctrl_c()
+            return 0
+
+    class Finaliser:
+        def __del__(self) -> None:
+            libc.abs(Handle())
+
+    with noting_interrupts():
+        Finaliser()
+        with pytest.raises(KeyboardInterrupt):
+            write_atomic(tmp_path / "out.txt", "x")
+    assert not (tmp_path / "out.txt").exists()
+    assert printed == []
+
+    class Broken:  # any other error of a finaliser still reaches the usual hook
+        def __del__(self) -> None:
+            libc.abs("not a number")
+
+    with noting_interrupts():
+        Broken()
+    assert [type(e) for e in printed] == [ctypes.ArgumentError]
+
+
 def test_ctrl_c_handled_while_the_answer_is_written_leaves_the_answer_whole() -> None:
     """Python may run a Ctrl-C's handler only after the answer's hold began (the signal came
     just before it): the answer is still written whole, and once it is out, the run keeps

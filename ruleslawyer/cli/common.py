@@ -23,6 +23,7 @@ from ruleslawyer.inputs import tracking
 from ruleslawyer.outputs import (
     answer_out,
     interrupts_noted_only,
+    is_interrupt,
     noting_interrupts,
     refuse_if_interrupted,
     write_atomic,
@@ -56,7 +57,7 @@ def one_line_errors(func: F) -> F:
         except KeyboardInterrupt:
             interrupted()
         except ctypes.ArgumentError as exc:  # Ctrl-C while ctypes converted a call's arguments
-            if "KeyboardInterrupt" not in str(exc):
+            if not is_interrupt(exc):
                 raise
             interrupted()
 
