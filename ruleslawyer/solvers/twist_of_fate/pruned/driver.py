@@ -86,6 +86,9 @@ def points_table(enc: Encoded, rules: Rules, plays_most: int) -> np.ndarray:
     rise_shilling = ((twisted >> 3) - (at >> 3)[:, None]).max(axis=0)
     points = np.zeros((rows, 64, plays_most + 1), dtype=np.int8)
     at_plays = np.arange(plays_most + 1)
+    if rules.double_threshold == "one-point-reset-one":
+        points[:] = at_plays
+        return points
     ls = np.arange(64)[:, None]
     for mask in range(rows):
         present = [c for c in range(kinds) if rows == 1 or mask >> c & 1]
@@ -93,9 +96,6 @@ def points_table(enc: Encoded, rules: Rules, plays_most: int) -> np.ndarray:
         used += enc.columns[present].ravel().tolist()
         up_luck = max(0, int(rise_luck[used].max()))
         up_shilling = max(0, int(rise_shilling[used].max()))
-        if rules.double_threshold == "one-point-reset-one":
-            points[mask] = at_plays[None, :]
-            continue
         total = _reaches(ls & 7, up_luck, at_plays) + _reaches(ls >> 3, up_shilling, at_plays)
         if rules.double_threshold != "two-points":  # one point a play at most
             total = np.minimum(total, at_plays[None, :])
