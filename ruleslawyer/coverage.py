@@ -3,12 +3,18 @@
 ``ruleslawyer/data/coverage/<game>.toml`` lists every sentence of the shipped
 rulebook (as :func:`sentences` splits it), in order, each with its status:
 
-- ``modelled``: model code states it (``code``: ``models/<game>/<module>.py:<function>``);
+- ``modelled``: model code states the whole sentence (``code``:
+  ``models/<game>/<module>.py:<function>``);
 - ``rule-point``: a rule point covers it (``points``: ids), the model follows its reading;
-- ``partly``: code covers part of it (``code`` and a ``reason`` for the rest);
+- ``partly``: code or a rule point covers part of it (``code``, ``points``), and
+  ``reason`` says what is left out;
 - ``not-modelled``: outside the model (``reason``);
 - ``not-rule-stating``: states no rule (``reason``: heading, flavour, components,
   example, credits or note).
+
+Each modelled, rule-point and partly entry names the tests that exercise it
+(``tests``: pytest node ids, ``tests/<game>/test_<topic>.py::test_name``);
+``tests/test_coverage.py`` fails on an entry that names none, or one that does not exist.
 
 On a designer's own rulebook, a sentence that no entry quotes (new or changed
 against the shipped text) and that the game file's ``[coverage]`` table does not
@@ -28,6 +34,7 @@ from ruleslawyer.findings import Finding, Kind, Location, Sentence
 from ruleslawyer.rulebooks import DesignerRulebook, _sentences
 
 STATUSES = ("modelled", "rule-point", "partly", "not-modelled", "not-rule-stating")
+TESTED = ("modelled", "rule-point", "partly")  # the statuses that name tests
 LABELS = {s: s.replace("-", " ", 1) for s in STATUSES}
 NOT_RULE_REASONS = ("heading", "flavour", "components", "example", "credits", "note")
 TITLE = "A sentence of the rulebook that nothing covers"
@@ -41,18 +48,20 @@ class Entry:
     status: str
     code: tuple[str, ...] = ()
     points: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
     reason: str = ""
 
     @property
     def covered_by(self) -> str:
-        """What covers it, in words."""
-        if self.status == "rule-point":
-            return ", ".join(self.points)
-        if self.status == "modelled":
-            return ", ".join(self.code)
-        if self.status == "partly":
-            return f"{', '.join(self.code)}; {self.reason}"
+        """What covers it: the code and rule points, or (for the rest) the reason."""
+        if self.status in TESTED:
+            return ", ".join((*self.code, *self.points))
         return self.reason
+
+    @property
+    def left_out(self) -> str:
+        """What the model leaves out of the sentence ("" for modelled and rule-point)."""
+        return self.reason if self.status in ("partly", "not-modelled") else ""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"quote": self.quote, "status": self.status}
@@ -60,6 +69,8 @@ class Entry:
             out["code"] = list(self.code)
         if self.points:
             out["points"] = list(self.points)
+        if self.tests:
+            out["tests"] = list(self.tests)
         if self.reason:
             out["reason"] = self.reason
         return out
@@ -92,6 +103,7 @@ def entries(game: str) -> tuple[Entry, ...]:
             status=row["status"],
             code=tuple(row.get("code", ())),
             points=tuple(row.get("points", ())),
+            tests=tuple(row.get("tests", ())),
             reason=row.get("reason", ""),
         )
         for row in tomllib.loads(raw)["sentence"]
@@ -210,7 +222,13 @@ def _text(game: str) -> list[str]:
     lines = [f"{game}: {summary(game)}"]
     for e in entries(game):
         lines.append(f"  [{LABELS[e.status]}] {e.quote}")
-        lines.append(f"      {e.covered_by}")
+        if e.status == "partly":
+            lines.append(f"      {e.covered_by}")
+            lines.append(f"      left out: {e.reason}")
+        else:
+            lines.append(f"      {e.covered_by}")
+        if e.tests:
+            lines.append(f"      tests: {', '.join(e.tests)}")
     return [*lines, ""]
 
 
@@ -221,15 +239,19 @@ def section(game: str, heading: str = "## ", full: bool = True) -> list[str]:
     rows = [e for e in entries(game) if full or e.status in ("partly", "not-modelled")]
     if not full:
         lines += [
-            "Sentences the model does not fully state:"
+            "Sentences the model does not fully state (each modelled or rule-point sentence "
+            "names the tests that exercise it: `ruleslawyer coverage`):"
             if rows
             else "The model states every rule-stating sentence, in code or through a rule point.",
             "",
         ]
     if rows:
-        lines += ["| sentence | status | covered by |", "|---|---|---|"]
+        lines += ["| sentence | status | covered by | left out | tests |", "|---|---|---|---|---|"]
         for e in rows:
-            cells = (e.quote, LABELS[e.status], e.covered_by)
+            covered = e.covered_by if e.status in TESTED else ""
+            left = e.left_out or ("" if e.status in TESTED else e.reason)
+            tests = ", ".join(f"`{t}`" for t in e.tests)
+            cells = (e.quote, LABELS[e.status], covered, left, tests)
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         lines.append("")
     return lines

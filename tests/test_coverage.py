@@ -1,5 +1,9 @@
 """Rulebook coverage: every sentence of the four shipped rulebooks has an entry that holds.
 
+Every modelled, rule-point and partly entry names the tests that exercise it, as
+pytest node ids; :func:`unknown_tests` finds an entry that names none, or a test that
+does not exist (the test files parsed with ``ast``, nothing run).
+
 The designer half runs on a copy of examples/designer-repo: a new sentence in
 its rulebook that nothing covers makes ``check`` fail and ``diff`` name it.
 """
@@ -9,6 +13,7 @@ from __future__ import annotations
 import ast
 import json
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -29,6 +34,48 @@ def _functions(module: Path) -> set[str]:
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
 
 
+def node_ids(module: Path) -> set[str]:
+    """The pytest node ids a test module defines, below its path: ``test_x``,
+    ``TestX::test_y``, and ``TestX::runTest`` for ``TestX = Machine.TestCase`` (a
+    hypothesis state machine). Parametrised tests by their function's name."""
+    ids = set()
+    for node in ast.parse(module.read_text("utf-8")).body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            ids.add(node.name)
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            ids |= {
+                f"{node.name}::{m.name}"
+                for m in node.body
+                if isinstance(m, ast.FunctionDef) and m.name.startswith("test_")
+            }
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute):
+            if node.value.attr != "TestCase":
+                continue
+            ids |= {f"{t.id}::runTest" for t in node.targets if isinstance(t, ast.Name)}
+    return ids
+
+
+def unknown_tests(rows: Iterable[coverage.Entry], root: Path = ROOT) -> list[str]:
+    """What is wrong with the tests the entries name: a modelled, rule-point or partly
+    entry that names none, or a node id that is not a test of a file under ``tests/``."""
+    problems = []
+    defined: dict[Path, set[str]] = {}
+    for entry in rows:
+        if entry.status in coverage.TESTED and not entry.tests:
+            problems.append(f"{entry.status} names no test: {entry.quote}")
+        for test in entry.tests:
+            file, sep, name = test.partition("::")
+            path = root / file
+            if not (sep and file.startswith("tests/") and path.is_file()):
+                problems.append(f"no test file {file!r}: {test}")
+                continue
+            if path not in defined:
+                defined[path] = node_ids(path)
+            if name not in defined[path]:
+                problems.append(f"no test {name!r} in {file}: {test}")
+    return problems
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_entry_holds(game: str) -> None:
     body = text(GAMES[game].rulebook)
@@ -38,16 +85,56 @@ def test_every_entry_holds(game: str) -> None:
         assert entry.status in coverage.STATUSES, entry
         if entry.status == "rule-point":
             assert entry.points and set(entry.points) <= point_ids, entry
-        if entry.status in ("modelled", "partly"):
+        if entry.status == "modelled":
             assert entry.code, entry
-            for ref in entry.code:
-                path, _, name = ref.partition(":")
-                module = ROOT / "ruleslawyer" / path
-                assert module.is_file() and name in _functions(module), ref
+        if entry.status == "partly":
+            assert entry.code or entry.points, entry
+        assert set(entry.points) <= point_ids, entry
+        for ref in entry.code:
+            path, _, name = ref.partition(":")
+            module = ROOT / "ruleslawyer" / path
+            assert module.is_file() and name in _functions(module), ref
         if entry.status in ("partly", "not-modelled"):
-            assert len(entry.reason.split()) >= 5, entry  # a reason, in words
+            assert len(entry.reason.split()) >= 5, entry  # what is left out, in words
         if entry.status == "not-rule-stating":
             assert entry.reason in coverage.NOT_RULE_REASONS, entry
+        if entry.status not in coverage.TESTED:
+            assert not (entry.tests or entry.code or entry.points), entry
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_covered_sentence_names_tests_that_exist(game: str) -> None:
+    assert unknown_tests(coverage.entries(game)) == []
+
+
+def test_a_missing_or_unknown_test_name_is_caught() -> None:
+    quote = "If a trap has caught 2 bloodsuckers it is destroyed."
+    step = "tests/kaelyfos/test_step.py"
+    rows = [
+        coverage.Entry(quote, "modelled", code=("models/kaelyfos/move.py:move_all",)),
+        coverage.Entry(quote, "rule-point", points=("kaelyfos/move-order",), tests=(step,)),
+        coverage.Entry(quote, "partly", tests=(f"{step}::test_no_such_test",), reason="x"),
+        coverage.Entry(quote, "modelled", tests=("tests/kaelyfos/test_nowhere.py::test_x",)),
+        coverage.Entry(quote, "modelled", tests=("ruleslawyer/coverage.py::entries",)),
+        coverage.Entry(quote, "modelled", tests=(f"{step}::test_second_catch_destroys_the_trap",)),
+        coverage.Entry(quote, "not-modelled", reason="outside the model, no test needed"),
+    ]
+    assert unknown_tests(rows) == [
+        f"modelled names no test: {quote}",
+        f"no test file {step!r}: {step}",
+        f"no test 'test_no_such_test' in {step}: {step}::test_no_such_test",
+        "no test file 'tests/kaelyfos/test_nowhere.py': tests/kaelyfos/test_nowhere.py::test_x",
+        "no test file 'ruleslawyer/coverage.py': ruleslawyer/coverage.py::entries",
+    ]
+
+
+def test_node_ids_of_classes_and_state_machines(tmp_path: Path) -> None:
+    module = tmp_path / "test_m.py"
+    module.write_text(
+        "def test_a(): ...\ndef helper(): ...\nclass TestB:\n    def test_c(self): ...\n"
+        "class Machine: ...\nTestMachine = Machine.TestCase\n"
+    )
+    assert node_ids(module) == {"test_a", "TestB::test_c", "TestMachine::runTest"}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -89,6 +176,39 @@ def test_cli_markdown_to_file(tmp_path: Path) -> None:
     md = out.read_text("utf-8")
     assert md.startswith("# Rulebook coverage: kaelyfos\n")
     assert "| Set aside secret cards A & B until referenced. | not modelled |" in md
+
+
+def test_cli_shows_the_tests_and_what_a_partly_sentence_leaves_out() -> None:
+    runner = CliRunner()
+    text = runner.invoke(cli, ["coverage", "twisted-cryptids"]).output
+    tie = "  [partly] If multiple Sites tie for the most Humans, the First Player chooses"
+    block = text.split(tie, 1)[1].split("\n  [", 1)[0].splitlines()
+    assert block[2].startswith("      left out: the state machine lets the First Player choose")
+    assert block[3] == (
+        "      tests: tests/twisted_cryptids/test_model.py::"
+        "test_tied_encounter_is_the_first_players_choice, "
+        "tests/twisted_cryptids/test_advise_model.py::test_actor_picks_the_tied_site_they_prefer"
+    )
+    doc = json.loads(runner.invoke(cli, ["coverage", "kaelyfos", "--format", "json"]).output)
+    rows = {r["quote"]: r for r in doc["games"][0]["sentences"]}
+    row = rows["If a trap has caught 2 bloodsuckers it is destroyed."]
+    assert row["tests"][0] == "tests/kaelyfos/test_step.py::test_second_catch_destroys_the_trap"
+    nightmare = rows["Then return the nightmare card to the bottom of the deck."]
+    assert nightmare["status"] == "not-modelled" and "tests" not in nightmare
+    md = runner.invoke(cli, ["coverage", "kaelyfos", "--format", "markdown"]).output
+    line = next(x for x in md.splitlines() if x.startswith("| You may destroy a trap"))
+    cells = [c.strip() for c in line.strip("|").split(" | ")]
+    assert cells[1] == "partly" and "only the trap listed first" in cells[3]
+    assert "`tests/kaelyfos/test_fidelity.py::test_destroying_a_trap_as_a_free_action`" in cells[4]
+
+
+def test_the_report_lists_partly_rows_with_what_they_leave_out() -> None:
+    lines = coverage.section("cunning-folk", full=False)
+    assert lines[0] == "## Rulebook coverage: cunning-folk"
+    rows = [x for x in lines if x.startswith("| ") and "| partly |" in x]
+    assert len(rows) == coverage.counts(coverage.entries("cunning-folk"))["partly"] > 0
+    scoundrels = next(x for x in rows if x.startswith("| Choose one of the cards you're dealt"))
+    assert "coin flip" in scoundrels and "test_prior_and_limits.py::" in scoundrels
 
 
 def test_cli_bad_game_is_one_line() -> None:
