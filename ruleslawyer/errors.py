@@ -38,6 +38,14 @@ class InputError(RulesLawyerError):
         return printable(f"{where}: found {_show(self.found)}, expected {self.expected}")
 
 
+class Shown(str):
+    """A found value already put in words (``'deck.toml' (no such file)``): shown as it is,
+    not quoted again."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 class UnknownGameError(InputError):
     """A game id or file that names no registered game."""
 

@@ -247,6 +247,9 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
     cell = _cell(e.cell, source, f"{at}.cell")
     saw = ""
     if e.saw is not None:
+        if doc.perspective is None:  # an onlooker's log sees no card: the key is missing
+            expected = f"the player who saw the cards ({at}.saw is what {e.player!r} saw)"
+            raise InputError(source, "perspective", None, expected)
         if e.player != doc.perspective:
             raise InputError(
                 source, f"{at}.saw", e.saw, "saw only on the perspective player's events"
