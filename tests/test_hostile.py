@@ -1072,3 +1072,25 @@ def test_a_re_ranking_the_budget_cut_short_says_so(monkeypatch) -> None:
     )
     advice["open_rule_points_changing_the_ranking"] = [{**other, "finished": True}]
     assert "under p=r (t):" in render_advice(advice)
+
+
+def test_a_reveal_of_a_kind_the_known_entries_used_up_says_so(tmp_path) -> None:
+    # ann knows both her Real Deals (stack 1 position 2, stack 2 position 3); a reveal of a
+    # third from stack 3 fits no arrangement: it said only "a reveal some arrangement fits"
+    path = edited(
+        tmp_path,
+        "twisted-cryptids/advise-day.toml",
+        'player = "ann"\nstack = 1\nsighting = "hoax"\nround = 1',
+        'player = "ann"\nstack = 3\nsighting = "real-deal"\nround = 1',
+    )
+    text = path.read_text("utf-8").split("# Ann's own Stacks")[0]
+    known = [
+        '[[known]]\nplayer = "ann"\nstack = 1\nposition = 2\nsighting = "real-deal"\n',
+        '[[known]]\nplayer = "ann"\nstack = 2\nposition = 3\nsighting = "real-deal"\n',
+    ]
+    path.write_text(text + "\n".join(known), "utf-8")
+    assert one_line(run("twisted-cryptids", "stacks", str(path)), str(path)) == (
+        f"error: {path}: reveal[0]: found \"ann revealing 'real-deal' from stack 3 in round 1\", "
+        "expected a Sighting the player still has (ann has 2 'real-deal', 2 revealed or known "
+        "in other slots)\n"
+    )

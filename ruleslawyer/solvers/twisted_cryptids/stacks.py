@@ -152,6 +152,15 @@ def _why(view: PlayerView, slot: int) -> str:
         return f"a Sighting the player still has ({view.name} has only {total} {kind!r})"
     if view.known[slot] not in (None, kind):
         return f"{view.known[slot]!r}, the Sighting known to lie in that slot"
+    total = view.deck[view.kinds.index(kind)] if kind in view.kinds else 0
+    placed = sum(
+        1 for i in range(SLOTS) if (view.revealed[i] or view.known[i]) == kind and i != slot
+    )
+    if placed >= total:
+        return (
+            f"a Sighting the player still has ({view.name} has {total} {kind!r}, "
+            f"{placed} revealed or known in other slots)"
+        )
     return "a reveal some arrangement of the player's cards fits"
 
 
