@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruleslawyer.errors import UnknownGameError
+from ruleslawyer.errors import InputError, UnknownGameError
 
 
 @dataclass(frozen=True)
@@ -135,8 +135,13 @@ def load_source(target: str) -> Any:
             document=doc,
         )
     path = Path(target)
-    if path.suffix != ".toml" and not os.path.lexists(target):  # never raises; "" is not "."
-        get(target)  # raises: neither a game id nor a file
+    if not os.path.lexists(target):  # never raises; "" is not "."
+        if path.suffix != ".toml":
+            get(target)  # raises: neither a game id nor a file
+        from ruleslawyer.inputs import nearby
+
+        expected = f"a game id ({', '.join(GAMES)}) or a game file path"
+        raise InputError(target, "", "no such file", expected + nearby(path, also=tuple(GAMES)))
     text, doc = read_toml(path, display=target)
     return GameSource(
         game=identify(doc, target),

@@ -844,8 +844,15 @@ def test_a_referenced_file_is_named_by_the_file_and_key_naming_it(
         (("kaelyfos", "balance", "kaelyfoss"), "did you mean 'kaelyfos'?"),
         (
             ("check", "examples/kaelyfos/tiny-bord.toml"),
-            "error: examples/kaelyfos/tiny-bord.toml: found 'no such file', expected a readable "
-            "TOML file; did you mean 'examples/kaelyfos/tiny-board.toml'?",
+            "error: examples/kaelyfos/tiny-bord.toml: found 'no such file', expected a game id "
+            "(kaelyfos, cunning-folk, twist-of-fate, twisted-cryptids) or a game file path; did "
+            "you mean 'examples/kaelyfos/tiny-board.toml'?",
+        ),
+        (("cunning-folk", "balance", "cunning-fol.toml"), "did you mean 'cunning-folk'?"),
+        (
+            ("kaelyfos", "step", "examples/kaelyfos/swarm.tom"),
+            "error: examples/kaelyfos/swarm.tom: found 'no such file', expected a readable TOML "
+            "file; did you mean 'examples/kaelyfos/swarm.toml'?",
         ),
     ],
 )
