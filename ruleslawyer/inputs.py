@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from ruleslawyer.errors import InputError
+from ruleslawyer.errors import InputError, suggestion
 
 MAX_FILE_BYTES = 4 * 2**20  # the largest input file accepted (4 MiB)
 MAX_NESTING = 32  # the deepest nesting of tables/arrays (TOML) or objects/arrays (JSON)
@@ -78,8 +78,6 @@ def nearby(
     of ``also``, such as built-in ids) most like the one written (``value``, default
     ``path``), written the same way, never the file ``skip`` (the file that named it); or
     nothing. At most :data:`MAX_NEARBY` names are read."""
-    from ruleslawyer.games import suggestion
-
     written = str(path) if value is None else value
     prefix = os.path.dirname(written)
     folder = Path(path).parent
