@@ -12,7 +12,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from ruleslawyer.errors import InputError
+from ruleslawyer.errors import InputError, Shown
 
 # Keys every kind may have, which tell none apart.
 COMMON = frozenset({"game", "rulings"})
@@ -119,3 +119,16 @@ def reject_input_file(document: Mapping[str, Any], source: str) -> None:
             f"{what}, not a game file",
             f"a game file; read this one with `{command} {shlex.quote(source)}`",
         )
+
+
+def require_kind(document: Mapping[str, Any], source: str, *accepted: str) -> None:
+    """Raise a one-line error naming the command that reads ``document`` when its keys make it
+    another kind of file than one of ``accepted`` (what :data:`KINDS` calls them); a file of
+    no clear kind is left to its reader, whose errors name the key."""
+    found = file_kind(document)
+    if found is None or found[0] in accepted:
+        return
+    what, command = found
+    reader = f"`{command or 'ruleslawyer check'} {shlex.quote(source)}`"
+    expected = f"{' or '.join(accepted)}; read this one with {reader}"
+    raise InputError(source, "", Shown(what), expected)

@@ -1101,3 +1101,45 @@ def test_a_reveal_of_a_kind_the_known_entries_used_up_says_so(tmp_path) -> None:
         "expected a Sighting the player still has (ann has 2 'real-deal', 2 revealed or known "
         "in other slots)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "example", "what", "expected", "reader"),
+    [
+        (
+            ("kaelyfos", "step"), "kaelyfos/timeline.toml", "a Kaelyfos timeline",
+            "a Kaelyfos position", "ruleslawyer kaelyfos advance",
+        ),
+        (
+            ("kaelyfos", "advance"), "kaelyfos/advise.toml", "a Kaelyfos advice file",
+            "a Kaelyfos timeline", "ruleslawyer kaelyfos advise",
+        ),
+        (
+            ("kaelyfos", "advise"), "kaelyfos/tiny-board.toml", "a Kaelyfos board",
+            "a Kaelyfos advice file", "ruleslawyer check",
+        ),
+        (
+            ("twist-of-fate", "solve"), "kaelyfos/swarm.toml", "a Kaelyfos position",
+            "a Twist of Fate position", "ruleslawyer kaelyfos step",
+        ),
+        (
+            ("cunning-folk", "deduce"), "twisted-cryptids/advise-day.toml",
+            "a Twisted Cryptids record with a [position]", "a Cunning Folk log of play",
+            "ruleslawyer twisted-cryptids advise",
+        ),
+        (
+            ("twisted-cryptids", "stacks"), "twist-of-fate/brownlow.toml",
+            "a Twist of Fate position", "a Twisted Cryptids record of play",
+            "ruleslawyer twist-of-fate solve",
+        ),
+    ],
+)  # fmt: skip
+def test_a_file_of_another_kind_is_named_with_the_command_that_reads_it(
+    command, example, what, expected, reader
+) -> None:
+    """A position, log or record given to the wrong command said only which key it lacked
+    (``swarm.toml: active: found nothing``)."""
+    path = EXAMPLES / example
+    line = one_line(run(*command, str(path)), str(path))
+    assert line.startswith(f"error: {path}: found {what}, expected {expected}")
+    assert line.endswith(f"; read this one with `{reader} {path}`\n")

@@ -42,6 +42,7 @@ from ruleslawyer.models.cunning_folk.village import (
     scoundrel_setup,
     standard_setup,
 )
+from ruleslawyer.play_files import require_kind
 from ruleslawyer.schema import StrictModel
 
 __all__ = ["Event", "Exchange", "FaceDown", "FaceUp", "Is", "IsNot", "Log", "Op", "parse_log"]
@@ -109,6 +110,7 @@ def parse_log(
     The rulings in force are the log's ``[rulings]`` table with ``cli_rulings``
     (``--ruling``) over it.
     """
+    require_kind(document, source, "a Cunning Folk log of play")
     doc = validate(_LogDoc, document, source)
     rulings = resolve_rulings(RULE_POINTS, doc.rulings, cli_rulings or {}, source=source)
     if doc.setup not in SETUPS:

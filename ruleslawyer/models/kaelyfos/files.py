@@ -36,6 +36,7 @@ from ruleslawyer.graphs.board import (
 )
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, Trap
 from ruleslawyer.models.kaelyfos.timeline import Timeline, most_revealed
+from ruleslawyer.play_files import require_kind
 from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
@@ -103,6 +104,7 @@ def load_position(path: str | Path) -> PositionFile:
     """Read, validate and check a position file."""
     path = Path(path)
     _, doc = read_toml(path, display=str(path))
+    require_kind(doc, str(path), "a Kaelyfos position")
     return parse_position(doc, str(path), path.parent)
 
 
@@ -258,6 +260,7 @@ def load_timeline(path: str | Path) -> TimelineFile:
     """Read and check a timeline file (the ``advance`` command's input)."""
     path = Path(path)
     _, doc = read_toml(path, display=str(path))
+    require_kind(doc, str(path), "a Kaelyfos timeline")
     return parse_timeline(doc, str(path), path.parent)
 
 

@@ -51,6 +51,7 @@ from ruleslawyer.models.twist_of_fate.play import (
     State,
     count_toward_limit,
 )
+from ruleslawyer.play_files import require_kind
 
 GAME_ID = "twist-of-fate"
 BUILTIN = "twist-of-fate.toml"
@@ -226,6 +227,7 @@ def position_from_document(
     rules: Rules | None = None,
 ) -> Position:
     """Validate a parsed position file and build its :class:`Position`."""
+    require_kind(doc, source, "a Twist of Fate position")
     parsed = validate(PositionDoc, doc, source)
     deck = load_deck(parsed.deck, relative_to=relative_to, referrer=source)
     rules = rules or Rules()

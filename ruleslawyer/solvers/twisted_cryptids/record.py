@@ -176,7 +176,10 @@ def _schema() -> Any:
 def parse_record(document: dict[str, Any], display: str) -> Record:
     """Validate a parsed record's types and keys (cross-references: :func:`check_references`)."""
     from ruleslawyer.gamefiles import validate
+    from ruleslawyer.play_files import require_kind
 
+    records = ("a Twisted Cryptids record of play", "a Twisted Cryptids record with a [position]")
+    require_kind(document, display, *records)
     doc = validate(_schema(), document, display)
     return Record(
         perspective=doc.perspective,
