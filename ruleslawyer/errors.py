@@ -6,6 +6,7 @@ expected, so the CLI can print ``str(error)`` as one line and exit 2.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -36,6 +37,14 @@ class InputError(RulesLawyerError):
     def line(self) -> str:
         where = f"{self.source}: {self.place}" if self.place else self.source
         return printable(f"{where}: found {_show(self.found)}, expected {self.expected}")
+
+
+class Shown(str):
+    """A found value already put in words (``'deck.toml' (no such file)``): shown as it is,
+    not quoted again."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 class UnknownGameError(InputError):
@@ -76,3 +85,17 @@ def _show(value: object) -> str:
     if len(shown) > MAX_SHOWN:
         shown = shown[: MAX_SHOWN - 1] + "…"
     return shown
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The one of ``choices`` that ``word`` is most likely a typo of, if any is close."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def suggestion(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``choices``, or nothing."""
+    close = closest(word, choices)
+    return f"; did you mean '{close}'?" if close else ""

@@ -14,8 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ruleslawyer.errors import InputError
-from ruleslawyer.inputs import check_nesting, read_text, too_deep
+from ruleslawyer.errors import InputError, Shown
+from ruleslawyer.inputs import check_nesting, nearby, read_text, regular_file, too_deep
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -47,6 +47,60 @@ def read_toml(path: str | Path, *, display: str | None = None) -> tuple[str, dic
         raise InputError(shown, "", "a number too long", "valid TOML") from None
     check_nesting(document, shown)
     return text, {k: v for k, v in document.items() if k not in DESIGNER_KEYS}
+
+
+def read_reference(
+    value: str,
+    *,
+    referrer: str,
+    key: str,
+    folder: Path | None,
+    noun: str,
+    tables: str,
+    built_in: tuple[str, str] | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """Read the TOML file that ``referrer`` names at ``key``, a ``noun`` file (a deck, a
+    board, a game file) holding ``tables``: ``value``, the id of ``built_in`` (id, file in
+    ``ruleslawyer/data``) or a path relative to ``folder`` (the referring file's folder;
+    None: a command-line argument, taken as it is). Return the path to show and the
+    document.
+
+    A file that is not there or cannot be a file (a folder, a device, too large), or that is
+    a position, log or record, is the referring file's error, at ``key``, with the nearest
+    name beside it or the built-in id ("did you mean"); a problem inside the file it names
+    names that file.
+    """
+    what = f"a {noun} file (TOML: {tables})"
+    if built_in is not None:
+        what = f"the built-in {noun} '{built_in[0]}' or {what}"
+        if value == built_in[0]:
+            display = f"ruleslawyer/data/{built_in[1]}"
+            return display, read_toml(builtin_path(built_in[1]), display=display)[1]
+    if folder is not None:
+        what = f"{what}, its path relative to {referrer}"
+    path = Path(value)
+    if folder is not None and not path.is_absolute():
+        path = folder / path
+    display = str(path)
+    ids = () if built_in is None else (built_in[0],)
+    try:
+        regular_file(path, display, what)
+    except InputError as exc:
+        if exc.found == "no such file":
+            expected = f"{what}{nearby(path, value, ids, referrer)}"
+        else:
+            expected = exc.expected
+        if folder is None:
+            raise InputError(display, "", exc.found, expected) from None
+        raise InputError(referrer, key, Shown(f"{value!r} ({exc.found})"), expected) from None
+    _, document = read_toml(path, display=display)
+    from ruleslawyer.play_files import input_file_kind
+
+    kind = input_file_kind(document)
+    if kind is not None:
+        found = Shown(f"{value!r} ({kind[0]})")
+        raise InputError(referrer or display, key if referrer else "", found, what)
+    return display, document
 
 
 def builtin_path(name: str) -> Path:

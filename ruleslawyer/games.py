@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruleslawyer.errors import UnknownGameError
+from ruleslawyer.errors import InputError, UnknownGameError, suggestion
+from ruleslawyer.errors import closest as closest  # re-exported: callers spell games.closest
 
 
 @dataclass(frozen=True)
@@ -104,20 +105,6 @@ def get(game_id: str) -> GameInfo:
         ) from None
 
 
-def closest(word: str, choices: Iterable[str]) -> str | None:
-    """The one of ``choices`` that ``word`` is most likely a typo of, if any is close."""
-    import difflib
-
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
-def suggestion(word: str, choices: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the closest of ``choices``, or nothing."""
-    close = closest(word, choices)
-    return f"; did you mean '{close}'?" if close else ""
-
-
 def load_source(target: str) -> Any:
     """Resolve a CLI target (a game id or a TOML path) to a :class:`GameSource`."""
     from ruleslawyer.gamefiles import GameSource, builtin_path, read_toml
@@ -135,8 +122,13 @@ def load_source(target: str) -> Any:
             document=doc,
         )
     path = Path(target)
-    if path.suffix != ".toml" and not os.path.lexists(target):  # never raises; "" is not "."
-        get(target)  # raises: neither a game id nor a file
+    if not os.path.lexists(target):  # never raises; "" is not "."
+        if path.suffix != ".toml":
+            get(target)  # raises: neither a game id nor a file
+        from ruleslawyer.inputs import nearby
+
+        expected = f"a game id ({', '.join(GAMES)}) or a game file path"
+        raise InputError(target, "", "no such file", expected + nearby(path, also=tuple(GAMES)))
     text, doc = read_toml(path, display=target)
     return GameSource(
         game=identify(doc, target),

@@ -12,6 +12,7 @@ The files read while a command runs are remembered (:func:`tracking`), so that
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import stat
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from ruleslawyer.errors import InputError
+from ruleslawyer.errors import InputError, suggestion
 
 MAX_FILE_BYTES = 4 * 2**20  # the largest input file accepted (4 MiB)
 MAX_NESTING = 32  # the deepest nesting of tables/arrays (TOML) or objects/arrays (JSON)
@@ -53,7 +54,7 @@ def regular_file(
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise InputError(shown, "", "no such file", expected) from None
+        raise InputError(shown, "", "no such file", expected + nearby(path)) from None
     except (OSError, ValueError) as exc:  # name too long, NUL byte, no permission, ...
         raise InputError(shown, "", _reason(exc), expected) from None
     if stat.S_ISDIR(info.st_mode):
@@ -65,6 +66,30 @@ def regular_file(
             shown, "", f"{info.st_size} bytes", f"{expected} of at most {max_bytes} bytes"
         )
     return info
+
+
+MAX_NEARBY = 1000  # names of a folder compared for a "did you mean" at most
+
+
+def nearby(
+    path: str | Path, value: str | None = None, also: tuple[str, ...] = (), skip: str = ""
+) -> str:
+    """``"; did you mean 'x'?"`` for a file that is not there: the name beside ``path`` (or
+    of ``also``, such as built-in ids) most like the one written (``value``, default
+    ``path``), written the same way, never the file ``skip`` (the file that named it); or
+    nothing. At most :data:`MAX_NEARBY` names are read."""
+    written = str(path) if value is None else value
+    prefix = os.path.dirname(written)
+    folder = Path(path).parent
+    try:
+        with os.scandir(folder) as entries:
+            names = sorted(itertools.islice((e.name for e in entries), MAX_NEARBY))
+    except (OSError, ValueError):
+        names = []
+    if skip:
+        names = [n for n in names if os.path.realpath(folder / n) != os.path.realpath(skip)]
+    candidates = [os.path.join(prefix, name) for name in names]
+    return suggestion(written, [c for c in (*also, *candidates) if c != written])
 
 
 def read_text(path: str | Path, shown: str, expected: str, max_bytes: int = MAX_FILE_BYTES) -> str:

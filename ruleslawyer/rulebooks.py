@@ -24,7 +24,7 @@ from typing import Any
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Sentence
-from ruleslawyer.inputs import read_text
+from ruleslawyer.inputs import nearby, read_text
 from ruleslawyer.shipped_rulebooks import span_in, spans_in, text
 
 
@@ -262,6 +262,44 @@ def _sentences(body: str) -> list[tuple[int, str]]:
 
 MAX_RULEBOOK_BYTES = 2 * 2**20  # the largest designer rulebook read (2 MiB)
 
+# Lines a rulebook never holds: what a credential looks like (its text is never shown).
+CREDENTIALS = (
+    ("a private key", re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")),
+    (
+        "an HTTP authorization header",
+        re.compile(r"(?i)\bauthorization\s*:\s*(?:basic|bearer|token)\s+[A-Za-z0-9+/=._~-]{8,}"),
+    ),
+    ("a URL with a password", re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@")),
+    (
+        "a GitHub token",
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})"),
+    ),
+    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    (
+        "a password or key assigned",
+        re.compile(
+            r"(?i)\b(?:password|passwd|api[_-]?key|access[_-]?token|client[_-]?secret)"
+            r"\s*[:=]\s*[\"']?[^\s\"']{8,}"
+        ),
+    ),
+)
+RULE = (
+    "a Markdown or plain-text rulebook: a text file outside .git/ (one the repository "
+    "tracks, or a plain file), no line of which looks like a credential"
+)
+
+
+def credential_line(text: str) -> tuple[int, str] | None:
+    """The first line of ``text`` that looks like a credential (1-based) and what it looks
+    like, or None."""
+    found = [(m.start(), what) for what, pattern in CREDENTIALS if (m := pattern.search(text))]
+    if not found:
+        return None
+    at, what = min(found)
+    return text.count("\n", 0, at) + 1, what
+
 
 def read(
     path: Path, shown: str, *, origin: str, place: str, within: tuple[Path, ...] = ()
@@ -271,22 +309,34 @@ def read(
     It must be a regular file (no device, FIFO or directory) of at most
     :data:`MAX_RULEBOOK_BYTES`, UTF-8 text without NUL bytes, and, when ``within``
     names folders, resolve (symbolic links followed) to a file inside one of them.
+    It may not be inside a ``.git`` folder (git's own files: its config holds the CI's
+    token) nor hold a line that looks like a credential (:data:`CREDENTIALS`), since
+    every line of a rulebook may be quoted into reports: :data:`RULE`.
     The file is remembered as an input, so no output of the command overwrites it.
     """
     expected = "a Markdown or plain-text rulebook"
     if within and not _inside(path, within):
         where = "inside the game file's folder or its git root (symbolic links followed)"
         raise InputError(origin, place, shown, f"{expected} {where}")
+    if ".git" in Path(os.path.realpath(path)).parts:
+        why = "inside .git/: git's own files, not a rulebook"
+        raise InputError(origin, place, shown, f"{RULE} ({why})")
     try:
         body = read_text(path, shown, expected, MAX_RULEBOOK_BYTES)
     except InputError as exc:
         found = exc.found if exc.place == "" else f"{exc.found} at {exc.place}"
         if str(found).endswith(" bytes"):  # the size: say the cap too
             found = f"{found}, more than {MAX_RULEBOOK_BYTES}"
-        raise InputError(origin, place, shown, f"{expected} ({found})") from None
+        hint = nearby(path, shown, skip=origin) if exc.found == "no such file" else ""
+        raise InputError(origin, place, shown, f"{expected} ({found}){hint}") from None
     if "\0" in body:
         line = body.count("\n", 0, body.index("\0")) + 1
         raise InputError(origin, place, shown, f"{expected} (a NUL byte on line {line}: not text)")
+    secret = credential_line(body)
+    if secret is not None:
+        line, what = secret
+        why = f"line {line} looks like {what}; it is not shown"
+        raise InputError(origin, place, shown, f"{RULE} ({why})")
     return DesignerRulebook(display=shown, text=body)
 
 

@@ -47,7 +47,8 @@ def test_missing_file_is_one_line_exit_2(tmp_path) -> None:
     assert result.exit_code == 2
     assert (
         result.stderr
-        == f"error: {tmp_path / 'mine.toml'}: found 'no such file', expected a readable TOML file\n"
+        == f"error: {tmp_path / 'mine.toml'}: found 'no such file', expected a game id "
+        "(kaelyfos, cunning-folk, twist-of-fate, twisted-cryptids) or a game file path\n"
     )
 
 

@@ -72,3 +72,35 @@ def test_validate_unknown_and_missing_keys() -> None:
 def test_format_place() -> None:
     assert format_place(("node", 3, "side")) == "node[3].side"
     assert format_place(("rulings",)) == "rulings"
+
+
+def test_the_kinds_of_file_have_their_readers_keys() -> None:
+    """``check`` tells a position, log or record from a game file by its keys: each kind's
+    keys are its reader's (the pydantic model's fields), so a key added there counts."""
+    from ruleslawyer.graphs.board import BoardSpec
+    from ruleslawyer.models.cunning_folk.data import _GameFile
+    from ruleslawyer.models.cunning_folk.log import _LogDoc
+    from ruleslawyer.models.kaelyfos.files import PositionSpec, TimelineSpec
+    from ruleslawyer.models.twist_of_fate.files import DeckDoc, PositionDoc
+    from ruleslawyer.models.twisted_cryptids.game import _schema as game_schema
+    from ruleslawyer.play_files import COMMON, KINDS
+    from ruleslawyer.solvers.twisted_cryptids.record import _schema as record_schema
+
+    def keys(model) -> frozenset[str]:
+        return frozenset(model.model_fields) - COMMON
+
+    record = keys(record_schema())
+    position = keys(PositionSpec)
+    assert {what: found for what, _, found in KINDS} == {
+        "a Kaelyfos board": keys(BoardSpec),
+        "a Kaelyfos position": position,
+        "a Kaelyfos advice file": position - {"card", "actions"} | {"material", "spent"},
+        "a Kaelyfos timeline": keys(TimelineSpec),
+        "a Cunning Folk game file": keys(_GameFile),
+        "a Cunning Folk log of play": keys(_LogDoc),
+        "a Twist of Fate deck": keys(DeckDoc),
+        "a Twist of Fate position": keys(PositionDoc),
+        "a Twisted Cryptids game file": keys(game_schema()["GameDoc"]),
+        "a Twisted Cryptids record of play": record - {"position"},
+        "a Twisted Cryptids record with a [position]": record,
+    }

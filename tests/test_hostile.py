@@ -7,9 +7,11 @@ Files written: never over an input, never half-written, never mixed.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
+import shutil
 import signal
 import threading
 import time
@@ -734,3 +736,410 @@ def test_an_empty_path_is_named_never_read_as_the_current_directory(args) -> Non
     # "error: .: found 'a directory'"; an empty path is the argument's fault, by name
     line = one_line(run(*args), "Invalid value for ")
     assert f"found {args[-1]!r}, expected a " in line and "error: .:" not in line
+
+
+# --- issue 38: errors that keep the place, positions the rules cannot reach ---------------------
+
+EXAMPLES = ROOT / "examples"
+
+
+def edited(tmp_path: Path, example: str, old: str, new: str, name: str = "") -> Path:
+    """A copy of ``examples/<example>`` in ``tmp_path`` with ``old`` replaced by ``new``."""
+    text = (EXAMPLES / example).read_text("utf-8")
+    assert old in text, old
+    path = tmp_path / (name or Path(example).name)
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("example", "old", "new", "said"),
+    [
+        (  # a built-in id misspelt
+            "twist-of-fate/brownlow.toml",
+            'deck = "twist-of-fate"',
+            'deck = "twist_of_fate"',
+            "brownlow.toml: deck: found 'twist_of_fate' (no such file), expected the built-in "
+            "deck 'twist-of-fate' or a deck file (TOML: [[character]] tables), its path "
+            "relative to {tmp}/brownlow.toml; did you mean 'twist-of-fate'?",
+        ),
+        (  # a deck file beside it misspelt
+            "twist-of-fate/across-rounds.toml",
+            'deck = "two-card-deck.toml"',
+            'deck = "two-card-dek.toml"',
+            "across-rounds.toml: deck: found 'two-card-dek.toml' (no such file), expected the "
+            "built-in deck 'twist-of-fate' or a deck file (TOML: [[character]] tables), its "
+            "path relative to {tmp}/across-rounds.toml; did you mean 'two-card-deck.toml'?",
+        ),
+        (  # a position named as a deck
+            "twist-of-fate/across-rounds.toml",
+            'deck = "two-card-deck.toml"',
+            'deck = "brownlow.toml"',
+            "across-rounds.toml: deck: found 'brownlow.toml' (a Twist of Fate position), "
+            "expected the built-in deck",
+        ),
+        (
+            "kaelyfos/tiny-position.toml",
+            'board = "tiny-board.toml"',
+            'board = "tiny-bord.toml"',
+            "tiny-position.toml: board: found 'tiny-bord.toml' (no such file), expected the "
+            "built-in board 'kaelyfos' or a board file (TOML: [[node]] and [[edge]]), its path "
+            "relative to {tmp}/tiny-position.toml; did you mean 'tiny-board.toml'?",
+        ),
+        (
+            "kaelyfos/timeline.toml",
+            'board = "kaelyfos"',
+            'board = "kaelyfo"',
+            "timeline.toml: board: found 'kaelyfo' (no such file), expected the built-in board "
+            "'kaelyfos'",
+        ),
+        (
+            "kaelyfos/advise.toml",
+            'board = "kaelyfos"',
+            'board = "boards"',
+            "advise.toml: board: found 'boards' (a directory), expected the built-in board",
+        ),
+        (
+            "twisted-cryptids/six-player-end.toml",
+            'game = "twisted-cryptids"',
+            'game = "twisted-cryptids"\ngame_file = "twisted-cryptid.toml"',
+            "six-player-end.toml: game_file: found 'twisted-cryptid.toml' (no such file), "
+            "expected a Twisted Cryptids game file (TOML: [[site]] and [[cryptid]]), its path "
+            "relative to {tmp}/six-player-end.toml; did you mean 'twisted-cryptids.toml'?",
+        ),
+    ],
+    ids=["deck-id", "deck-file", "deck-is-a-position", "board-file", "board-id", "board-dir",
+         "game-file"],
+)  # fmt: skip
+def test_a_referenced_file_is_named_by_the_file_and_key_naming_it(
+    tmp_path, example, old, new, said
+) -> None:
+    """Found by issue 38: a wrong ``deck`` gave ``twist_of_fate: found 'no such file',
+    expected a readable TOML file``: no referring file, no key, no did-you-mean."""
+    for neighbour in ("brownlow.toml", "two-card-deck.toml"):
+        shutil.copy(EXAMPLES / "twist-of-fate" / neighbour, tmp_path / neighbour)
+    shutil.copy(EXAMPLES / "kaelyfos" / "tiny-board.toml", tmp_path / "tiny-board.toml")
+    game_file = ROOT / "ruleslawyer" / "data" / "twisted-cryptids.toml"
+    shutil.copy(game_file, tmp_path / "twisted-cryptids.toml")
+    (tmp_path / "boards").mkdir()
+    path = edited(tmp_path, example, old, new)
+    game = Path(example).parent.name
+    command = {
+        "twist-of-fate": ("twist-of-fate", "solve"),
+        "twisted-cryptids": ("twisted-cryptids", "stacks"),
+    }.get(game, ("kaelyfos", {"timeline": "advance", "advise": "advise"}.get(path.stem, "step")))
+    line = one_line(run(*command, str(path)), str(path))
+    assert f"error: {tmp_path}/{said.format(tmp=tmp_path)}" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ("twist-of-fate", "balance", "twist_of_fate"),
+            "error: twist_of_fate: found 'no such file', expected the built-in deck "
+            "'twist-of-fate' or a deck file (TOML: [[character]] tables); did you mean "
+            "'twist-of-fate'?",
+        ),
+        (("kaelyfos", "balance", "kaelyfoss"), "did you mean 'kaelyfos'?"),
+        (
+            ("check", "examples/kaelyfos/tiny-bord.toml"),
+            "error: examples/kaelyfos/tiny-bord.toml: found 'no such file', expected a game id "
+            "(kaelyfos, cunning-folk, twist-of-fate, twisted-cryptids) or a game file path; did "
+            "you mean 'examples/kaelyfos/tiny-board.toml'?",
+        ),
+        (("cunning-folk", "balance", "cunning-fol.toml"), "did you mean 'cunning-folk'?"),
+        (
+            ("kaelyfos", "step", "examples/kaelyfos/swarm.tom"),
+            "error: examples/kaelyfos/swarm.tom: found 'no such file', expected a readable TOML "
+            "file; did you mean 'examples/kaelyfos/swarm.toml'?",
+        ),
+    ],
+)
+def test_a_file_on_the_command_line_that_is_not_there_gets_a_did_you_mean(
+    args, said, monkeypatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert said in one_line(run(*args), args[-1])
+
+
+CHECKED_INPUTS = [
+    ("kaelyfos/pheromone-tie.toml", "a Kaelyfos position", "ruleslawyer kaelyfos step"),
+    ("kaelyfos/timeline.toml", "a Kaelyfos timeline", "ruleslawyer kaelyfos advance"),
+    ("kaelyfos/advise.toml", "a Kaelyfos advice file", "ruleslawyer kaelyfos advise"),
+    (
+        "cunning-folk/table-talk.toml",
+        "a Cunning Folk log of play",
+        "ruleslawyer cunning-folk deduce",
+    ),
+    ("twist-of-fate/brownlow.toml", "a Twist of Fate position", "ruleslawyer twist-of-fate solve"),
+    (
+        "twisted-cryptids/six-player-end.toml",
+        "a Twisted Cryptids record of play",
+        "ruleslawyer twisted-cryptids stacks",
+    ),
+    (
+        "twisted-cryptids/advise-day.toml",
+        "a Twisted Cryptids record with a [position]",
+        "ruleslawyer twisted-cryptids advise",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("declared", [False, True], ids=["as-shipped", "with-game-key"])
+@pytest.mark.parametrize(("example", "what", "command"), CHECKED_INPUTS)
+def test_check_on_an_input_file_names_the_command_that_reads_it(
+    tmp_path, example, what, command, declared
+) -> None:
+    """Found by issue 38: ``check`` on a Kaelyfos timeline or advice file asked for a ``game``
+    key, and with ``game = "kaelyfos"`` read it as a board (``name: found nothing``)."""
+    game = Path(example).parent.name
+    text = (EXAMPLES / example).read_text("utf-8")
+    if declared and "game = " not in text:
+        text = f'game = "{game}"\n{text}'
+    path = tmp_path / "in put.toml"  # a name the shell must have quoted
+    path.write_text(text, "utf-8")
+    line = one_line(run("check", str(path)), str(path))
+    assert f"found '{what}, not a game file', expected a game file; read this one with " in line
+    assert f"`{command} '{path}'`" in line
+
+
+def test_every_example_is_a_game_file_or_an_input_some_command_reads() -> None:
+    from ruleslawyer.gamefiles import read_toml
+    from ruleslawyer.play_files import file_kind
+
+    for path in sorted(EXAMPLES.glob("*/*.toml")):
+        assert file_kind(read_toml(path)[1]) is not None, path
+
+
+def test_a_log_whose_events_say_what_was_seen_needs_a_perspective(tmp_path) -> None:
+    """Found by issue 38: a log without ``perspective`` was blamed on ``event[0].saw``."""
+    path = edited(tmp_path, "cunning-folk/table-talk.toml", 'perspective = "me"\n', "")
+    line = one_line(run("cunning-folk", "deduce", str(path)), str(path))
+    assert line == (
+        f"error: {path}: perspective: found nothing, expected the player who saw the cards "
+        "(event[0].saw is what 'me' saw)\n"
+    )
+
+
+# Twist of Fate, Set-Up: "Each player begins the game with a set of eight cards in their
+# player color" ... "The remaining six Character Cards remain in each player's hand": a
+# round-1 hand has one card of each character. Two-Player Variant: "give each player two
+# sets of cards" ... "takes three random cards from their second set": at most two.
+# Round 2 on, a hand is "the six cards that were played in front of them": any mix.
+TWO_OF_A_KIND = """deck = "twist-of-fate"
+active = "ann"
+[[player]]
+name = "ann"
+hand = {hand}
+[[player]]
+name = "bob"
+hand = ["Fagin"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("hand", "seats", "said"),
+    [
+        (
+            '["Nancy", "Fagin", "Nancy"]',
+            '[[player]]\nname = "cat"\n',
+            "player[0].hand[2]: found 'Nancy', expected at most 1 'Nancy' in a round-1 hand, "
+            "dealt from one set of one card per character",
+        ),
+        (
+            '["Nancy", "Nancy", "Fagin", "Nancy"]',
+            "[monks]\n",
+            "player[0].hand[3]: found 'Nancy', expected at most 2 'Nancy' in a round-1 hand, "
+            "dealt from two sets (the 2-player variant)",
+        ),
+    ],
+    ids=["three-players", "two-players"],
+)
+def test_a_round_one_hand_holds_each_character_of_its_sets_once(
+    tmp_path, hand, seats, said
+) -> None:
+    """Found by issue 38: a hand holding two copies of one character was solved."""
+    path = tmp_path / "position.toml"
+    path.write_text(TWO_OF_A_KIND.format(hand=hand) + seats, "utf-8")
+    assert said in one_line(run("twist-of-fate", "solve", str(path)), str(path))
+    path.write_text("round = 2\n" + path.read_text("utf-8"), "utf-8")  # cards others played
+    assert run("twist-of-fate", "solve", str(path)).exit_code == 0
+
+
+# Scoring Sanctuary: "check to see if either player has 4 Shillings or 4 Luck. If so, that
+# player immediately scores one Sanctuary Point" and "The Luck or Shilling Card which just
+# scored is then reset to a value of '0'": no card rests at 4, save the Shilling card (with
+# Luck 0) under twist-of-fate/double-threshold=one-point-reset-one, which resets Luck only.
+@pytest.mark.parametrize(
+    ("where", "old", "new", "place"),
+    [
+        ("brownlow.toml", "luck = 3", "luck = 4", "player[0].luck: found 4"),
+        ("brownlow.toml", "luck = 1\nshilling = 0", "luck = 1\nshilling = 4", "player[1].shilling"),
+        ("monks-win.toml", "luck = 3\nshilling = 3", "luck = 4\nshilling = 3", "monks.luck"),
+    ],
+)
+def test_no_card_rests_at_four(tmp_path, where, old, new, place) -> None:
+    """Found by issue 38: a seat resting at Luck or Shilling 4 was solved."""
+    path = edited(tmp_path, f"twist-of-fate/{where}", old, new)
+    line = one_line(run("twist-of-fate", "solve", str(path)), str(path))
+    assert f"{place}" in line and "a card at 4 scores a Sanctuary Point and is reset to 0" in line
+
+
+def test_shilling_rests_at_four_only_where_one_point_resets_luck_alone(tmp_path) -> None:
+    path = edited(tmp_path, "twist-of-fate/brownlow.toml", "luck = 1\nshilling = 0", "shilling = 4")
+    reading = ("--ruling", "twist-of-fate/double-threshold=one-point-reset-one")
+    assert run("twist-of-fate", "solve", str(path), *reading).exit_code == 0
+    one_line(run("twist-of-fate", "solve", str(path)), "player[1].shilling: found 4")
+    path.write_text(path.read_text("utf-8").replace("shilling = 4", "luck = 1\nshilling = 4"))
+    one_line(run("twist-of-fate", "solve", str(path), *reading), "player[1].shilling: found 4")
+
+
+# Twisted Cryptids, Dusk: "find the Site with the most Humans that has at least one Hiding
+# Spot" and "if you have a Hiding Spot at the Site of the Encounter you will reveal the top
+# Sighting of your corresponding Stack": every round played revealed a Sighting (a Hiding
+# Spot is boxed only with its emptied Stack), and a round reveals only at its Dusk.
+def test_a_round_played_revealed_something(tmp_path) -> None:
+    """Found by issue 38: records with rounds that revealed nothing were accepted."""
+    path = edited(
+        tmp_path, "twisted-cryptids/advise-day.toml", "rounds_played = 2", "rounds_played = 3"
+    )
+    line = one_line(run("twisted-cryptids", "stacks", str(path)), str(path))
+    assert line.startswith(
+        f"error: {path}: reveal: found 'no reveal in round 3 of the 3 played', expected a "
+        "reveal at every Dusk while a Stack is left"
+    )
+    busiest = ("--ruling", "twisted-cryptids/encounter-site-scope=busiest-site")
+    advised = run("twisted-cryptids", "advise", str(path), *busiest, "--samples", "2")
+    assert advised.exit_code == 0, advised.output
+
+
+def test_a_round_reveals_nothing_before_its_dusk(tmp_path) -> None:
+    """Found by issue 38: ``rounds_played = 0``, phase day and a round-1 reveal was accepted."""
+    path = edited(
+        tmp_path, "twisted-cryptids/advise-day.toml", "rounds_played = 2", "rounds_played = 1"
+    )
+    line = one_line(run("twisted-cryptids", "advise", str(path)), str(path))
+    assert line == (
+        f"error: {path}: reveal[2].round: found 2, expected a round before 2: round 2's "
+        "Sightings are revealed at its Dusk, after the [position]'s phase day\n"
+    )
+
+
+def test_the_known_sighting_too_many_is_the_one_blamed(tmp_path) -> None:
+    """Found by issue 38: a third known Real Deal (a Cryptid has two) was blamed on
+    ``known[0]``, the first of the player's known entries."""
+    path = edited(
+        tmp_path,
+        "twisted-cryptids/advise-day.toml",
+        'stack = 3\nposition = 3\nsighting = "look-alike"',
+        'stack = 3\nposition = 3\nsighting = "real-deal"',
+    )
+    line = one_line(run("twisted-cryptids", "stacks", str(path)), str(path))
+    assert line == (
+        f"error: {path}: known[8]: found \"'real-deal' for ann stack 3 position 3\", expected "
+        "known Sightings that fit the player's nine cards (ann has 2 'real-deal', 3 now known)\n"
+    )
+
+
+def test_a_re_ranking_the_budget_cut_short_says_so(monkeypatch) -> None:
+    """Found by issue 38: a re-ranking of the options under another reading, cut short by
+    --max-seconds, was listed as if it were complete (kaelyfos advise; twisted-cryptids
+    advise the same in its text)."""
+    from ruleslawyer.cli.twisted_cryptids import render_advice
+    from ruleslawyer.solvers.kaelyfos import advise
+
+    real = advise.rank
+    cut = ("kaelyfos/stop-at-explorer", "onward")  # a reading that re-ranks advise.toml
+
+    def cut_short(*args):  # rank(position, material, spent, triggers, readings, budget, ties)
+        ranked = real(*args)
+        return dataclasses.replace(ranked, finished=args[4].get(cut[0]) != cut[1])
+
+    monkeypatch.setattr(advise, "rank", cut_short)
+    example = str(ROOT / "examples" / "kaelyfos" / "advise.toml")
+    text = run("kaelyfos", "advise", example)
+    assert text.exit_code == 3
+    note = ", not finished (the budget ran out: the options ranked so far):"
+    headings = [line for line in text.output.splitlines() if line.startswith("  kaelyfos/")]
+    assert [line.endswith(note) for line in headings][-1:] == [True]
+    assert headings[-1].startswith("  kaelyfos/stop-at-explorer=onward")
+    assert not any(line.endswith(note) for line in headings[:-1])
+    document = json.loads(run("kaelyfos", "advise", example, "--format", "json").stdout)
+    changing = document["open_rule_points_changing_the_ranking"]
+    assert [d["finished"] for d in changing][-1:] == [False]
+
+    monkeypatch.undo()
+    record = str(ROOT / "examples" / "twisted-cryptids" / "advise-day.toml")
+    advice = json.loads(run("twisted-cryptids", "advise", record, "--format", "json").stdout)
+    other = {"point": "p", "reading": "r", "title": "t", "choices": advice["choices"]}
+    advice["open_rule_points_changing_the_ranking"] = [{**other, "finished": False}]
+    assert "under p=r (t), not finished (the budget ran out: the choices ranked so far):" in (
+        render_advice(advice)
+    )
+    advice["open_rule_points_changing_the_ranking"] = [{**other, "finished": True}]
+    assert "under p=r (t):" in render_advice(advice)
+
+
+def test_a_reveal_of_a_kind_the_known_entries_used_up_says_so(tmp_path) -> None:
+    # ann knows both her Real Deals (stack 1 position 2, stack 2 position 3); a reveal of a
+    # third from stack 3 fits no arrangement: it said only "a reveal some arrangement fits"
+    path = edited(
+        tmp_path,
+        "twisted-cryptids/advise-day.toml",
+        'player = "ann"\nstack = 1\nsighting = "hoax"\nround = 1',
+        'player = "ann"\nstack = 3\nsighting = "real-deal"\nround = 1',
+    )
+    text = path.read_text("utf-8").split("# Ann's own Stacks")[0]
+    known = [
+        '[[known]]\nplayer = "ann"\nstack = 1\nposition = 2\nsighting = "real-deal"\n',
+        '[[known]]\nplayer = "ann"\nstack = 2\nposition = 3\nsighting = "real-deal"\n',
+    ]
+    path.write_text(text + "\n".join(known), "utf-8")
+    assert one_line(run("twisted-cryptids", "stacks", str(path)), str(path)) == (
+        f"error: {path}: reveal[0]: found \"ann revealing 'real-deal' from stack 3 in round 1\", "
+        "expected a Sighting the player still has (ann has 2 'real-deal', 2 revealed or known "
+        "in other slots)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "example", "what", "expected", "reader"),
+    [
+        (
+            ("kaelyfos", "step"), "kaelyfos/timeline.toml", "a Kaelyfos timeline",
+            "a Kaelyfos position", "ruleslawyer kaelyfos advance",
+        ),
+        (
+            ("kaelyfos", "advance"), "kaelyfos/advise.toml", "a Kaelyfos advice file",
+            "a Kaelyfos timeline", "ruleslawyer kaelyfos advise",
+        ),
+        (
+            ("kaelyfos", "advise"), "kaelyfos/tiny-board.toml", "a Kaelyfos board",
+            "a Kaelyfos advice file", "ruleslawyer check",
+        ),
+        (
+            ("twist-of-fate", "solve"), "kaelyfos/swarm.toml", "a Kaelyfos position",
+            "a Twist of Fate position", "ruleslawyer kaelyfos step",
+        ),
+        (
+            ("cunning-folk", "deduce"), "twisted-cryptids/advise-day.toml",
+            "a Twisted Cryptids record with a [position]", "a Cunning Folk log of play",
+            "ruleslawyer twisted-cryptids advise",
+        ),
+        (
+            ("twisted-cryptids", "stacks"), "twist-of-fate/brownlow.toml",
+            "a Twist of Fate position", "a Twisted Cryptids record of play",
+            "ruleslawyer twist-of-fate solve",
+        ),
+    ],
+)  # fmt: skip
+def test_a_file_of_another_kind_is_named_with_the_command_that_reads_it(
+    command, example, what, expected, reader
+) -> None:
+    """A position, log or record given to the wrong command said only which key it lacked
+    (``swarm.toml: active: found nothing``)."""
+    path = EXAMPLES / example
+    line = one_line(run(*command, str(path)), str(path))
+    assert line.startswith(f"error: {path}: found {what}, expected {expected}")
+    assert line.endswith(f"; read this one with `{reader} {path}`\n")

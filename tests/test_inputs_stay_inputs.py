@@ -3,8 +3,9 @@
 No command writes over a file it read (the game file, the rulebook it names, a
 baseline), through ``-o`` or as one of the files ``report --dir`` writes. A
 ``rulebook = "..."`` must name a regular UTF-8 text file, without NUL bytes, of at
-most 2 MiB, inside the game file's folder or its git root. Each refusal: one
-line, exit 2, and the file left as it was.
+most 2 MiB, inside the game file's folder or its git root, outside ``.git/`` and
+with no line that looks like a credential (every line of a rulebook may be quoted into
+text, JSON and SARIF). Each refusal: one line, exit 2, and the file left as it was.
 """
 
 from __future__ import annotations
@@ -197,3 +198,70 @@ def test_no_output_overwrites_a_baseline_it_read(repo: Path) -> None:
     args = ("check", "board.toml", "--baseline", "ruleslawyer-baseline.json")
     one_line(run(*args, "-o", "ruleslawyer-baseline.json"), "an input of this command")
     assert (repo / "ruleslawyer-baseline.json").read_bytes() == before
+
+
+# --- issue 38: no rulebook quotes a secret --------------------------------------------------------
+
+TOKEN = "ghs_" + "Q" * 36  # what actions/checkout leaves in .git/config, base64-encoded there
+CONFIG = (
+    '[core]\n\tbare = false\n[http "https://github.com/"]\n'
+    "\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX1FRUVFRUVFRUVFRUQ==\n"
+)
+RULE = "a text file outside .git/ (one the repository tracks, or a plain file)"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_git_s_own_files_are_no_rulebook(repo: Path, fmt: str) -> None:
+    """Found by issue 38: ``rulebook = ".git/config"`` quoted every line of it, the CI token
+    ``actions/checkout`` persists there included, into text, JSON and SARIF."""
+    (repo / ".git" / "config").write_text(CONFIG, "utf-8")
+    name_rulebook(repo, ".git/config")
+    result = run("check", "board.toml", "--format", fmt)
+    line = one_line(result, "board.toml: rulebook: found '.git/config'", RULE)
+    assert "inside .git/: git's own files, not a rulebook" in line
+    assert "AUTHORIZATION" not in result.output and result.stdout == ""
+
+
+def test_a_link_into_git_s_files_is_no_rulebook(repo: Path) -> None:
+    (repo / ".git" / "config").write_text(CONFIG, "utf-8")
+    (repo / "rules" / "config.md").symlink_to(repo / ".git" / "config")
+    name_rulebook(repo, "rules/config.md")
+    one_line(run("check", "board.toml"), "found 'rules/config.md'", "inside .git/")
+
+
+@pytest.mark.parametrize(
+    ("line", "what"),
+    [
+        (
+            "\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46",
+            "an HTTP authorization header",
+        ),
+        (f"url = https://x-access-token:{TOKEN}@github.com/o/r", "a URL with a password"),
+        (f"The token is {TOKEN}.", "a GitHub token"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "a private key"),
+        ("password = hunter2hunter2", "a password or key assigned"),
+    ],
+    ids=["header", "url", "github", "key", "password"],
+)
+def test_a_rulebook_with_a_line_like_a_credential_is_refused_unquoted(
+    repo: Path, line: str, what: str
+) -> None:
+    rulebook = repo / "rules" / "kaelyfos.md"
+    text = rulebook.read_text("utf-8")
+    rulebook.write_text(text + "\n" + line + "\n", "utf-8")
+    number = text.count("\n") + 2
+    for result in (run("check", "board.toml"), run("coverage", "board.toml")):
+        said = one_line(result, "board.toml: rulebook: found 'rules/kaelyfos.md'", RULE)
+        assert f"(line {number} looks like {what}; it is not shown)" in said
+        assert line.strip()[-12:] not in result.output
+    shipped = "../../ruleslawyer/data/rulebooks/unsettled-kaelyfos-rulebook.txt"
+    diffed = run("diff", str(EXAMPLE / shipped), "rules/kaelyfos.md")
+    one_line(diffed, "rules/kaelyfos.md: found 'rules/kaelyfos.md'", f"looks like {what}")
+
+
+def test_the_shipped_rulebooks_look_like_no_credential() -> None:
+    from ruleslawyer.rulebooks import credential_line
+
+    books = EXAMPLE.parents[1] / "ruleslawyer" / "data" / "rulebooks"
+    for path in [*books.glob("*.txt"), EXAMPLE / "rules" / "kaelyfos.md"]:
+        assert credential_line(path.read_text("utf-8")) is None, path

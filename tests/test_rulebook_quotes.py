@@ -155,7 +155,7 @@ def test_a_missing_rulebook_is_one_line_of_bad_input(repo: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr == (
         "error: board.toml: rulebook: found 'rules/nope.md', expected a Markdown or plain-text "
-        "rulebook (no such file)\n"
+        "rulebook (no such file); did you mean 'rules/kaelyfos.md'?\n"
     )
 
 

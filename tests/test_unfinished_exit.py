@@ -3,10 +3,18 @@ codes), and a sample with no game in it says so instead of printing ``mean None`
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import importlib
+import inspect
 import json
+import re
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -98,3 +106,52 @@ def test_baseline_of_unfinished_searches_says_so_and_exits_3(tmp_path: Path) -> 
     result = run("baseline", "kaelyfos", "-o", str(out), "--max-seconds", SPENT)
     assert result.exit_code == 3 and out.is_file()
     assert result.stderr.startswith(f"wrote {out}: ") and "finished: false (" in result.stderr
+
+
+def can_exit_unfinished(function: Callable[..., Any], seen: set[Any] | None = None) -> bool:
+    """Whether ``function``'s code, or the code of a function of ``ruleslawyer.cli`` it names
+    (imported or of its module, followed on), uses ``EXIT_UNFINISHED``."""
+    seen = set() if seen is None else seen
+    function = inspect.unwrap(function)
+    if function in seen:
+        return False
+    seen.add(function)
+    named: dict[str, Any] = {}
+    for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(function)))):
+        if isinstance(node, ast.Name):
+            if node.id == "EXIT_UNFINISHED":
+                return True
+            named.setdefault(node.id, function.__globals__.get(node.id))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ruleslawyer.cli"):
+            module = importlib.import_module(node.module or "")
+            named |= {a.asname or a.name: getattr(module, a.name, None) for a in node.names}
+    return any(
+        inspect.isfunction(f)
+        and f.__module__.startswith("ruleslawyer.cli")
+        and can_exit_unfinished(f, seen)
+        for f in named.values()
+    )
+
+
+def commands(group: click.Group, prefix: tuple[str, ...] = ()) -> dict[str, click.Command]:
+    """Every command of the CLI by its full name, aliases (``Alias of ...``) left out."""
+    ctx = click.Context(group)
+    found: dict[str, click.Command] = {}
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if isinstance(command, click.Group):
+            found |= commands(command, (*prefix, name))
+        elif command is not None and not (command.short_help or "").startswith("Alias"):
+            found[" ".join((*prefix, name))] = command
+    return found
+
+
+def test_the_readme_lists_every_command_that_can_exit_3() -> None:
+    from ruleslawyer.cli.main import cli
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| 3 |"))
+    listed = re.findall(r"`([a-z][a-z -]*)`", row.split("every command that says", 1)[1])
+    can = sorted(name for name, c in commands(cli).items() if can_exit_unfinished(c.callback))
+    assert sorted(listed) == can
+    assert "kaelyfos balance" in can and "games" not in can  # the analysis finds both ways

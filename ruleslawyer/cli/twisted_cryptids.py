@@ -173,7 +173,7 @@ def advise(
     from ruleslawyer.solvers.twisted_cryptids.record import load_record
 
     settled = _rulings(rulings, str(record))
-    rec, game = load_record(record)
+    rec, game = load_record(record, settled)
     state, hidden = position_state(rec, game, str(record), settled)
     result = advise_readings(
         state,
@@ -252,7 +252,12 @@ def render_advice(r: dict[str, Any]) -> str:
             + ", ".join(r["readings_with_another_player_to_act"])
         )
     for d in changing:
-        lines.append(f"under {d['point']}={d['reading']} ({d['title']}):")
+        cut = (
+            ""
+            if d["finished"]
+            else ", not finished (the budget ran out: the choices ranked so far)"
+        )
+        lines.append(f"under {d['point']}={d['reading']} ({d['title']}){cut}:")
         lines.extend(_choice_lines(d["choices"], "  "))
     return "\n".join(lines) + "\n"
 

@@ -156,7 +156,7 @@ BAD_POSITIONS = {
     "[card]": ("[card]\ncolour = 1", "card.colour: found 'colour', expected no such key here"),
     'ben = "scarab"': ('ben = "lung"', "explorers.ben: found 'lung', expected a node of"),
     'B = "bony-protrusion"': ('B = "scarab"', "nests.B: found 'scarab', expected a nest site"),
-    'board = "kaelyfos"': ('board = "nope.toml"', "nope.toml: found 'no such file'"),
+    'board = "kaelyfos"': ('board = "kaelyfo"', "board: found 'kaelyfo' (no such file)"),
     "caught = 1": ("caught = 2", "traps[0].caught: found 2, expected less than or equal to 1"),
     "supply = 4\n": ("supply = 6\n", "supply: found '8 black markers"),
     "move = 1": ("move = -1", "card.move: found -1, expected greater than or equal to 0"),

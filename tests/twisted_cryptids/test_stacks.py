@@ -259,7 +259,14 @@ def test_record_with_its_own_game_file(tmp_path):
     cards = cards.replace('kind = "real-deal"\ncount = 2', 'kind = "real-deal"\ncount = 3')
     cards = cards.replace('kind = "hoax"\ncount = 3', 'kind = "hoax"\ncount = 2')
     (tmp_path / "cards.toml").write_text(cards)
-    record = small_record(reveals=(), known=(), game_file="cards.toml")
+    # every Dusk reveals (check_reveal_rounds): bob's, none of ann's
+    reveals = tuple(
+        RevealEntry("bob", stack, kind, played)
+        for played, (stack, kind) in enumerate(
+            [(1, "hoax"), (1, "hoax"), (2, "decoy"), (2, "decoy"), (3, "look-alike")], start=1
+        )
+    )
+    record = small_record(reveals=reveals, known=(), game_file="cards.toml")
     path = write(tmp_path, record_to_toml(record))
     result = CliRunner().invoke(cli, ["twisted-cryptids", "stacks", str(path), "--format", "json"])
     assert result.exit_code == 0, result.output
@@ -270,7 +277,7 @@ def test_record_with_its_own_game_file(tmp_path):
     missing = small_record(game_file="nowhere.toml")
     path = write(tmp_path, record_to_toml(missing))
     line = one_bad_line_any(tmp_path, path)
-    assert "nowhere.toml: found 'no such file', expected a readable TOML file" in line
+    assert f"{path}: game_file: found 'nowhere.toml' (no such file), expected a Twisted" in line
 
 
 def one_bad_line_any(tmp_path: Path, path: Path) -> str:

@@ -22,6 +22,11 @@ def open_ties_line(met: list[str], ties: str) -> list[str]:
     ]
 
 
+def _cut(finished: bool) -> str:
+    """What a re-ranking the budget cut short says beside its heading."""
+    return "" if finished else ", not finished (the budget ran out: the options ranked so far)"
+
+
 def _option(rank: int, option: Option) -> str:
     return f"  {rank}. {option.label}: {figures(option.value)}"
 
@@ -47,7 +52,7 @@ def render_advice(advice: Advice) -> str:
     if advice.divergences:
         lines.append("open rule points whose other reading re-ranks the options:")
         for point, reading, other in advice.divergences:
-            lines.append(f"  {point}={reading} ({title(point)}):")
+            lines.append(f"  {point}={reading} ({title(point)}){_cut(other.finished)}:")
             lines += ["  " + _option(i, o) for i, o in enumerate(other.options, 1)]
     elif advice.finished:
         lines.append("no open rule point re-ranks the options")

@@ -42,6 +42,7 @@ from ruleslawyer.models.cunning_folk.village import (
     scoundrel_setup,
     standard_setup,
 )
+from ruleslawyer.play_files import require_kind
 from ruleslawyer.schema import StrictModel
 
 __all__ = ["Event", "Exchange", "FaceDown", "FaceUp", "Is", "IsNot", "Log", "Op", "parse_log"]
@@ -109,6 +110,7 @@ def parse_log(
     The rulings in force are the log's ``[rulings]`` table with ``cli_rulings``
     (``--ruling``) over it.
     """
+    require_kind(document, source, "a Cunning Folk log of play")
     doc = validate(_LogDoc, document, source)
     rulings = resolve_rulings(RULE_POINTS, doc.rulings, cli_rulings or {}, source=source)
     if doc.setup not in SETUPS:
@@ -247,6 +249,9 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
     cell = _cell(e.cell, source, f"{at}.cell")
     saw = ""
     if e.saw is not None:
+        if doc.perspective is None:  # an onlooker's log sees no card: the key is missing
+            expected = f"the player who saw the cards ({at}.saw is what {e.player!r} saw)"
+            raise InputError(source, "perspective", None, expected)
         if e.player != doc.perspective:
             raise InputError(
                 source, f"{at}.saw", e.saw, "saw only on the perspective player's events"

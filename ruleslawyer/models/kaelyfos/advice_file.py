@@ -18,6 +18,7 @@ from ruleslawyer.gamefiles import read_toml
 from ruleslawyer.graphs.board import MAX_BEHAVIORS
 from ruleslawyer.models.kaelyfos.files import parse_position
 from ruleslawyer.models.kaelyfos.state import Position
+from ruleslawyer.play_files import require_kind
 
 MAX_MATERIAL = 100
 
@@ -42,6 +43,7 @@ def load_advice(path: str | Path) -> AdviceFile:
     ):
         if key in doc:
             raise InputError(source, key, key, why)
+    require_kind(doc, source, "a Kaelyfos advice file")
     material = doc.pop("material", None)
     if type(material) is not int or not 0 <= material <= MAX_MATERIAL:
         raise InputError(source, "material", material, f"an integer 0-{MAX_MATERIAL}")

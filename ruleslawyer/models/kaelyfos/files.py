@@ -19,7 +19,7 @@ from pydantic import Field
 
 from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import builtin_path, read_toml, validate
+from ruleslawyer.gamefiles import read_reference, read_toml, validate
 from ruleslawyer.graphs.board import (
     MAX_BEHAVIORS,
     MAX_EXPLORERS,
@@ -36,6 +36,7 @@ from ruleslawyer.graphs.board import (
 )
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, Trap
 from ruleslawyer.models.kaelyfos.timeline import Timeline, most_revealed
+from ruleslawyer.play_files import require_kind
 from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
@@ -83,15 +84,19 @@ class PositionFile:
     rulings: tuple[tuple[str, str], ...] = ()
 
 
-def load_board(ref: str, relative_to: Path | None = None) -> tuple[Board, str]:
-    """A board by built-in id or path (relative to ``relative_to``); with its display name."""
-    if ref == BUILT_IN:
-        display = "ruleslawyer/data/kaelyfos.toml"
-        _, doc = read_toml(builtin_path("kaelyfos.toml"), display=display)
-    else:
-        path = (relative_to / ref) if relative_to is not None else Path(ref)
-        display = str(path)
-        _, doc = read_toml(path, display=display)
+def load_board(ref: str, relative_to: Path | None = None, referrer: str = "") -> tuple[Board, str]:
+    """A board by built-in id or path: relative paths resolve next to ``relative_to``, the
+    folder of ``referrer``, the file whose ``board`` key names it (without one, a
+    command-line argument). Returned with the name it is shown by."""
+    display, doc = read_reference(
+        ref,
+        referrer=referrer,
+        key="board",
+        folder=relative_to,
+        noun="board",
+        tables="[[node]] and [[edge]]",
+        built_in=(BUILT_IN, "kaelyfos.toml"),
+    )
     return require_sound(parse_board(doc, display), display), display
 
 
@@ -99,6 +104,7 @@ def load_position(path: str | Path) -> PositionFile:
     """Read, validate and check a position file."""
     path = Path(path)
     _, doc = read_toml(path, display=str(path))
+    require_kind(doc, str(path), "a Kaelyfos position")
     return parse_position(doc, str(path), path.parent)
 
 
@@ -112,7 +118,7 @@ def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> Positio
     if isinstance(card, Mapping):
         require_sizes(card, source, {"spawn": (MAX_SPAWNS, "spawns")}, "card.")
     spec = validate(PositionSpec, doc, source)
-    board, _ = load_board(spec.board, folder)
+    board, _ = load_board(spec.board, folder, source)
     nodes = set(board.node_ids)
 
     def known(place: str, node: str) -> str:
@@ -254,13 +260,14 @@ def load_timeline(path: str | Path) -> TimelineFile:
     """Read and check a timeline file (the ``advance`` command's input)."""
     path = Path(path)
     _, doc = read_toml(path, display=str(path))
+    require_kind(doc, str(path), "a Kaelyfos timeline")
     return parse_timeline(doc, str(path), path.parent)
 
 
 def parse_timeline(doc: Mapping[str, Any], source: str, folder: Path) -> TimelineFile:
     """The deck and revealed cards are the board's behaviour cards, each at most once."""
     spec = validate(TimelineSpec, doc, source)
-    board, _ = load_board(spec.board, folder)
+    board, _ = load_board(spec.board, folder, source)
     printed = Counter(b.name for b in board.behaviors)
     used: Counter[str] = Counter()
     for place, names in (("deck", spec.deck), ("revealed", spec.revealed)):

@@ -36,7 +36,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import builtin_path, read_toml, validate
+from ruleslawyer.gamefiles import read_reference, read_toml, validate
 from ruleslawyer.models.twist_of_fate.play import (
     HAND_2,
     HAND_3_4,
@@ -51,6 +51,7 @@ from ruleslawyer.models.twist_of_fate.play import (
     State,
     count_toward_limit,
 )
+from ruleslawyer.play_files import require_kind
 
 GAME_ID = "twist-of-fate"
 BUILTIN = "twist-of-fate.toml"
@@ -174,16 +175,20 @@ def side_from_document(doc: SideDoc, source: str, place: str) -> Side:
     return Side.net(doc.luck or 0, doc.shilling or 0)
 
 
-def load_deck(target: str, *, relative_to: Path | None = None) -> Deck:
-    """A deck by built-in id or by path (relative paths resolve next to ``relative_to``)."""
-    if target == GAME_ID:
-        _text, doc = read_toml(builtin_path(BUILTIN), display=f"ruleslawyer/data/{BUILTIN}")
-        return deck_from_document(doc, f"ruleslawyer/data/{BUILTIN}")
-    path = Path(target)
-    if relative_to is not None and not path.is_absolute():
-        path = relative_to / path
-    _, doc = read_toml(path, display=target)
-    return deck_from_document(doc, target)
+def load_deck(target: str, *, relative_to: Path | None = None, referrer: str = "") -> Deck:
+    """A deck by built-in id or by path: relative paths resolve next to ``relative_to``, the
+    folder of ``referrer``, the position file whose ``deck`` key names it (without one, a
+    command-line argument)."""
+    display, doc = read_reference(
+        target,
+        referrer=referrer,
+        key="deck",
+        folder=relative_to,
+        noun="deck",
+        tables="[[character]] tables",
+        built_in=(GAME_ID, BUILTIN),
+    )
+    return deck_from_document(doc, display)
 
 
 class Position:
@@ -222,8 +227,9 @@ def position_from_document(
     rules: Rules | None = None,
 ) -> Position:
     """Validate a parsed position file and build its :class:`Position`."""
+    require_kind(doc, source, "a Twist of Fate position")
     parsed = validate(PositionDoc, doc, source)
-    deck = load_deck(parsed.deck, relative_to=relative_to)
+    deck = load_deck(parsed.deck, relative_to=relative_to, referrer=source)
     rules = rules or Rules()
     n = len(parsed.player)
     two = n == 2
@@ -243,6 +249,9 @@ def position_from_document(
         where = f"player[{i}]"
         if len(p.hand) > most:
             raise InputError(source, f"{where}.hand", len(p.hand), f"at most {most} cards")
+        if parsed.round == 1:
+            _first_hand(p.hand, two, source, f"{where}.hand")
+        _resting(p.luck, p.shilling, rules, source, where)
         seat = Seat(
             p.luck,
             p.shilling,
@@ -254,6 +263,7 @@ def position_from_document(
         seats.append(_room(seat, rules, source, where))
     if parsed.monks is not None:
         m = parsed.monks
+        _resting(m.luck, m.shilling, rules, source, "monks")
         monks = Seat(
             m.luck, m.shilling, m.sanctuary, (), _cards(deck, m.in_front, source, "monks.in_front")
         )
@@ -322,6 +332,40 @@ def _set_aside(
         place = f"player[{given[0]}].saved"
         raise InputError(source, place, f"saved cards in round {parsed.round}", "unused")
     return (), _cards(deck, parsed.unused or [], source, "unused")
+
+
+def _first_hand(hand: list[str], two: bool, source: str, place: str) -> None:
+    """A round-1 hand holds the player's own set: one card of each character ("Each player
+    begins the game with a set of eight cards in their player color", "The remaining six
+    Character Cards remain in each player's hand"); with 2 players, one set and three
+    cards of a second ("give each player two sets of cards ... takes three random cards
+    from their second set"). Later hands are cards played by others: any mix."""
+    most = 2 if two else 1
+    for i, card in enumerate(hand):
+        if hand[: i + 1].count(card) > most:
+            sets = "two sets (the 2-player variant)" if two else "one set"
+            expected = (
+                f"at most {most} {card!r} in a round-1 hand, dealt from {sets} of one card "
+                "per character (round = 2 or later for a hand of cards played by others)"
+            )
+            raise InputError(source, f"{place}[{i}]", card, expected)
+
+
+def _resting(luck: int, shilling: int, rules: Rules, source: str, where: str) -> None:
+    """No card rests at 4: "check to see if either player has 4 Shillings or 4 Luck. If so,
+    that player immediately scores one Sanctuary Point" and "The Luck or Shilling Card
+    which just scored is then reset to a value of '0'". Only the Shilling card stays at 4,
+    with Luck 0, under twist-of-fate/double-threshold=one-point-reset-one (both reached 4
+    in one play, one point, the Luck card reset)."""
+    kept = rules.double_threshold == "one-point-reset-one" and luck == 0
+    for name, value in (("luck", luck), ("shilling", shilling)):
+        if value == TOP and not (name == "shilling" and kept):
+            expected = (
+                f"0 to {TOP - 1}: a card at {TOP} scores a Sanctuary Point and is reset to 0 "
+                "at once (Shilling 4 with Luck 0 only under "
+                "twist-of-fate/double-threshold=one-point-reset-one)"
+            )
+            raise InputError(source, f"{where}.{name}", value, expected)
 
 
 def _room(seat: Seat, rules: Rules, source: str, where: str) -> Seat:

@@ -52,6 +52,7 @@ reveals of that round are in ``[[reveal]]``)::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,7 +176,10 @@ def _schema() -> Any:
 def parse_record(document: dict[str, Any], display: str) -> Record:
     """Validate a parsed record's types and keys (cross-references: :func:`check_references`)."""
     from ruleslawyer.gamefiles import validate
+    from ruleslawyer.play_files import require_kind
 
+    records = ("a Twisted Cryptids record of play", "a Twisted Cryptids record with a [position]")
+    require_kind(document, display, *records)
     doc = validate(_schema(), document, display)
     return Record(
         perspective=doc.perspective,
@@ -206,9 +210,10 @@ def _position(doc: Any) -> PositionEntry:
     )
 
 
-def load_record(path: str | Path) -> tuple[Record, Game]:
-    """Read a record and its game file; every name in it checked against the game."""
-    from ruleslawyer.gamefiles import read_toml
+def load_record(path: str | Path, rulings: Mapping[str, str] | None = None) -> tuple[Record, Game]:
+    """Read a record and its game file; every name in it checked against the game, its
+    reveals against the rules under ``rulings`` (default readings otherwise)."""
+    from ruleslawyer.gamefiles import read_reference, read_toml
     from ruleslawyer.models.twisted_cryptids.game import builtin_game, parse_game
 
     display = str(path)
@@ -217,11 +222,17 @@ def load_record(path: str | Path) -> tuple[Record, Game]:
     if record.game_file is None:
         game = builtin_game()
     else:
-        game_path = Path(path).parent / record.game_file
-        _, game_doc = read_toml(game_path, display=str(game_path))
-        game = parse_game(game_doc, str(game_path))
-        _reject_data_errors(game, game_doc, str(game_path))
-    check_references(record, game, display)
+        game_path, game_doc = read_reference(
+            record.game_file,
+            referrer=display,
+            key="game_file",
+            folder=Path(path).parent,
+            noun="Twisted Cryptids game",
+            tables="[[site]] and [[cryptid]]",
+        )
+        game = parse_game(game_doc, game_path)
+        _reject_data_errors(game, game_doc, game_path)
+    check_references(record, game, display, rulings)
     return record, game
 
 
@@ -246,8 +257,12 @@ def _reject_data_errors(game: Game, document: dict[str, Any], display: str) -> N
         raise GameFileError(display, *problems[0])
 
 
-def check_references(record: Record, game: Game, display: str) -> None:
-    """Names in the record must exist: players, Cryptids, Sighting kinds, traits, rounds."""
+def check_references(
+    record: Record, game: Game, display: str, rulings: Mapping[str, str] | None = None
+) -> None:
+    """Names in the record must exist: players, Cryptids, Sighting kinds, traits, rounds;
+    and its reveals must be ones a game can have made (:func:`check_reveal_rounds`) under
+    ``rulings`` (the rest at their default readings)."""
     names = [p.name for p in record.players]
     cryptids = [c.name for c in game.cryptids]
     traits = [t.name for t in game.traits]
@@ -301,6 +316,50 @@ def check_references(record: Record, game: Game, display: str) -> None:
                         display, f"reveal[{i}].round", e.round, f"reveals in order (>= {last})"
                     )
                 last = e.round
+    check_reveal_rounds(record, display, rulings or {})
+
+
+def check_reveal_rounds(record: Record, display: str, rulings: Mapping[str, str]) -> None:
+    """Every Dusk reveals, and only Dusk.
+
+    "To determine where the Encounter occurs, find the Site with the most Humans that
+    has at least one Hiding Spot" and "if you have a Hiding Spot at the Site of the
+    Encounter you will reveal the top Sighting of your corresponding Stack": every round
+    played revealed at least one Sighting while a Hiding Spot was in The Wilderness, that
+    is while some player had a Stack left (a Hiding Spot goes to the box only with its
+    emptied Stack; the Night puts the others back on Sites). Under
+    twisted-cryptids/encounter-site-scope=busiest-site a round may reveal nothing (no
+    Encounter when the busiest Site has no Hiding Spot). The round of a [position] reveals
+    at its Dusk: before it (phase dawn, day or choose) none of its reveals are made yet.
+    """
+    from ruleslawyer.models.twisted_cryptids.points import ENCOUNTER_SCOPE
+
+    position = record.position
+    current = record.rounds_played + 1
+    if position is not None and position.phase != "reveal":
+        for i, e in enumerate(record.reveals):
+            if e.round == current:
+                expected = (
+                    f"a round before {current}: round {current}'s Sightings are revealed at "
+                    f"its Dusk, after the [position]'s phase {position.phase}"
+                )
+                raise InputError(display, f"reveal[{i}].round", e.round, expected)
+    if rulings.get(ENCOUNTER_SCOPE.id, ENCOUNTER_SCOPE.default) != "among-hiding-spots":
+        return
+    made: dict[str, int] = {p.name: 0 for p in record.players}
+    for played in range(1, record.rounds_played + 1):
+        now = [e for e in record.reveals if e.round == played]
+        if not now and any(n < STACKS * STACK_DEPTH for n in made.values()):
+            raise InputError(
+                display,
+                "reveal",
+                f"no reveal in round {played} of the {record.rounds_played} played",
+                "a reveal at every Dusk while a Stack is left (the Encounter is at the "
+                '"Site with the most Humans that has at least one Hiding Spot"; only under '
+                f"{ENCOUNTER_SCOPE.id}=busiest-site may a round reveal nothing)",
+            )
+        for e in now:
+            made[e.player] += 1
 
 
 def record_to_toml(record: Record) -> str:

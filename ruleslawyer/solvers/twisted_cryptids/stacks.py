@@ -73,16 +73,6 @@ def views(record: Record, game: Game, *, display: str = "record") -> tuple[Playe
     slots: dict[str, list[str | None]] = {n: [None] * SLOTS for n in names}
     known: dict[str, list[str | None]] = {n: [None] * SLOTS for n in names}
     depth = {n: [0] * STACKS for n in names}
-    for i, k in enumerate(record.known):
-        slot = (k.stack - 1) * STACK_DEPTH + (k.position - 1)
-        if known[k.player][slot] not in (None, k.sighting):
-            raise InconsistentRecord(
-                display,
-                f"known[{i}]",
-                f"{k.sighting!r} for {k.player} stack {k.stack} position {k.position}",
-                f"{known[k.player][slot]!r}, as an earlier known entry says",
-            )
-        known[k.player][slot] = k.sighting
 
     def build(name: str) -> PlayerView:
         entry = record.players[names.index(name)]
@@ -107,13 +97,25 @@ def views(record: Record, game: Game, *, display: str = "record") -> tuple[Playe
             real_deal_bonus=game.real_deal_bonus,
         )
 
-    for i, k in enumerate(record.known):
-        if not _consistent(build(k.player)):
+    for i, k in enumerate(record.known):  # in order: the first entry too many is blamed
+        slot = (k.stack - 1) * STACK_DEPTH + (k.position - 1)
+        if known[k.player][slot] not in (None, k.sighting):
             raise InconsistentRecord(
                 display,
                 f"known[{i}]",
                 f"{k.sighting!r} for {k.player} stack {k.stack} position {k.position}",
-                "known Sightings that fit the player's nine cards",
+                f"{known[k.player][slot]!r}, as an earlier known entry says",
+            )
+        known[k.player][slot] = k.sighting
+        view = build(k.player)
+        if not _consistent(view):
+            total = dict(zip(view.kinds, view.deck, strict=True)).get(k.sighting, 0)
+            raise InconsistentRecord(
+                display,
+                f"known[{i}]",
+                f"{k.sighting!r} for {k.player} stack {k.stack} position {k.position}",
+                f"known Sightings that fit the player's nine cards ({k.player} has "
+                f"{total} {k.sighting!r}, {known[k.player].count(k.sighting)} now known)",
             )
     seen_rounds: set[tuple[str, int]] = set()
     for i, r in enumerate(record.reveals):
@@ -150,6 +152,15 @@ def _why(view: PlayerView, slot: int) -> str:
         return f"a Sighting the player still has ({view.name} has only {total} {kind!r})"
     if view.known[slot] not in (None, kind):
         return f"{view.known[slot]!r}, the Sighting known to lie in that slot"
+    total = view.deck[view.kinds.index(kind)] if kind in view.kinds else 0
+    placed = sum(
+        1 for i in range(SLOTS) if (view.revealed[i] or view.known[i]) == kind and i != slot
+    )
+    if placed >= total:
+        return (
+            f"a Sighting the player still has ({view.name} has {total} {kind!r}, "
+            f"{placed} revealed or known in other slots)"
+        )
     return "a reveal some arrangement of the player's cards fits"
 
 
