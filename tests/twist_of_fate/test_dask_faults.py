@@ -232,6 +232,37 @@ def test_a_damaged_unfinished_run_is_refused_and_whole_resumes(small: Path, tmp_
     assert _answer(out) == _known(small)
 
 
+# ---- a folder holding other files: refused, left as it was (fuzz round 4: the tiers were
+# written over them, the position itself included when it had a tier file's name) ----
+
+
+@pytest.mark.parametrize(
+    "held", ["notes.txt", "tier-0002/notes.txt", "tier-0001/states-00000.npy", "tier-0000"]
+)
+def test_a_work_directory_holding_other_files_is_refused_and_left_as_it_was(
+    small: Path, tmp_path: Path, held: str
+) -> None:
+    work = tmp_path / "work"
+    (work / held).parent.mkdir(parents=True)
+    (work / held).write_text(SMALL)  # tier-0000: a file where the engine makes a folder
+    position = work / held if held.endswith(".npy") else small  # the position, in there
+    code, out, err = _dask(position, work)
+    _one_line(code, err, held)
+    assert out == "" and (work / held).read_text() == SMALL
+    assert sorted(p.relative_to(work).as_posix() for p in work.rglob("*")) == sorted(
+        {held, *(p.as_posix() for p in Path(held).parents if p != Path("."))}
+    )  # no lock, no tier left behind
+
+
+def test_a_finished_run_with_a_file_added_is_refused_on_resume(
+    small: Path, finished: Path, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    shutil.copytree(finished, work)
+    (work / "tier-0003" / "mine.npy").write_bytes(b"the designer's")
+    _one_line(*_dask(small, work, "--resume")[::2], "tier-0003/mine.npy", "did not write")
+
+
 # ---- one run at a time ----
 
 

@@ -51,6 +51,7 @@ import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
+from ruleslawyer.inputs import was_read
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Rules, seat_names
 from ruleslawyer.solvers.twist_of_fate import tiers
@@ -536,6 +537,40 @@ def _check_run(run: Run) -> None:
             raise ValueError("ends: its name")
 
 
+# The names this engine gives what it writes in a work directory (and its temporary files)
+_TMP = r"\..+\.\d+\.tmp"
+_OWN_TOP = re.compile(rf"tier-\d{{4}}(\.in)?|ends-\d{{4}}\.npy|{MANIFEST}|{LOCK}|{_TMP}")
+_OWN_INSIDE = re.compile(rf"(states|values|from)-\d{{5}}(\.starts)?\.npy|{_TMP}")
+
+
+def _refuse_foreign(work: Path) -> None:
+    """Refuse a work directory holding anything this engine would not have written there
+    (a file of the user's, a folder of another program's), or a file this command read:
+    the tiers are written over whatever has their names, and a tier's folder is replaced
+    whole. Its own folders must be folders, not links (never followed)."""
+    expected = "an empty work directory, or one only this engine has written in"
+    for entry in sorted(os.scandir(work), key=lambda e: e.name):
+        inside = entry.name.startswith("tier-")
+        if not _OWN_TOP.fullmatch(entry.name):
+            found = "a file this engine did not write"
+        elif inside and not entry.is_dir(follow_symlinks=False):
+            found = f"{_kind(entry.stat(follow_symlinks=False).st_mode)}, not a tier's folder"
+        elif was_read(entry.stat(follow_symlinks=False)):
+            found = "a file this command reads"
+        else:
+            found = ""
+        if found:
+            raise InputError(str(work), entry.name, found, expected)
+        for sub in sorted(os.scandir(entry.path), key=lambda e: e.name) if inside else ():
+            if not _OWN_INSIDE.fullmatch(sub.name):
+                found = "a file this engine did not write"
+            elif was_read(sub.stat(follow_symlinks=False)):
+                found = "a file this command reads"
+            else:
+                continue
+            raise InputError(str(work), f"{entry.name}/{sub.name}", found, expected)
+
+
 def _open_run(work: Path, digest: str, resume: bool) -> Run:
     manifest = work / MANIFEST
     if not os.path.lexists(manifest):
@@ -630,6 +665,7 @@ class Engine:
         self.lock: int | None = None
         try:
             work.mkdir(parents=True, exist_ok=True)
+            _refuse_foreign(work)
             self.lock = _lock(work)
             self.run = _open_run(work, _digest(self.prob), resume)
             for stale in work.rglob(".*.tmp"):  # of a task whose worker died mid-write
