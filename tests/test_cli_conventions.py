@@ -298,7 +298,10 @@ def test_report_of_an_unfinished_search_exits_3(tmp_path: Path, monkeypatch) -> 
     cut = point_finding(point, rulings={}, parted=False, message="m", finished=False)
     result = GameResult("kaelyfos", "K", "k.toml", "assumed", {}, (cut,), "book.txt")
     monkeypatch.setattr("ruleslawyer.checking.check_sources", lambda *a, **k: [result])
-    monkeypatch.setattr("ruleslawyer.reports.files.report_files", lambda *a: {"k.md": "k\n"})
+    from ruleslawyer.reports.files import Page
+
+    page = Page({"k.md": "k\n"}, True)
+    monkeypatch.setattr("ruleslawyer.reports.files.page_files", lambda *a: page)
     done = run("report", "kaelyfos", "--dir", str(tmp_path / "out"))
     assert done.exit_code == 3, done.output  # not finished: never 1, never 0
     assert (tmp_path / "out" / "k.md").read_text("utf-8") == "k\n"

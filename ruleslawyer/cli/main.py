@@ -228,20 +228,23 @@ def report(
     from ruleslawyer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
     from ruleslawyer.outputs import write_set
-    from ruleslawyer.reports.files import index_file, page_names, report_files
+    from ruleslawyer.reports.files import index_file, page_files, page_names
 
     kinds = parse_kinds(fail_on)
     sources = load_all(targets)
     budget = Budget(max_seconds=max_seconds)
     results = check_sources(sources, parse_ruling_options(rulings), budget, progress)
     files: dict[str, str] = {}
+    finished = True  # every designer table's search (the Kaelyfos card table) within budget
     names = page_names(sources, reserved=("index",) if fmt == "html" else ())
     options = _report_options(fmt, fail_on, rulings)
     for source, result, name in zip(sources, results, names, strict=True):
         progress(f"drawing the pictures of {source.display} ...")
         target = source.game if source.built_in else source.display
         command = shlex.join(["ruleslawyer", "report", target, *options])
-        files.update(report_files(source, result, kinds, fmt, name, command))
+        page = page_files(source, result, kinds, fmt, name, command, budget)
+        files.update(page.files)
+        finished = finished and page.finished
     if fmt == "html":
         pages = [(f"{name}.html", result) for name, result in zip(names, results, strict=True)]
         files.update(
@@ -254,7 +257,7 @@ def report(
         answer_given()
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
-    if any(r.unfinished() for r in results):
+    if not finished or any(r.unfinished() for r in results):
         raise SystemExit(EXIT_UNFINISHED)
 
 
