@@ -208,6 +208,40 @@ def write_set(directory: Path, files: Mapping[str, str]) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def unwritable_text(text: str, encoding: str | None) -> InputError | None:
+    """The error for ``text`` on a stream of ``encoding`` that cannot hold one of its
+    characters (a cp1252 or Latin-1 console: ``Ł``, ``—``), or None when it can: said
+    before anything is written, so no half answer goes out."""
+    encoding = encoding or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        char = text[exc.start]
+        line = text.count("\n", 0, exc.start) + 1
+        return InputError(
+            "stdout",
+            f"line {line}",
+            f"{char} (U+{ord(char):04X})",
+            f"characters its encoding ({encoding}) can write: set PYTHONIOENCODING=utf-8, "
+            "or write a file with -o (always UTF-8)",
+        )
+    except LookupError:  # an encoding Python does not know: let the stream say so
+        return None
+    return None
+
+
+def unwritable_stdout(exc: OSError) -> InputError:
+    """The error for a standard output that failed (a full disk, ``/dev/full``, a reader
+    gone); the stream is pointed at ``/dev/null`` so that Python's own flush at exit does not
+    fail again (a second message, exit 120)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    reason = exc.strerror or type(exc).__name__
+    return InputError("stdout", "", reason, "a standard output that takes the whole answer")
+
+
 def _special(path: Path) -> bool:
     """Whether ``path`` exists and is neither a regular file nor a directory."""
     try:

@@ -123,10 +123,11 @@ def cli() -> None:
 
 
 @cli.command()
+@one_line_errors
 def games() -> None:
     """List the built-in games."""
-    for info in GAMES.values():
-        click.echo(f"{info.id:<18} {info.title}  (ruleslawyer/data/{info.data_file})")
+    lines = [f"{i.id:<18} {i.title}  (ruleslawyer/data/{i.data_file})\n" for i in GAMES.values()]
+    emit("".join(lines), None)
 
 
 @cli.command()
@@ -281,4 +282,27 @@ for _command in designer.COMMANDS:
 
 def main() -> None:
     run_as_console_script()
-    cli(prog_name="ruleslawyer")
+    try:
+        cli(prog_name="ruleslawyer")
+    except (OSError, UnicodeEncodeError) as exc:  # click's own output: --help, --version
+        if not _writing_stdout(exc):
+            raise
+        from ruleslawyer.outputs import unwritable_stdout, unwritable_text
+
+        if isinstance(exc, UnicodeEncodeError):
+            error = unwritable_text(exc.object, exc.encoding)
+        else:
+            error = unwritable_stdout(exc)
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(2) from None
+
+
+def _writing_stdout(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised writing to stdout (``click.echo``'s ``file``): the last
+    frame of its traceback writes there."""
+    import sys
+
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_locals.get("file") is sys.stdout
