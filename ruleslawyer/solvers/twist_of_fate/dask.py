@@ -38,6 +38,7 @@ import re
 import resource
 import shutil
 import signal
+import socket
 import stat
 import threading
 import time
@@ -924,12 +925,12 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
+        probe_scheduler(scheduler)
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise InputError(
-                "--scheduler", scheduler, str(exc) or "no answer", "a running Dask scheduler"
-            ) from None
+        except Exception as exc:  # whatever Dask makes of what answers there: one line
+            found = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            raise InputError("--scheduler", scheduler, found, "a running Dask scheduler") from None
         return DaskRunner(client, f"scheduler {scheduler}"), client
     import dask
 
@@ -976,6 +977,58 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
             cluster.close()
         raise
     return DaskRunner(client, f"local cluster of {workers} worker processes"), cluster
+
+
+PROBE_SECONDS = 10.0  # how long --scheduler's address may take to connect and greet
+GREETING_MOST = 1 << 20  # bytes: a Dask handshake is about 60
+
+
+def probe_scheduler(address: str) -> None:
+    """Refuse, in one line, a TCP ``--scheduler`` address where no Dask scheduler answers,
+    before Dask's client meets it: Dask reads the first 8 bytes any server sends as a length
+    to allocate (an HTTP server's "HTTP/1.1" asked for 3 EiB) and waits without end for a
+    server that waits for its client to speak first. A Dask scheduler (or any Dask server)
+    greets first: a frame of its handshake (length, frame count, frame lengths, msgpack
+    naming ``pickle-protocol``). Other transports (``tls://``, ``ucx://``) are left to Dask."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    expected = "the address of a running Dask scheduler (tcp://HOST:PORT)"
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise InputError("--scheduler", "", address, f"{expected}: {exc}") from None
+
+    def read(conn: socket.socket, size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = conn.recv(min(size - len(data), 1 << 16))
+            if not chunk:
+                said = f"closed after {len(data)} bytes, no greeting"
+                raise ConnectionError(errno.ECONNRESET, said)
+            data += chunk
+        return data
+
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_SECONDS) as conn:
+            head = read(conn, 8)
+            size = int.from_bytes(head, "little")
+            body = read(conn, size) if 16 <= size <= GREETING_MOST else b""
+    except TimeoutError:
+        said = f"no greeting within {PROBE_SECONDS:g} s (a server that waits for its client)"
+        raise InputError("--scheduler", address, said, expected) from None
+    except (OSError, OverflowError, ValueError) as exc:
+        said = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise InputError("--scheduler", address, said, expected) from None
+    frames = int.from_bytes(body[:8], "little")
+    lengths = [int.from_bytes(body[8 + 8 * i : 16 + 8 * i], "little") for i in range(frames)]
+    if not (0 < frames <= 64 and sum(lengths) == size - 8 - 8 * frames) or (
+        b"pickle-protocol" not in body
+    ):
+        said = f"a server that does not speak Dask's protocol (it sent {(head + body)[:24]!r})"
+        raise InputError("--scheduler", address, said, expected)
 
 
 def dask_setup(worker: Any) -> None:
