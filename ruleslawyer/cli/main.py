@@ -118,7 +118,8 @@ def cli() -> None:
 
     Exit codes: 0 success (for check: nothing at or above --fail-on),
     1 findings at or above --fail-on, 2 bad input or usage,
-    3 a search did not finish within its budget (and nothing else failed).
+    3 a search did not finish within its budget (and nothing else failed),
+    130 interrupted (Ctrl-C): nothing reported, no output file changed.
     """
 
 
@@ -170,7 +171,7 @@ def check(
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_all, game_files
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
-    from ruleslawyer.reports import renderer
+    from ruleslawyer.reports import markdown, renderer
 
     if only_game_files:
         targets = tuple(game_files(targets))
@@ -183,7 +184,13 @@ def check(
     results = check_all(targets, parse_ruling_options(rulings), budget, progress)
     if accepted is not None:
         results = baselines.apply(results, accepted)
-    emit(renderer(fmt)(results, kinds), output)
+    if fmt == "markdown":  # its note names the command that wrote it: this one
+        words = ["ruleslawyer", "check", *targets, "--format", "markdown"]
+        words += _report_options("markdown", fail_on, rulings)
+        words += ["--baseline", str(baseline)] if baseline is not None else []
+        emit(markdown.render(results, kinds, command=shlex.join(words)), output)
+    else:
+        emit(renderer(fmt)(results, kinds), output)
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
     if any(r.unfinished() for r in results):
