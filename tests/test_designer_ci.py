@@ -317,3 +317,48 @@ def test_pre_commit_try_repo_uses_the_hook_defaults(git_repo: Path) -> None:
         "ruleslawyer/data/" not in out
         and "pyproject.toml" not in out.split("ruleslawyer check")[-1]
     )
+
+
+# The published hook's entry passes every staged .toml; these are not game files, and
+# blocked the commit (exit 2) before (fuzz round 4).
+NOT_GAME_FILES = {
+    "record.toml": (EXAMPLE.parent / "twisted-cryptids" / "six-player-end.toml").read_text(),
+    "settings.toml": '[tool.scores]\ngame = "chess"\nplayers = 2\n',
+    "sheet.toml": '[[character]]\nname = "Brannoc"\nclass = "ranger"\nlevel = 3\n',
+    "graph.toml": '[[node]]\nid = "a"\n[[node]]\nid = "b"\n[[edge]]\nfrom = "a"\nto = "b"\n',
+    "position.toml": (EXAMPLE.parent / "twist-of-fate" / "brownlow.toml").read_text(),
+}
+
+
+def test_only_game_files_leaves_out_records_and_other_toml(repo: Path) -> None:
+    for name, text in NOT_GAME_FILES.items():
+        (repo / name).write_text(text, "utf-8")
+    done = CliRunner().invoke(cli, ["check", "--only-game-files", *NOT_GAME_FILES])
+    assert done.exit_code == 0 and "nothing to check" in done.stderr, done.output
+    # beside them the board is checked, and alone decides the exit
+    board = CliRunner().invoke(cli, ["check", "--only-game-files", "board.toml", *NOT_GAME_FILES])
+    assert board.exit_code == 1 and "— board.toml" in board.output and "record" not in board.output
+
+
+def test_only_game_files_keeps_game_files_that_need_fixing(repo: Path) -> None:
+    (repo / "typo.toml").write_text('game = "kaelyfo"\n', "utf-8")
+    typo = CliRunner().invoke(cli, ["check", "--only-game-files", "typo.toml"])
+    assert typo.exit_code == 2 and "did you mean 'kaelyfos'" in typo.stderr
+    deck = '[[character]]\nname = "Nancy"\nsides = [{ luck = 9, shilling = 0 }]\n'
+    (repo / "deck.toml").write_text(deck, "utf-8")  # shaped as a deck: checked, refused
+    assert CliRunner().invoke(cli, ["check", "--only-game-files", "deck.toml"]).exit_code == 2
+
+
+def test_only_game_files_keeps_exactly_the_shipped_game_files() -> None:
+    from ruleslawyer import games
+    from ruleslawyer.checking import game_files
+    from ruleslawyer.errors import InputError
+
+    shipped = [*ROOT.glob("examples/**/*.toml"), *ROOT.glob("ruleslawyer/data/**/*.toml")]
+    for path in sorted(shipped):
+        try:
+            games.load_source(str(path))
+            loads = True
+        except InputError:
+            loads = False  # a position, log, record, coverage or timeline file
+        assert bool(game_files([str(path)])) == loads, path

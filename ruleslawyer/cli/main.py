@@ -146,8 +146,10 @@ def games() -> None:
 @click.option(
     "--only-game-files",
     is_flag=True,
-    help="Leave out FILEs that are TOML but no game file, and check nothing (not every "
-    "built-in game) when none is left: for pre-commit, which passes every staged .toml.",
+    help="Leave out FILEs that are no game file (positions, logs and records of play, other "
+    "TOML: a game key naming no game, a game's table names shaped otherwise), and check "
+    "nothing (not every built-in game) when none is left: for pre-commit, which passes "
+    "every staged .toml.",
 )
 @max_seconds_option
 @one_line_errors
