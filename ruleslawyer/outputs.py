@@ -173,11 +173,11 @@ def write_atomic(path: Path, text: str) -> None:
 def write_set(directory: Path, files: Mapping[str, str]) -> None:
     """Write ``files`` (relative path -> text) into ``directory`` as one set.
 
-    The set is written whole to a temporary directory beside ``directory``; then
-    each top-level entry it holds (``kaelyfos.md``, ``kaelyfos/``) replaces the
-    old one of that name, with SIGINT and SIGTERM held off, so an interrupt leaves
-    either the old set or the new one. Other entries of ``directory`` are kept;
-    an old entry's stale pictures go with it.
+    The set is written whole to a temporary directory inside ``directory`` (so every
+    rename stays on its file system, a mount point's too); then each top-level entry it
+    holds (``kaelyfos.md``, ``kaelyfos/``) replaces the old one of that name, with SIGINT
+    and SIGTERM held off, so an interrupt leaves either the old set or the new one. Other
+    entries of ``directory`` are kept; an old entry's stale pictures go with it.
     """
     for name in files:
         refuse_input(directory / name, str(directory / name))
@@ -185,7 +185,7 @@ def write_set(directory: Path, files: Mapping[str, str]) -> None:
         refuse_inputs_inside(directory / top)
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}.new-"))
+        staging = Path(tempfile.mkdtemp(dir=directory, prefix=".ruleslawyer-new-"))
     except OSError as exc:
         raise _unwritable(directory, exc) from None
     try:
