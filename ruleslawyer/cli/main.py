@@ -15,6 +15,7 @@ from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     INPUT_FILE,
     Directory,
+    FilePath,
     answer_given,
     emit,
     fail_on_option,
@@ -144,6 +145,15 @@ def games() -> None:
     help="Findings already in this baseline (from `ruleslawyer baseline`) do not fail.",
 )
 @click.option(
+    "--baseline-if-present",
+    "default_baseline",
+    type=FilePath("a baseline file's path"),
+    default=None,
+    metavar="FILE",
+    help="Use FILE as --baseline when it exists (and no --baseline is given); else check "
+    "without one. The published pre-commit hook passes ruleslawyer-baseline.json.",
+)
+@click.option(
     "--only-game-files",
     is_flag=True,
     help="Leave out FILEs that are no game file (positions, logs and records of play, other "
@@ -160,6 +170,7 @@ def check(
     fail_on: str,
     rulings: tuple[str, ...],
     baseline: Path | None,
+    default_baseline: Path | None,
     only_game_files: bool,
     max_seconds: float | None,
 ) -> None:
@@ -181,6 +192,8 @@ def check(
             click.echo("no game files among the files given: nothing to check", err=True)
             return
     kinds = parse_kinds(fail_on)
+    if baseline is None and default_baseline is not None and default_baseline.exists():
+        baseline = default_baseline
     accepted = baselines.load(baseline) if baseline is not None else None
     budget = Budget(max_seconds=max_seconds)
     results = check_all(targets, parse_ruling_options(rulings), budget, progress)
