@@ -130,6 +130,12 @@ def test_kaelyfos_balance_keeps_its_budget_inside_a_draw(tmp_path: Path, monkeyp
     args = ("kaelyfos", "balance", str(board), *crew, "--format", "json")
     document = unfinished(run(*args, "--max-seconds", SPENT))
     assert document["deals_done"] == 0 and len(resolved) <= 2
+    # and its JSON fits the shipped schema (overall: null; found by the fuzz of this board)
+    import jsonschema
+
+    from ruleslawyer.schemas import schema
+
+    jsonschema.Draft202012Validator(schema("kaelyfos-balance")).validate(document)
 
 
 class _SpentAfter:
