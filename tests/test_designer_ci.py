@@ -371,12 +371,15 @@ def test_only_game_files_keeps_exactly_the_shipped_game_files() -> None:
 # --- the README's steps from an empty folder (issue 38 item 6) ----------------------------
 
 
+FROM_NOTHING = "```sh tested-by=tests/test_designer_ci.py\n"  # the block's fence
+
+
 def from_nothing() -> list[tuple[str, int]]:
     """The README's "A new repository, from nothing" block: each command (a heredoc with its
     lines) and the exit its comment gives (``# exit N``; 0 without one)."""
     text = (ROOT / "README.md").read_text("utf-8")
-    block = text.split("### A new repository, from nothing", 1)[1].split("```sh\n", 1)[1]
-    lines = block.split("```", 1)[0].splitlines()
+    section = text.split("### A new repository, from nothing", 1)[1]
+    lines = section.split(FROM_NOTHING, 1)[1].split("```", 1)[0].splitlines()
     commands, i = [], 0
     while i < len(lines):
         command, i = lines[i], i + 1
