@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ruleslawyer import games, rulebook_quotes
 from ruleslawyer.budget import Budget
@@ -112,11 +113,16 @@ def load_all(targets: Iterable[str]) -> list[GameSource]:
 def game_files(targets: Iterable[str]) -> list[str]:
     """The targets that are game files, for ``check --only-game-files`` (what pre-commit passes).
 
-    A TOML file that parses but names no game (``pyproject.toml``, a position
-    file) is left out; a game id, a file that does not parse or one naming an
-    unknown game is kept, so that ``check`` reports it.
+    Kept: a game id; a file that cannot be read as TOML (``check`` says why); a file whose
+    ``game`` names a game, or a close misspelling of one (``check`` says "did you mean");
+    a file without ``game`` holding the top-level tables of one game's files shaped as that
+    game's are (:func:`_shaped_like`). Left out: position files, logs and records of play
+    (they name a game too, and the command that reads them), and other TOML: a ``game``
+    naming no game (``pyproject.toml``, another tool's settings), or a game's table names
+    holding something else (``[[character]]`` of a role-playing sheet).
     """
     from ruleslawyer.gamefiles import read_toml
+    from ruleslawyer.play_files import input_file_kind
 
     kept = []
     for target in targets:
@@ -126,12 +132,39 @@ def game_files(targets: Iterable[str]) -> list[str]:
             except InputError:
                 kept.append(target)
                 continue
-            if "game" not in doc and not any(
-                g.marker_keys <= doc.keys() for g in games.GAMES.values()
+            if input_file_kind(doc) is not None:
+                continue
+            declared = doc.get("game")
+            if declared is not None:
+                if not isinstance(declared, str) or (
+                    declared not in games.GAMES and games.closest(declared, games.GAMES) is None
+                ):
+                    continue
+            elif not any(
+                g.marker_keys <= doc.keys() and _shaped_like(doc, g) for g in games.GAMES.values()
             ):
                 continue
         kept.append(target)
     return kept
+
+
+def _shaped_like(document: Mapping[str, Any], game: games.GameInfo) -> bool:
+    """Whether each of ``game``'s marker tables in ``document`` (``[[node]]``, ``[[character]]``)
+    is a list of tables, one of which uses a key that table has in the game's built-in file
+    besides ``name`` and ``id`` (a board's ``side``, a character's ``sides``)."""
+    from ruleslawyer.gamefiles import builtin_path, read_toml
+
+    _, shipped = read_toml(builtin_path(game.data_file))
+    for key in game.marker_keys:
+        value, model = document[key], shipped[key]
+        if not isinstance(model, list):
+            continue  # a table of named entries (Cunning Folk's compositions): its name suffices
+        known = {k for entry in model for k in entry} - {"name", "id"}
+        if not isinstance(value, list) or not any(
+            isinstance(entry, dict) and known & entry.keys() for entry in value
+        ):
+            return False
+    return True
 
 
 def check_sources(

@@ -38,6 +38,9 @@ def read_toml(path: str | Path, *, display: str | None = None) -> tuple[str, dic
     except RecursionError:
         raise too_deep(shown) from None
     except tomllib.TOMLDecodeError as exc:
+        if text.startswith("\ufeff"):  # what some Windows editors put first: TOML has none
+            found = "a byte-order mark (U+FEFF) before the first line"
+            raise InputError(shown, "line 1", found, "TOML saved as UTF-8 without a BOM") from None
         message = str(exc)
         where = re.search(r"\(at (line \d+, column \d+)\)", message)
         place = where.group(1) if where else ""

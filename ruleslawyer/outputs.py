@@ -173,11 +173,11 @@ def write_atomic(path: Path, text: str) -> None:
 def write_set(directory: Path, files: Mapping[str, str]) -> None:
     """Write ``files`` (relative path -> text) into ``directory`` as one set.
 
-    The set is written whole to a temporary directory beside ``directory``; then
-    each top-level entry it holds (``kaelyfos.md``, ``kaelyfos/``) replaces the
-    old one of that name, with SIGINT and SIGTERM held off, so an interrupt leaves
-    either the old set or the new one. Other entries of ``directory`` are kept;
-    an old entry's stale pictures go with it.
+    The set is written whole to a temporary directory inside ``directory`` (so every
+    rename stays on its file system, a mount point's too); then each top-level entry it
+    holds (``kaelyfos.md``, ``kaelyfos/``) replaces the old one of that name, with SIGINT
+    and SIGTERM held off, so an interrupt leaves either the old set or the new one. Other
+    entries of ``directory`` are kept; an old entry's stale pictures go with it.
     """
     for name in files:
         refuse_input(directory / name, str(directory / name))
@@ -185,7 +185,7 @@ def write_set(directory: Path, files: Mapping[str, str]) -> None:
         refuse_inputs_inside(directory / top)
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}.new-"))
+        staging = Path(tempfile.mkdtemp(dir=directory, prefix=".ruleslawyer-new-"))
     except OSError as exc:
         raise _unwritable(directory, exc) from None
     try:
@@ -206,6 +206,40 @@ def write_set(directory: Path, files: Mapping[str, str]) -> None:
         raise _unwritable(directory, exc) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def unwritable_text(text: str, encoding: str | None) -> InputError | None:
+    """The error for ``text`` on a stream of ``encoding`` that cannot hold one of its
+    characters (a cp1252 or Latin-1 console: ``Ł``, ``—``), or None when it can: said
+    before anything is written, so no half answer goes out."""
+    encoding = encoding or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        char = text[exc.start]
+        line = text.count("\n", 0, exc.start) + 1
+        return InputError(
+            "stdout",
+            f"line {line}",
+            f"{char} (U+{ord(char):04X})",
+            f"characters its encoding ({encoding}) can write: set PYTHONIOENCODING=utf-8, "
+            "or write a file with -o (always UTF-8)",
+        )
+    except LookupError:  # an encoding Python does not know: let the stream say so
+        return None
+    return None
+
+
+def unwritable_stdout(exc: OSError) -> InputError:
+    """The error for a standard output that failed (a full disk, ``/dev/full``, a reader
+    gone); the stream is pointed at ``/dev/null`` so that Python's own flush at exit does not
+    fail again (a second message, exit 120)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    reason = exc.strerror or type(exc).__name__
+    return InputError("stdout", "", reason, "a standard output that takes the whole answer")
 
 
 def _special(path: Path) -> bool:

@@ -205,7 +205,8 @@ def _commands(lines: list[str], start: int, close: int, path: str) -> tuple[Comm
 def untested_commands(text: str, path: str) -> list[str]:
     """``FILE:LINE`` of every command shown outside a console block, where the harness
     would not run it: a ``$ `` line in any other block, or an ``sh`` line calling
-    ``ruleslawyer``."""
+    ``ruleslawyer``, unless the block names the test that runs it as written
+    (```` ```sh tested-by=tests/FILE.py ````, a file that finds the block by that name)."""
     found: list[str] = []
     lines = text.split("\n")
     i = 0
@@ -217,13 +218,24 @@ def untested_commands(text: str, path: str) -> list[str]:
         closing = re.compile(rf"^ *{fence.group(2)}`*\s*$")
         close = next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])), len(lines))
         words = fence.group(3).split() or [""]
-        if words[0] not in ("console", "markdown"):
+        if words[0] not in ("console", "markdown") and not tested_by(words):
             for j in range(i + 1, close):
                 line = lines[j].strip()
                 if line.startswith("$ ") or (words[0] == "sh" and line.startswith("ruleslawyer ")):
                     found.append(f"{path}:{j + 1}")
         i = close + 1
     return found
+
+
+def tested_by(words: list[str]) -> str | None:
+    """The test named by a fence's ``tested-by=tests/FILE.py``, when that file exists and
+    names the fence too (it runs the block's commands itself), else None."""
+    for word in words[1:]:
+        if word.startswith("tested-by="):
+            test = ROOT / word.split("=", 1)[1]
+            if test.is_file() and word in test.read_text("utf-8"):
+                return str(test)
+    return None
 
 
 def all_blocks(root: Path = ROOT) -> list[Block]:

@@ -112,10 +112,12 @@ def test_hook_defaults_check_the_committed_game_files_not_the_builtin_games(repo
         "pyproject.toml",
     ]
     result = CliRunner().invoke(cli, command[1:])
-    assert (
-        result.exit_code == 1
-    )  # the board's known gap (kaelyfos/move-order), without the baseline
+    # the repository's ruleslawyer-baseline.json accepts the board's known findings
+    assert result.exit_code == 0, result.output
     assert "— board.toml" in result.output and "ruleslawyer/data/" not in result.output
+    (repo / "ruleslawyer-baseline.json").unlink()  # without one, the known gap fails
+    result = CliRunner().invoke(cli, command[1:])
+    assert result.exit_code == 1 and "FAIL [gap] kaelyfos/move-order" in result.output
     # A commit with no game file in it checks nothing (not every built-in game).
     only_other = CliRunner().invoke(cli, hook_command(published_hook(), ["pyproject.toml"])[1:])
     assert only_other.exit_code == 0 and "nothing to check" in only_other.stderr
@@ -307,13 +309,148 @@ def test_pre_commit_passes_as_shipped_and_blocks_a_contradiction_and_a_broken_bo
 @pytest.mark.slow
 def test_pre_commit_try_repo_uses_the_hook_defaults(git_repo: Path) -> None:
     (git_repo / "pyproject.toml").write_text('[project]\nname = "my-game"\n', "utf-8")
+    shutil.copy(EXAMPLE.parent / "twisted-cryptids" / "six-player-end.toml", git_repo)
     git("add", "-A", cwd=git_repo)
-    tried = pre_commit("try-repo", str(ROOT), "ruleslawyer-check", "--all-files", cwd=git_repo)
+    tried = pre_commit("try-repo", str(ROOT), "ruleslawyer-check", "--all-files", "--verbose",
+                       cwd=git_repo)  # fmt: skip
     out = tried.stdout + tried.stderr
-    # Without the baseline the board's known gap fails; pyproject.toml is left out.
-    assert tried.returncode == 1, out
-    assert "— board.toml" in out and "FAIL [gap] kaelyfos/move-order" in out
-    assert (
-        "ruleslawyer/data/" not in out
-        and "pyproject.toml" not in out.split("ruleslawyer check")[-1]
+    # The README's command passes on the example: its baseline accepts the known gap;
+    # pyproject.toml and the record of play are left out, the built-in games never checked.
+    assert tried.returncode == 0, out
+    assert "— board.toml" in out and "0 finding(s) at or above --fail-on" in out
+    checked = out.split("ruleslawyer check")[-1]
+    assert "ruleslawyer/data/" not in out and "six-player-end" not in checked
+    assert "pyproject.toml" not in checked
+
+
+# The published hook's entry passes every staged .toml; these are not game files, and
+# blocked the commit (exit 2) before (fuzz round 4).
+NOT_GAME_FILES = {
+    "record.toml": (EXAMPLE.parent / "twisted-cryptids" / "six-player-end.toml").read_text(),
+    "settings.toml": '[tool.scores]\ngame = "chess"\nplayers = 2\n',
+    "sheet.toml": '[[character]]\nname = "Brannoc"\nclass = "ranger"\nlevel = 3\n',
+    "graph.toml": '[[node]]\nid = "a"\n[[node]]\nid = "b"\n[[edge]]\nfrom = "a"\nto = "b"\n',
+    "position.toml": (EXAMPLE.parent / "twist-of-fate" / "brownlow.toml").read_text(),
+}
+
+
+def test_only_game_files_leaves_out_records_and_other_toml(repo: Path) -> None:
+    for name, text in NOT_GAME_FILES.items():
+        (repo / name).write_text(text, "utf-8")
+    done = CliRunner().invoke(cli, ["check", "--only-game-files", *NOT_GAME_FILES])
+    assert done.exit_code == 0 and "nothing to check" in done.stderr, done.output
+    # beside them the board is checked, and alone decides the exit
+    board = CliRunner().invoke(cli, ["check", "--only-game-files", "board.toml", *NOT_GAME_FILES])
+    assert board.exit_code == 1 and "— board.toml" in board.output and "record" not in board.output
+
+
+def test_only_game_files_keeps_game_files_that_need_fixing(repo: Path) -> None:
+    (repo / "typo.toml").write_text('game = "kaelyfo"\n', "utf-8")
+    typo = CliRunner().invoke(cli, ["check", "--only-game-files", "typo.toml"])
+    assert typo.exit_code == 2 and "did you mean 'kaelyfos'" in typo.stderr
+    deck = '[[character]]\nname = "Nancy"\nsides = [{ luck = 9, shilling = 0 }]\n'
+    (repo / "deck.toml").write_text(deck, "utf-8")  # shaped as a deck: checked, refused
+    assert CliRunner().invoke(cli, ["check", "--only-game-files", "deck.toml"]).exit_code == 2
+
+
+def test_only_game_files_keeps_exactly_the_shipped_game_files() -> None:
+    from ruleslawyer import games
+    from ruleslawyer.checking import game_files
+    from ruleslawyer.errors import InputError
+
+    shipped = [*ROOT.glob("examples/**/*.toml"), *ROOT.glob("ruleslawyer/data/**/*.toml")]
+    for path in sorted(shipped):
+        try:
+            games.load_source(str(path))
+            loads = True
+        except InputError:
+            loads = False  # a position, log, record, coverage or timeline file
+        assert bool(game_files([str(path)])) == loads, path
+
+
+# --- the README's steps from an empty folder (issue 38 item 6) ----------------------------
+
+
+FROM_NOTHING = "```sh tested-by=tests/test_designer_ci.py\n"  # the block's fence
+
+
+def from_nothing() -> list[tuple[str, int]]:
+    """The README's "A new repository, from nothing" block: each command (a heredoc with its
+    lines) and the exit its comment gives (``# exit N``; 0 without one)."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    section = text.split("### A new repository, from nothing", 1)[1]
+    lines = section.split(FROM_NOTHING, 1)[1].split("```", 1)[0].splitlines()
+    commands, i = [], 0
+    while i < len(lines):
+        command, i = lines[i], i + 1
+        heredoc = re.search(r"<<'?(\w+)'?", command)
+        while heredoc and i < len(lines):
+            command, i = f"{command}\n{lines[i]}", i + 1
+            if lines[i - 1] == heredoc.group(1):
+                break
+        said = re.search(r"#\s*exit (\d+)", command.splitlines()[0])
+        commands.append((command, int(said.group(1)) if said else 0))
+    return commands
+
+
+def test_the_from_nothing_steps_are_read_as_commands() -> None:
+    steps = from_nothing()
+    assert steps[0][0].startswith("mkdir ") and steps[1] == ("git init", 0)
+    assert [code for _, code in steps if code] == [1, 1]  # the check, the blocked commit
+    said = "\n".join(command for command, _ in steps)
+    for needed in ("git init", "pip install pre-commit", "pre-commit install", "git commit"):
+        assert needed in said
+    (heredoc,) = [c for c, _ in steps if "<<" in c]
+    assert heredoc.endswith("\nEOF") and "id: ruleslawyer-check" in heredoc
+
+
+def snapshot_repository(target: Path) -> Path:
+    """This checkout as it is now (tracked and new files), committed in a repository of its
+    own: what a designer's clone of ruleslawyer is, for the steps' ``$RULESLAWYER``."""
+    for name in git("ls-files", "-co", "--exclude-standard").splitlines():
+        if (ROOT / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    git("init", "-q", cwd=target)
+    git("add", "-A", cwd=target)
+    git("-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "snapshot",
+        cwd=target)  # fmt: skip
+    return target
+
+
+@pytest.mark.slow
+def test_the_readme_from_nothing_to_a_blocked_commit(tmp_path: Path) -> None:
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the steps clone ruleslawyer with pre-commit")
+    ruleslawyer = snapshot_repository(tmp_path / "ruleslawyer")
+    python = tmp_path / "python-only"  # `python` is a plain Python 3.11+, as on a new machine
+    python.mkdir()
+    (python / "python").symlink_to(sys._base_executable)
+    steps = from_nothing()
+    script = "".join(f'{command}\necho "@@ exit $?"\n' for command, _ in steps)
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")},
+        "PATH": f"{python}{os.pathsep}{os.environ['PATH']}",
+        "RULESLAWYER": str(ruleslawyer),
+        "PRE_COMMIT_HOME": pre_commit_home(),
+        **{f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER")
+           for what, value in (("NAME", "A Designer"), ("EMAIL", "designer@example.org"))},
+    }  # fmt: skip
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-c", script],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,  # pip installs ruleslawyer twice (the shell's, the hook's); no compile
     )
+    out = done.stdout + done.stderr
+    exits = [int(code) for code in re.findall(r"^@@ exit (\d+)$", done.stdout, re.M)]
+    assert exits == [code for _, code in steps], (exits, out[-4000:])
+    board = work / "my-board"
+    assert git("log", "--format=%s", cwd=board) == "The board, its rulebook and its baseline"
+    assert "FAIL [data error] kaelyfos/data/halves" in out  # the hook's refusal, shown
+    assert "ruleslawyer check" in out and "Passed" in out  # the first commit's hook run
+    assert git("status", "--porcelain", cwd=board) == "M board.toml"  # the edit, uncommitted

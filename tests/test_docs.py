@@ -127,6 +127,11 @@ def test_untested_commands_are_found() -> None:
     text = "```text\n$ ruleslawyer check\n```\n```sh\nruleslawyer x\npip y\n```\n"
     assert docs.untested_commands(text, "R.md") == ["R.md:2", "R.md:5"]
     assert docs.untested_commands("```console\n$ true\n```\n", "R.md") == []
+    # an sh block a test runs as written names it; a name no test answers to is not enough
+    run = "```sh tested-by=tests/test_designer_ci.py\nruleslawyer x\n```\n"
+    assert docs.untested_commands(run, "R.md") == []
+    for fence in ("sh tested-by=tests/nothing.py", "sh tested-by=tests/test_cli.py"):
+        assert docs.untested_commands(f"```{fence}\nruleslawyer x\n```\n", "R.md") == ["R.md:2"]
 
 
 def test_every_command_shown_is_in_a_console_block() -> None:

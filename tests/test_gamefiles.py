@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -104,3 +105,27 @@ def test_the_kinds_of_file_have_their_readers_keys() -> None:
         "a Twisted Cryptids record of play": record - {"position"},
         "a Twisted Cryptids record with a [position]": record,
     }
+
+
+@pytest.mark.parametrize(
+    "example, command",
+    [
+        ("examples/kaelyfos/tiny-board.toml", ["check"]),
+        ("examples/kaelyfos/tiny-board.toml", ["check", "--only-game-files"]),
+        ("examples/cunning-folk/table-talk.toml", ["cunning-folk", "deduce"]),
+    ],
+)
+def test_a_byte_order_mark_is_named_as_the_reason(tmp_path, example, command) -> None:
+    # It was refused as 'line 1, column 1: found Invalid statement' (fuzz round 4).
+    from click.testing import CliRunner
+
+    from ruleslawyer.cli.main import cli
+
+    path = tmp_path / Path(example).name
+    path.write_bytes(b"\xef\xbb\xbf" + (Path(__file__).parents[1] / example).read_bytes())
+    done = CliRunner().invoke(cli, [*command, str(path)])
+    assert done.exit_code == 2, done.output
+    assert done.stderr == (
+        f"error: {path}: line 1: found 'a byte-order mark (U+FEFF) before the first line', "
+        "expected TOML saved as UTF-8 without a BOM\n"
+    )

@@ -504,6 +504,39 @@ def test_report_set_is_swapped_in_whole(tmp_path, monkeypatch) -> None:
     assert (directory / "g.md").read_text() == "new"
 
 
+def test_a_report_set_is_renamed_only_inside_its_directory(tmp_path, monkeypatch) -> None:
+    # Staged beside the directory, a --dir that is a mount point failed: "Invalid cross-device
+    # link" (fuzz round 4). Every rename now stays inside the directory, on its file system.
+    from ruleslawyer import outputs
+
+    directory = tmp_path / "reports"
+    (directory / "g").mkdir(parents=True)
+    (directory / "g.md").write_text("old")
+    real, moves = os.replace, []
+    monkeypatch.setattr(os, "replace", lambda a, b: moves.append((a, b)) or real(a, b))
+    outputs.write_set(directory, {"g.md": "new", "g/a.svg": "new-a"})
+    assert moves and all(directory in Path(a).parents and directory in Path(b).parents
+                         for a, b in moves)  # fmt: skip
+    assert sorted(p.name for p in directory.iterdir()) == ["g", "g.md"]  # no staging left
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+def test_a_report_dir_that_is_a_mount_point_is_written(tmp_path) -> None:
+    import subprocess
+
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)])
+    if mounted.returncode != 0:
+        pytest.skip("no tmpfs here")
+    try:
+        done = CliRunner().invoke(cli, ["report", "twist-of-fate", "--dir", str(mount)])
+        assert done.exit_code == 1, done.output  # its contradictions fail; the page is written
+        assert sorted(p.name for p in mount.iterdir()) == ["twist-of-fate", "twist-of-fate.md"]
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
 def test_report_refuses_to_overwrite_its_input(tmp_path) -> None:
     directory = tmp_path / "r"
     directory.mkdir()

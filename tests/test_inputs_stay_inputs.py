@@ -94,6 +94,15 @@ def test_report_beside_the_rulebook_still_writes(repo: Path) -> None:
     assert (repo / "reports" / "board.md").is_file()
 
 
+def test_report_into_the_rulebooks_folder_writes_beside_it(repo: Path) -> None:
+    # The README said this was refused; it is not, and need not be: no input is replaced.
+    before = (repo / "rules" / "kaelyfos.md").read_bytes()
+    result = run("report", "board.toml", "--dir", "rules", "--max-seconds", "1")
+    assert result.exit_code in (1, 3), result.output
+    assert (repo / "rules" / "board.md").is_file()
+    assert (repo / "rules" / "kaelyfos.md").read_bytes() == before
+
+
 # --- where and what a rulebook may be ----------------------------------------------------------
 
 EXPECTED = "expected a Markdown or plain-text rulebook"

@@ -162,3 +162,73 @@ def test_helpers_compare_what_they_claim(tmp_path) -> None:
     assert snapshot(tmp_path) != first
     shutil.copy(tmp_path / "a", tmp_path / "b")
     assert filecmp.cmp(tmp_path / "a", tmp_path / "b") and len(snapshot(tmp_path)) == 2
+
+
+# ---- Ctrl-C in the first milliseconds (fuzz round 4: a KeyboardInterrupt traceback, exit 1
+# or a kill by SIGINT, never 130) ----
+
+SCRIPT = Path(sys.executable).parent / "ruleslawyer"  # the console script pip made
+
+# A sitecustomize that stands for a Ctrl-C landing at one place of the console script's
+# start: while an import of the given module runs, before or after its code.
+LANDING = """\
+import importlib.abc, os, sys
+where, when = os.environ["RULESLAWYER_TEST_CTRL_C"].split(":")
+
+class Lands(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != where:
+            return None
+        if when == "before":
+            raise KeyboardInterrupt
+        sys.meta_path.remove(self)
+        from importlib.util import find_spec
+        spec = find_spec(name)
+        run = spec.loader.exec_module
+        def exec_module(module):
+            run(module)
+            raise KeyboardInterrupt
+        spec.loader.exec_module = exec_module
+        return spec
+
+sys.meta_path.insert(0, Lands())
+"""
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="no console script beside this Python")
+@pytest.mark.parametrize(
+    "landing",
+    [
+        "ruleslawyer.cli:after",  # the console script's own import, its first code run
+        "click:before",  # main() importing the command line
+        "ruleslawyer.cli.main:after",
+        "ruleslawyer.games:before",
+    ],
+)
+def test_ctrl_c_while_the_console_script_starts_is_exit_130(tmp_path, landing) -> None:
+    (tmp_path / "sitecustomize.py").write_text(LANDING)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "RULESLAWYER_TEST_CTRL_C": landing}
+    done = subprocess.run([str(SCRIPT), "games"], capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stdout) == (EXIT_INTERRUPTED, ""), done.stderr
+    assert done.stderr == "interrupted: nothing reported\n"
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="no console script beside this Python")
+def test_ctrl_c_in_the_first_50_ms_never_passes_through_ruleslawyer(tmp_path) -> None:
+    """Real signals at seeded times over the first 50 ms. Before the console script's first
+    import of ruleslawyer, Python handles Ctrl-C itself (a kill by SIGINT, which a shell
+    reports as 130, or Python's own start-up traceback: outside this package's reach);
+    from that import on, exit 130 with one line, or the whole answer."""
+    rng = random.Random("38-first-50-ms")
+    outcomes = []
+    for _ in range(12):
+        delay = rng.uniform(0.0, 0.05)
+        done = interrupted_run([str(SCRIPT), "games"], delay, tmp_path)
+        outcomes.append((round(delay * 1000), done.returncode))
+        assert f"{os.sep}ruleslawyer{os.sep}" not in done.stderr, done.stderr  # no frame of ours
+        if done.returncode == EXIT_INTERRUPTED:
+            assert (done.stdout, done.stderr) == ("", "interrupted: nothing reported\n")
+        elif done.returncode == 0:
+            assert done.stdout.split()[0] == "kaelyfos"  # finished first: the whole answer
+        else:  # Python's own start-up, before any code of this package ran
+            assert done.stdout == "" and done.returncode in (-signal.SIGINT, 1), outcomes

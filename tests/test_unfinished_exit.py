@@ -155,3 +155,87 @@ def test_the_readme_lists_every_command_that_can_exit_3() -> None:
     can = sorted(name for name, c in commands(cli).items() if can_exit_unfinished(c.callback))
     assert sorted(listed) == can
     assert "kaelyfos balance" in can and "games" not in can  # the analysis finds both ways
+
+
+# ---- budgets kept where one step of the work is large (fuzz round 4) ----
+
+# The tiny board with 30 black markers and one card spawning 20 bloodsuckers on nest A with
+# no move: wherever A is dealt onto the node the four explorers share, the crew splits 20
+# distress four ways, 1,771 splits, each a resolution of the card.
+SHARED_NODE = (
+    (ROOT / "examples" / "kaelyfos" / "tiny-board.toml")
+    .read_text("utf-8")
+    .replace("supply = 4", "supply = 30")
+    .replace(
+        'spawn = ["C", "B", "A"]\nmove = 1', f"spawn = {['A'] * 20}\nmove = 0".replace("'", '"')
+    )
+)
+
+
+def test_kaelyfos_balance_keeps_its_budget_inside_a_draw(tmp_path: Path, monkeypatch) -> None:
+    # Measured in work, not time: with the budget spent from the start, the run stops at the
+    # first resolution it reaches. advise's evaluator alone looked at the budget every 16
+    # draws: this run resolved every split of every draw first (minutes; past 300 s on a
+    # large board with --max-seconds 3).
+    from ruleslawyer.solvers.kaelyfos import advise
+
+    board = tmp_path / "board.toml"
+    board.write_text(SHARED_NODE, "utf-8")
+    real, resolved = advise.resolve, []
+    monkeypatch.setattr(advise, "resolve", lambda *a: resolved.append(1) or real(*a))
+    crew = [f"--explorer={name}=bony-protrusion" for name in ("ada", "ben", "cy", "di")]
+    args = ("kaelyfos", "balance", str(board), *crew, "--format", "json")
+    document = unfinished(run(*args, "--max-seconds", SPENT))
+    assert document["deals_done"] == 0 and len(resolved) <= 2
+    # and its JSON fits the shipped schema (overall: null; found by the fuzz of this board)
+    import jsonschema
+
+    from ruleslawyer.schemas import schema
+
+    jsonschema.Draft202012Validator(schema("kaelyfos-balance")).validate(document)
+
+
+class _SpentAfter:
+    """A budget spent after ``checks`` looks at it: work, not time."""
+
+    def __init__(self, checks: int) -> None:
+        self.left = checks
+
+    def spent(self, states: int = 0) -> bool:
+        self.left -= 1
+        return self.left < 0
+
+
+def test_the_report_card_table_stops_with_the_budget(tmp_path: Path, monkeypatch) -> None:
+    # It had no budget: `report` of a board within the README's limits ran past 300 s with
+    # --max-seconds 3, in this table, after the checks had stopped.
+    from ruleslawyer.models.kaelyfos.files import load_board
+    from ruleslawyer.solvers.kaelyfos import cards
+
+    board, _ = load_board(str(ROOT / "examples" / "kaelyfos" / "tiny-board.toml"))
+    whole = cards.card_table(board, {})
+    assert cards.card_table_within(board, {}, _SpentAfter(10**9)) == (whole, True)
+    rows, finished = cards.card_table_within(board, {}, _SpentAfter(5))
+    assert not finished and sum(r.positions for r in rows) == 5
+    text = "\n".join(cards.markdown(rows, {}, cards.MAX_PIECES, finished))
+    assert "**Not finished**" in text and "after 5 positions" in text
+    assert "| yes |" not in text and "Dead cards: not known" in text  # no card called dead
+
+    resolved: list[object] = []
+    real = cards._outcomes
+    monkeypatch.setattr(cards, "_outcomes", lambda *a: resolved.append(a) or real(*a))
+    done = run("report", str(ROOT / "examples" / "kaelyfos" / "tiny-board.toml"), "--dir",
+               str(tmp_path / "out"), "--max-seconds", SPENT, "--fail-on", "none")  # fmt: skip
+    assert done.exit_code == 3, done.output
+    assert resolved == [] and "**Not finished**" in (tmp_path / "out" / "tiny-board.md").read_text()
+
+
+def test_a_report_whose_table_alone_did_not_finish_exits_3(tmp_path: Path, monkeypatch) -> None:
+    from ruleslawyer.reports.files import Table
+
+    monkeypatch.setattr("ruleslawyer.reports.files.tables", lambda *a: Table(["cut"], False))
+    args = ("report", "twist-of-fate", "--dir", str(tmp_path), "--fail-on", "none")
+    done = run(*args)
+    assert done.exit_code == 3, done.output
+    monkeypatch.setattr("ruleslawyer.reports.files.tables", lambda *a: Table(["whole"], True))
+    assert run(*args).exit_code == 0

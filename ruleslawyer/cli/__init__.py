@@ -2,8 +2,34 @@
 
 from __future__ import annotations
 
-import signal
+import os
 import sys
+
+INTERRUPTED = "interrupted: nothing reported"
+_SCRIPT_NAMES = ("ruleslawyer", "ruleslawyer.exe", "ruleslawyer-script.py")
+
+
+def _console_script() -> bool:
+    """Whether this process is the ``ruleslawyer`` console script, importing this module."""
+    argv = getattr(sys, "argv", None) or [""]
+    return os.path.basename(argv[0]) in _SCRIPT_NAMES
+
+
+def _interrupted_hook(kind: type[BaseException], value: BaseException, tb: object) -> None:
+    """The console script's excepthook from its first import on: a Ctrl-C that escapes
+    before :func:`main` handles it (the console script's own imports) ends the run as
+    :func:`main` would, one line and exit 130, not a traceback and a kill by SIGINT."""
+    if issubclass(kind, KeyboardInterrupt):
+        try:
+            sys.stderr.write(INTERRUPTED + "\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(130)
+    sys.__excepthook__(kind, value, tb)  # type: ignore[arg-type]
+
+
+if _console_script():
+    sys.excepthook = _interrupted_hook
 
 
 def main() -> None:
@@ -11,7 +37,7 @@ def main() -> None:
     try:
         from ruleslawyer.cli.main import main as run
     except KeyboardInterrupt:
-        print("interrupted: nothing reported", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         sys.exit(130)
     try:
         run()
@@ -27,6 +53,8 @@ def _quiet_from_here() -> None:
     does nothing first: with SIG_IGN it is reported as "ignored due to race condition",
     a traceback. So: the no-op handler, SIGINT blocked in this thread, the no-op given
     its chance to run, then SIG_IGN (which also drops a Ctrl-C left pending)."""
+    import signal
+
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         return  # the answer is out (common.answer_given)
     signal.signal(signal.SIGINT, _ignore)

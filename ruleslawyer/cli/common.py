@@ -26,6 +26,8 @@ from ruleslawyer.outputs import (
     is_interrupt,
     noting_interrupts,
     refuse_if_interrupted,
+    unwritable_stdout,
+    unwritable_text,
     write_atomic,
 )
 
@@ -290,11 +292,24 @@ def emit(text: str, output: Path | None, note: str = "") -> None:
     with held_interrupts():
         if output is None:
             refuse_if_interrupted()
-            click.echo(text if colour_allowed() else click.unstyle(text), nl=False)
+            to_stdout(text if colour_allowed() else click.unstyle(text))
         else:
             write_atomic(output, click.unstyle(text))
             click.echo(f"wrote {output}{note}", err=True)
         answer_given()
+
+
+def to_stdout(text: str) -> None:
+    """Write ``text`` to stdout whole, flushed; one line (exit 2) instead of a traceback when
+    stdout cannot take it (a character its encoding lacks, a full disk, a reader gone)."""
+    error = unwritable_text(click.unstyle(text), getattr(sys.stdout, "encoding", None))
+    if error is not None:
+        raise error
+    try:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise unwritable_stdout(exc) from None
 
 
 @contextlib.contextmanager

@@ -167,9 +167,8 @@ def explain(
     from ruleslawyer.findings import parse_ruling_options
 
     if list_points:
-        for info in games.GAMES.values():
-            for p in info.rule_points():
-                click.echo(f"{p.id:<48} {p.kind.value:<15} {p.title}")
+        points = [p for info in games.GAMES.values() for p in info.rule_points()]
+        emit("".join(f"{p.id:<48} {p.kind.value:<15} {p.title}\n" for p in points), None)
         return
     expected = "a rule point id (`ruleslawyer explain --list`)"
     if point_id is None:

@@ -15,6 +15,7 @@ from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     INPUT_FILE,
     Directory,
+    FilePath,
     answer_given,
     emit,
     fail_on_option,
@@ -118,15 +119,17 @@ def cli() -> None:
 
     Exit codes: 0 success (for check: nothing at or above --fail-on),
     1 findings at or above --fail-on, 2 bad input or usage,
-    3 a search did not finish within its budget (and nothing else failed).
+    3 a search did not finish within its budget (and nothing else failed),
+    130 interrupted (Ctrl-C): nothing reported, no output file changed.
     """
 
 
 @cli.command()
+@one_line_errors
 def games() -> None:
     """List the built-in games."""
-    for info in GAMES.values():
-        click.echo(f"{info.id:<18} {info.title}  (ruleslawyer/data/{info.data_file})")
+    lines = [f"{i.id:<18} {i.title}  (ruleslawyer/data/{i.data_file})\n" for i in GAMES.values()]
+    emit("".join(lines), None)
 
 
 @cli.command()
@@ -142,10 +145,21 @@ def games() -> None:
     help="Findings already in this baseline (from `ruleslawyer baseline`) do not fail.",
 )
 @click.option(
+    "--baseline-if-present",
+    "default_baseline",
+    type=FilePath("a baseline file's path"),
+    default=None,
+    metavar="FILE",
+    help="Use FILE as --baseline when it exists (and no --baseline is given); else check "
+    "without one. The published pre-commit hook passes ruleslawyer-baseline.json.",
+)
+@click.option(
     "--only-game-files",
     is_flag=True,
-    help="Leave out FILEs that are TOML but no game file, and check nothing (not every "
-    "built-in game) when none is left: for pre-commit, which passes every staged .toml.",
+    help="Leave out FILEs that are no game file (positions, logs and records of play, other "
+    "TOML: a game key naming no game, a game's table names shaped otherwise), and check "
+    "nothing (not every built-in game) when none is left: for pre-commit, which passes "
+    "every staged .toml.",
 )
 @max_seconds_option
 @one_line_errors
@@ -156,6 +170,7 @@ def check(
     fail_on: str,
     rulings: tuple[str, ...],
     baseline: Path | None,
+    default_baseline: Path | None,
     only_game_files: bool,
     max_seconds: float | None,
 ) -> None:
@@ -169,7 +184,7 @@ def check(
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import check_all, game_files
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
-    from ruleslawyer.reports import renderer
+    from ruleslawyer.reports import markdown, renderer
 
     if only_game_files:
         targets = tuple(game_files(targets))
@@ -177,12 +192,20 @@ def check(
             click.echo("no game files among the files given: nothing to check", err=True)
             return
     kinds = parse_kinds(fail_on)
+    if baseline is None and default_baseline is not None and default_baseline.exists():
+        baseline = default_baseline
     accepted = baselines.load(baseline) if baseline is not None else None
     budget = Budget(max_seconds=max_seconds)
     results = check_all(targets, parse_ruling_options(rulings), budget, progress)
     if accepted is not None:
         results = baselines.apply(results, accepted)
-    emit(renderer(fmt)(results, kinds), output)
+    if fmt == "markdown":  # its note names the command that wrote it: this one
+        words = ["ruleslawyer", "check", *targets, "--format", "markdown"]
+        words += _report_options("markdown", fail_on, rulings)
+        words += ["--baseline", str(baseline)] if baseline is not None else []
+        emit(markdown.render(results, kinds, command=shlex.join(words)), output)
+    else:
+        emit(renderer(fmt)(results, kinds), output)
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
     if any(r.unfinished() for r in results):
@@ -228,20 +251,23 @@ def report(
     from ruleslawyer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
     from ruleslawyer.outputs import write_set
-    from ruleslawyer.reports.files import index_file, page_names, report_files
+    from ruleslawyer.reports.files import index_file, page_files, page_names
 
     kinds = parse_kinds(fail_on)
     sources = load_all(targets)
     budget = Budget(max_seconds=max_seconds)
     results = check_sources(sources, parse_ruling_options(rulings), budget, progress)
     files: dict[str, str] = {}
+    finished = True  # every designer table's search (the Kaelyfos card table) within budget
     names = page_names(sources, reserved=("index",) if fmt == "html" else ())
     options = _report_options(fmt, fail_on, rulings)
     for source, result, name in zip(sources, results, names, strict=True):
         progress(f"drawing the pictures of {source.display} ...")
         target = source.game if source.built_in else source.display
         command = shlex.join(["ruleslawyer", "report", target, *options])
-        files.update(report_files(source, result, kinds, fmt, name, command))
+        page = page_files(source, result, kinds, fmt, name, command, budget)
+        files.update(page.files)
+        finished = finished and page.finished
     if fmt == "html":
         pages = [(f"{name}.html", result) for name, result in zip(names, results, strict=True)]
         files.update(
@@ -254,7 +280,7 @@ def report(
         answer_given()
     if any(r.failing(kinds) for r in results):
         raise SystemExit(1)
-    if any(r.unfinished() for r in results):
+    if not finished or any(r.unfinished() for r in results):
         raise SystemExit(EXIT_UNFINISHED)
 
 
@@ -278,4 +304,27 @@ for _command in designer.COMMANDS:
 
 def main() -> None:
     run_as_console_script()
-    cli(prog_name="ruleslawyer")
+    try:
+        cli(prog_name="ruleslawyer")
+    except (OSError, UnicodeEncodeError) as exc:  # click's own output: --help, --version
+        if not _writing_stdout(exc):
+            raise
+        from ruleslawyer.outputs import unwritable_stdout, unwritable_text
+
+        if isinstance(exc, UnicodeEncodeError):
+            error = unwritable_text(exc.object, exc.encoding)
+        else:
+            error = unwritable_stdout(exc)
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(2) from None
+
+
+def _writing_stdout(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised writing to stdout (``click.echo``'s ``file``): the last
+    frame of its traceback writes there."""
+    import sys
+
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_locals.get("file") is sys.stdout

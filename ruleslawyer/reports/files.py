@@ -14,8 +14,9 @@ with ``-2``, ``-3``, ... where two game files of one run would share a name
 ``<dir>/index.html`` links every page of the run.
 
 A game may also have ``ruleslawyer/reports/tables/<module>.py`` defining
-``tables(source, result)`` that returns Markdown lines (a designer's table), shown
-after the summary table and the game's own pictures.
+``tables(source, result, budget)`` that returns a :class:`Table` (Markdown lines: a
+designer's table, shown after the summary table and the game's own pictures), which
+says whether it finished within the run's budget (``--max-seconds``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ruleslawyer import coverage, games
+from ruleslawyer.budget import Budget
 from ruleslawyer.checking import GameResult
 from ruleslawyer.findings import Kind
 from ruleslawyer.gamefiles import GameSource
@@ -60,9 +62,24 @@ def pictures(source: GameSource, result: GameResult) -> list[Figure]:
     return [Figure(*picture) for picture in drawer.pictures(source, result)]
 
 
-def tables(source: GameSource, result: GameResult) -> list[str]:
+class Table(NamedTuple):
+    """A designer's table of a report: its Markdown lines, and whether its search finished."""
+
+    lines: list[str]
+    finished: bool = True
+
+
+class Page(NamedTuple):
+    """The files of one game file's report (relative path -> content), and whether every
+    search of its tables finished."""
+
+    files: dict[str, str]
+    finished: bool
+
+
+def tables(source: GameSource, result: GameResult, budget: Budget | None = None) -> Table:
     maker = _game_module(source, "tables")
-    return [] if maker is None else list(maker.tables(source, result))
+    return Table([]) if maker is None else maker.tables(source, result, budget or Budget())
 
 
 def page_names(sources: Sequence[GameSource], reserved: Sequence[str] = ()) -> list[str]:
@@ -85,21 +102,24 @@ def page_names(sources: Sequence[GameSource], reserved: Sequence[str] = ()) -> l
     return names
 
 
-def report_files(
+def page_files(
     source: GameSource,
     result: GameResult,
     fail_on: frozenset[Kind],
     fmt: str = "markdown",
     name: str | None = None,
     command: str | None = None,
-) -> dict[str, str]:
-    """Relative path -> content, for one game file's report, its page called ``name``.
+    budget: Budget | None = None,
+) -> Page:
+    """The files of one game file's report, its page called ``name``, and whether its tables'
+    searches finished within ``budget``.
 
     ``name`` defaults to the game id; ``command`` is the one the page says wrote it.
     """
     name = name or result.game
     figures = pictures(source, result)
-    extra = tables(source, result)
+    table = tables(source, result, budget)
+    extra = table.lines
     svgs = {f"{name}/{fig.name}.svg": fig.svg for fig in figures}
     images: dict[str | None, list[tuple[str, str]]] = {}
     for fig in figures:
@@ -109,9 +129,15 @@ def report_files(
         from ruleslawyer.reports.html_page import page
 
         body = game_report(result, fail_on, images, header=False, tables=extra)
-        return {**svgs, f"{name}.html": page(result, f"{body}\n{covered}", svgs, command)}
+        html = page(result, f"{body}\n{covered}", svgs, command)
+        return Page({**svgs, f"{name}.html": html}, table.finished)
     text = game_report(result, fail_on, images, tables=extra, command=command)
-    return {**svgs, f"{name}.md": f"{text}\n{covered}"}
+    return Page({**svgs, f"{name}.md": f"{text}\n{covered}"}, table.finished)
+
+
+def report_files(source: GameSource, result: GameResult, *args: Any) -> dict[str, str]:
+    """Relative path -> content, for one game file's report (:func:`page_files`' files)."""
+    return page_files(source, result, *args).files
 
 
 def index_file(

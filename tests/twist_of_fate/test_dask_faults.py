@@ -232,6 +232,37 @@ def test_a_damaged_unfinished_run_is_refused_and_whole_resumes(small: Path, tmp_
     assert _answer(out) == _known(small)
 
 
+# ---- a folder holding other files: refused, left as it was (fuzz round 4: the tiers were
+# written over them, the position itself included when it had a tier file's name) ----
+
+
+@pytest.mark.parametrize(
+    "held", ["notes.txt", "tier-0002/notes.txt", "tier-0001/states-00000.npy", "tier-0000"]
+)
+def test_a_work_directory_holding_other_files_is_refused_and_left_as_it_was(
+    small: Path, tmp_path: Path, held: str
+) -> None:
+    work = tmp_path / "work"
+    (work / held).parent.mkdir(parents=True)
+    (work / held).write_text(SMALL)  # tier-0000: a file where the engine makes a folder
+    position = work / held if held.endswith(".npy") else small  # the position, in there
+    code, out, err = _dask(position, work)
+    _one_line(code, err, held)
+    assert out == "" and (work / held).read_text() == SMALL
+    assert sorted(p.relative_to(work).as_posix() for p in work.rglob("*")) == sorted(
+        {held, *(p.as_posix() for p in Path(held).parents if p != Path("."))}
+    )  # no lock, no tier left behind
+
+
+def test_a_finished_run_with_a_file_added_is_refused_on_resume(
+    small: Path, finished: Path, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    shutil.copytree(finished, work)
+    (work / "tier-0003" / "mine.npy").write_bytes(b"the designer's")
+    _one_line(*_dask(small, work, "--resume")[::2], "tier-0003/mine.npy", "did not write")
+
+
 # ---- one run at a time ----
 
 
@@ -349,3 +380,79 @@ def test_engine_refuses_a_damaged_directory_with_an_input_error(
     # refused, it let the lock go: a repaired directory resumes
     shutil.copy2(finished / "tier-0000" / "values-00000.npy", work / "tier-0000")
     assert Engine(load_position(small), Rules(), InProcess(), work, resume=True).solve().finished
+
+
+# ---- --scheduler naming something that is no Dask scheduler (fuzz round 4: a 75-line
+# traceback, a 3 EiB allocation for an HTTP server's first bytes, or a hang until Ctrl-C
+# for a server that waits for its client to speak first) ----
+
+# What a Dask scheduler sends first on a new connection (captured from distributed 2026.8's
+# LocalCluster): the frames' length, one frame, its length, the msgpack of its handshake.
+DASK_GREETING = (
+    b":\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00*\x00\x00\x00\x00\x00\x00"
+    b"\x00\x83\xabcompression\xc0\xa6python\x93\x03\x0b\x07\xafpickle-protocol\x05"
+)
+
+
+@contextlib.contextmanager
+def _server(greeting: bytes | None, close: bool = True) -> Iterator[str]:
+    """A TCP server on loopback that sends ``greeting`` (None: nothing) to each client, then
+    closes (or holds the connection open); its address."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                if greeting:
+                    conn.sendall(greeting)
+                if close:
+                    conn.close()
+                else:
+                    held.append(conn)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        with contextlib.suppress(OSError):
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the accept: nothing listens any more
+        listener.close()
+        for conn in held:
+            conn.close()
+
+
+@pytest.mark.parametrize(
+    "greeting, close, said",
+    [
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", True, "does not speak Dask's"),
+        (b"\xff" * 64, True, "does not speak Dask's"),  # a length of 2**64 - 1
+        (None, True, "no greeting"),  # closed at once
+        (None, False, "no greeting within 0.2 s"),  # waits for the client to speak first
+        (DASK_GREETING[:20], True, "no greeting"),  # cut short
+    ],
+    ids=["http", "huge-length", "closed", "silent", "cut-short"],
+)
+def test_a_scheduler_address_that_is_no_dask_scheduler_is_one_line(
+    small: Path, monkeypatch, greeting: bytes | None, close: bool, said: str
+) -> None:
+    from ruleslawyer.solvers.twist_of_fate import dask
+
+    monkeypatch.setattr(dask, "PROBE_SECONDS", 0.2)  # the test's own server: at once or never
+    with _server(greeting, close) as address:
+        code, out, err = _cli(str(small), "--engine", "dask", "--scheduler", address)
+    _one_line(code, err, "--scheduler", address, said)
+    assert out == ""
+
+
+def test_a_dask_greeting_passes_the_probe() -> None:
+    from ruleslawyer.solvers.twist_of_fate.dask import probe_scheduler
+
+    with _server(DASK_GREETING) as address:
+        probe_scheduler(address)  # no error: Dask's client takes it from here
+    with pytest.raises(InputError, match="Connection refused"):
+        probe_scheduler(address)  # closed now

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from ruleslawyer.budget import Budget
 from ruleslawyer.checking import GameResult
 from ruleslawyer.gamefiles import GameSource
 from ruleslawyer.graphs.board import parse_board
-from ruleslawyer.solvers.kaelyfos.cards import MAX_PIECES, card_table, markdown
+from ruleslawyer.reports.files import Table
+from ruleslawyer.solvers.kaelyfos.cards import MAX_PIECES, card_table_within, markdown
 
 
-def tables(source: GameSource, result: GameResult) -> list[str]:
+def tables(source: GameSource, result: GameResult, budget: Budget) -> Table:
     board = parse_board(source.document, source.display)
-    return markdown(card_table(board, result.rulings), result.rulings, MAX_PIECES)
+    rows, finished = card_table_within(board, result.rulings, budget, MAX_PIECES)
+    return Table(markdown(rows, result.rulings, MAX_PIECES, finished), finished)

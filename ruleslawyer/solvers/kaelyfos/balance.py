@@ -198,6 +198,18 @@ def balance(
     return replace(base, finished=finished, divergences=tuple(divergences))
 
 
+class _Evaluator(Evaluator):
+    """``advise``'s evaluator with the budget checked at every outcome a card's resolution
+    reaches, not only every 16 draws: one draw can branch thousands of ways (20
+    bloodsuckers spawned on a node four explorers share: 1,771 splits of the distress), and
+    on a large board 16 draws ran minutes past ``--max-seconds``."""
+
+    def _seen(self, out: Any) -> None:
+        super()._seen(out)
+        if self.budget.spent():
+            raise OutOfTime
+
+
 def deal_figures(
     board: Board,
     crew: tuple[tuple[str, str], ...],
@@ -211,7 +223,7 @@ def deal_figures(
     """The figures under the readings ``chosen`` (no divergences)."""
     cards = {b.name: Card(b.spawn, b.move) for b in board.behaviors}
     deck = remaining(board, ())
-    evaluator = Evaluator(chosen, cards, budget, ties)
+    evaluator = _Evaluator(chosen, cards, budget, ties)
     deals = sorted(nest_deals(board))
     progress = Progress("kaelyfos balance: nest deals", len(deals))
     rows: list[DealRow] = []

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from ruleslawyer.budget import Budget
 from ruleslawyer.checks.kaelyfos import pieces, positions
 from ruleslawyer.graphs.board import Board
 from ruleslawyer.models.kaelyfos.points import in_force
@@ -67,13 +68,26 @@ def card_table(
     board: Board, rulings: Mapping[str, str], max_pieces: int = MAX_PIECES
 ) -> tuple[CardRow, ...]:
     """One row per distinct card of the deck, in file order (see the module doc)."""
+    return card_table_within(board, rulings, Budget(), max_pieces)[0]
+
+
+def card_table_within(
+    board: Board, rulings: Mapping[str, str], budget: Budget, max_pieces: int = MAX_PIECES
+) -> tuple[tuple[CardRow, ...], bool]:
+    """:func:`card_table`, and whether it finished: it stops once ``budget`` is spent, looked
+    at before each position (one takes up to about a second on a board of 200 nodes), with
+    the rows of the positions done."""
     chosen = in_force(dict(rulings))
     cards = deck_cards(board)
     spread: dict[Card, Counter[Fraction]] = {c: Counter() for c in cards}
     moved: dict[Card, bool] = dict.fromkeys(cards, False)
+    finished = True
     for position in positions(board):
         if pieces(position) > max_pieces:
             break  # positions come smallest first
+        if budget.spent():
+            finished = False
+            break
         card = position.card
         value, results = _outcomes(position, chosen)
         spread[card][value] += 1
@@ -83,7 +97,7 @@ def card_table(
     names: dict[Card, list[str]] = {c: [] for c in cards}
     for b in board.behaviors:
         names[Card(b.spawn, b.move)].append(b.name)
-    return tuple(
+    rows = tuple(
         CardRow(
             tuple(names[c]) or ("(the rulebook's example card)",),
             c,
@@ -93,6 +107,7 @@ def card_table(
         )
         for c in cards
     )
+    return rows, finished
 
 
 def _outcomes(position: Position, chosen: Mapping[str, str]) -> tuple[Fraction, frozenset[Any]]:
@@ -102,8 +117,11 @@ def _outcomes(position: Position, chosen: Mapping[str, str]) -> tuple[Fraction, 
     return value.expected, frozenset(results)
 
 
-def markdown(rows: tuple[CardRow, ...], rulings: Mapping[str, str], max_pieces: int) -> list[str]:
-    """The report's table, with what it assumes."""
+def markdown(
+    rows: tuple[CardRow, ...], rulings: Mapping[str, str], max_pieces: int, finished: bool = True
+) -> list[str]:
+    """The report's table, with what it assumes; unfinished, it says so and claims no dead
+    card (one may yet attack or move in a position not searched)."""
     lines = [
         "## Behaviour cards: distress and dead cards",
         "",
@@ -122,16 +140,27 @@ def markdown(rows: tuple[CardRow, ...], rulings: Mapping[str, str], max_pieces: 
         "| never moves |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    if not finished:
+        searched = sum(r.positions for r in rows)
+        lines[3:3] = [
+            "",
+            f"**Not finished**: the budget (`--max-seconds`) ran out after {searched} "
+            "positions. The counts cover those; a card not yet seen to attack or move is "
+            "marked `not known`, not dead.",
+        ]
+    never = "yes" if finished else "not known"
     for r in rows:
         spread = ", ".join(f"{d}: {n}" for d, n in r.distress)
         lines.append(
             f"| {', '.join(r.names)} | {', '.join(r.card.spawn) or 'none'} | {r.card.move} "
-            f"| {r.positions} | {spread} | {r.mean():.3f} | {'yes' if not r.attacks else 'no'} "
-            f"| {'yes' if not r.moves else 'no'} |"
+            f"| {r.positions} | {spread} | {r.mean():.3f} | {never if not r.attacks else 'no'} "
+            f"| {never if not r.moves else 'no'} |"
         )
     dead = [r for r in rows if not r.attacks or not r.moves]
     lines.append("")
-    if dead:
+    if not finished:
+        lines.append("Dead cards: not known (the search did not finish).")
+    elif dead:
         lines.append(
             "Dead cards: "
             + "; ".join(

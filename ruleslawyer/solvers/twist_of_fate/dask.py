@@ -38,6 +38,7 @@ import re
 import resource
 import shutil
 import signal
+import socket
 import stat
 import threading
 import time
@@ -51,6 +52,7 @@ import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
+from ruleslawyer.inputs import was_read
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Rules, seat_names
 from ruleslawyer.solvers.twist_of_fate import tiers
@@ -536,6 +538,40 @@ def _check_run(run: Run) -> None:
             raise ValueError("ends: its name")
 
 
+# The names this engine gives what it writes in a work directory (and its temporary files)
+_TMP = r"\..+\.\d+\.tmp"
+_OWN_TOP = re.compile(rf"tier-\d{{4}}(\.in)?|ends-\d{{4}}\.npy|{MANIFEST}|{LOCK}|{_TMP}")
+_OWN_INSIDE = re.compile(rf"(states|values|from)-\d{{5}}(\.starts)?\.npy|{_TMP}")
+
+
+def _refuse_foreign(work: Path) -> None:
+    """Refuse a work directory holding anything this engine would not have written there
+    (a file of the user's, a folder of another program's), or a file this command read:
+    the tiers are written over whatever has their names, and a tier's folder is replaced
+    whole. Its own folders must be folders, not links (never followed)."""
+    expected = "an empty work directory, or one only this engine has written in"
+    for entry in sorted(os.scandir(work), key=lambda e: e.name):
+        inside = entry.name.startswith("tier-")
+        if not _OWN_TOP.fullmatch(entry.name):
+            found = "a file this engine did not write"
+        elif inside and not entry.is_dir(follow_symlinks=False):
+            found = f"{_kind(entry.stat(follow_symlinks=False).st_mode)}, not a tier's folder"
+        elif was_read(entry.stat(follow_symlinks=False)):
+            found = "a file this command reads"
+        else:
+            found = ""
+        if found:
+            raise InputError(str(work), entry.name, found, expected)
+        for sub in sorted(os.scandir(entry.path), key=lambda e: e.name) if inside else ():
+            if not _OWN_INSIDE.fullmatch(sub.name):
+                found = "a file this engine did not write"
+            elif was_read(sub.stat(follow_symlinks=False)):
+                found = "a file this command reads"
+            else:
+                continue
+            raise InputError(str(work), f"{entry.name}/{sub.name}", found, expected)
+
+
 def _open_run(work: Path, digest: str, resume: bool) -> Run:
     manifest = work / MANIFEST
     if not os.path.lexists(manifest):
@@ -630,6 +666,7 @@ class Engine:
         self.lock: int | None = None
         try:
             work.mkdir(parents=True, exist_ok=True)
+            _refuse_foreign(work)
             self.lock = _lock(work)
             self.run = _open_run(work, _digest(self.prob), resume)
             for stale in work.rglob(".*.tmp"):  # of a task whose worker died mid-write
@@ -888,12 +925,12 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
+        probe_scheduler(scheduler)
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise InputError(
-                "--scheduler", scheduler, str(exc) or "no answer", "a running Dask scheduler"
-            ) from None
+        except Exception as exc:  # whatever Dask makes of what answers there: one line
+            found = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            raise InputError("--scheduler", scheduler, found, "a running Dask scheduler") from None
         return DaskRunner(client, f"scheduler {scheduler}"), client
     import dask
 
@@ -940,6 +977,58 @@ def connect(workers: int | None, scheduler: str | None, worker_memory: int) -> t
             cluster.close()
         raise
     return DaskRunner(client, f"local cluster of {workers} worker processes"), cluster
+
+
+PROBE_SECONDS = 10.0  # how long --scheduler's address may take to connect and greet
+GREETING_MOST = 1 << 20  # bytes: a Dask handshake is about 60
+
+
+def probe_scheduler(address: str) -> None:
+    """Refuse, in one line, a TCP ``--scheduler`` address where no Dask scheduler answers,
+    before Dask's client meets it: Dask reads the first 8 bytes any server sends as a length
+    to allocate (an HTTP server's "HTTP/1.1" asked for 3 EiB) and waits without end for a
+    server that waits for its client to speak first. A Dask scheduler (or any Dask server)
+    greets first: a frame of its handshake (length, frame count, frame lengths, msgpack
+    naming ``pickle-protocol``). Other transports (``tls://``, ``ucx://``) are left to Dask."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    expected = "the address of a running Dask scheduler (tcp://HOST:PORT)"
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise InputError("--scheduler", "", address, f"{expected}: {exc}") from None
+
+    def read(conn: socket.socket, size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = conn.recv(min(size - len(data), 1 << 16))
+            if not chunk:
+                said = f"closed after {len(data)} bytes, no greeting"
+                raise ConnectionError(errno.ECONNRESET, said)
+            data += chunk
+        return data
+
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_SECONDS) as conn:
+            head = read(conn, 8)
+            size = int.from_bytes(head, "little")
+            body = read(conn, size) if 16 <= size <= GREETING_MOST else b""
+    except TimeoutError:
+        said = f"no greeting within {PROBE_SECONDS:g} s (a server that waits for its client)"
+        raise InputError("--scheduler", address, said, expected) from None
+    except (OSError, OverflowError, ValueError) as exc:
+        said = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise InputError("--scheduler", address, said, expected) from None
+    frames = int.from_bytes(body[:8], "little")
+    lengths = [int.from_bytes(body[8 + 8 * i : 16 + 8 * i], "little") for i in range(frames)]
+    if not (0 < frames <= 64 and sum(lengths) == size - 8 - 8 * frames) or (
+        b"pickle-protocol" not in body
+    ):
+        said = f"a server that does not speak Dask's protocol (it sent {(head + body)[:24]!r})"
+        raise InputError("--scheduler", address, said, expected)
 
 
 def dask_setup(worker: Any) -> None:
