@@ -48,3 +48,18 @@ def test_importing_the_solvers_points_numba_at_that_cache(tmp_path: Path) -> Non
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == [str(tmp_path / "mine")] * 2
+
+
+def test_numba_imported_first_still_caches_in_that_folder(tmp_path: Path) -> None:
+    # Numba reads NUMBA_CACHE_DIR as it is imported: imported first (a test module, a
+    # notebook), it would cache beside the sources but for the package reading it again
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    code = (
+        "import numba; import ruleslawyer.solvers.twist_of_fate.kernel;"
+        "print(numba.config.CACHE_DIR)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == str(kernel_cache_dir(HERE)).replace(str(Path.home() / ".cache"), str(tmp_path))
