@@ -260,7 +260,7 @@ def pack(k1, k2, fields, head, to_local):
     """The kernel's two words as one (:data:`NOT_PACKED` if a field is out of its range)."""
     seats, players, hb = head[0], head[1], head[2]
     w = np.int64(0)
-    f = 0
+    f = np.int64(0)  # not 0: see _open
     for s in range(seats):
         seat = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
         values = (
@@ -773,7 +773,8 @@ def _open(
     hands_at = head[0] * SEAT_PARTS + p * head[3]
     act_at = head[0] * SEAT_PARTS + head[1] * head[3]
     p_old, _ = _seat_parts(parts, p, fp)
-    j = 0
+    # np.int64(0), not 0: a literal would compile a callee again for it (a first run)
+    j = np.int64(0)
     for i in range(cards.shape[1]):
         c = cards[hand, i]
         if c < 0:
@@ -808,7 +809,7 @@ def _open(
                         ep = RAISE_LUCK
                     else:
                         ep = RAISE_SHILLING
-                    c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
+                    c1, c2, leaf = child(k1, k2c, p, t, ep, np.int64(0), params, scores)
                     kw = pack_by(c1, c2, parts, head)
                     _emit(kid, d, j, c1, c2, kw, leaf, base + v, params, main, leaves)
                     j += 1
@@ -851,8 +852,8 @@ def _open(
                     xt, ot = _seat_parts(parts, t, new_t)
                     kw = kw_t ^ xp ^ xt if (bad_t | op | ot) >= 0 else np.int64(NOT_PACKED)
                 else:
-                    ep = columns[c, v, 0]
-                    et = columns[c, v, 1]
+                    ep = np.int64(columns[c, v, 0])
+                    et = np.int64(columns[c, v, 1])
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
                     kw = pack_by(c1, c2, parts, head)
                 _emit(kid, d, j, c1, c2, kw, leaf, base + v, params, main, leaves)
@@ -912,7 +913,7 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     r = frame[d, F_R]
     gw = frame[d, F_GW]
     pw = frame[d, F_PW]
-    keep = 0
+    keep = np.int64(0)  # not 0: see _open
     n_leaves = 0
     n_ends = 0
     status = 0

@@ -302,7 +302,7 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
     projections in ``ends``. Returns 0, or the status that stops the search."""
     kmask = params[P_KMASK]
     endmask = params[P_ENDMASK]
-    keep = 0
+    keep = np.int64(0)  # not 0: a literal would compile keep_child again (a first run)
     for j in range(frame[d, F_N]):
         b = j * KID
         kw = kid[d, b + K_W]
@@ -416,7 +416,8 @@ def search(
             if code < 0:
                 status = STATUS_UNPACKABLE
                 break
-            added = insert_from(table, kw, kw | (code << params[C_VSHIFT]), 0, start, kmask)
+            w0 = kw | (code << params[C_VSHIFT])
+            added = insert_from(table, kw, w0, np.int64(0), start, kmask)  # as for _open
         if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break
@@ -447,9 +448,11 @@ def principal_line(
         w = lookup(table, kw, slot_hash(kw), params)
         if w < 0:
             break
+        # depth np.int64(0), not 0: a literal 0 would compile _open (and what it calls)
+        # a second time, for that constant, on a first run
         _open(
-            frame, kid, 0, params, remove, cards, sides, scores, columns, after, table,
-            dummy, parts, head,
+            frame, kid, np.int64(0), params, remove, cards, sides, scores, columns, after,
+            table, dummy, parts, head,
         )  # fmt: skip
         found = -1
         for j in range(frame[0, F_N]):
