@@ -196,10 +196,10 @@ def _tiers() -> None:
     from ruleslawyer.solvers.twist_of_fate.dask import solve
 
     position, rules = _tiny()
-    # partitions of a few states: the tiers split as a large position's do
+    # partitions of 200 states: the last tier splits into several, as a large position's do
     solve(
         position, rules, Budget(), workers=0, scheduler=None, work_dir=None, resume=False,
-        partition_states=4,
+        partition_states=200,
     )  # fmt: skip
 
 
