@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 SOLVERS = {
     "pruned": "the pruned paranoid search",
     "maxn": "the max^n and exhaustive paranoid search",
-    "memory": "the paranoid solver of check and diff",
+    "memory": "the paranoid solver of `ruleslawyer diff`",
     "tiers": "the Dask engine",
 }
 # --max-seconds and the compile (README, "The first run"): the budget is the search's
