@@ -9,21 +9,37 @@ from typing import Any
 
 from ruleslawyer.errors import BudgetExceeded
 
+# Seconds spent on one-time set-up that no budget counts: compiling the Twist of Fate
+# search kernels (ruleslawyer.solvers.twist_of_fate). A budget bounds the search.
+_NOT_COUNTED = [0.0]
+
+
+def not_counted(seconds: float) -> None:
+    """Leave ``seconds`` of set-up just spent out of every budget's time."""
+    _NOT_COUNTED[0] += seconds
+
+
+def _not_counted_yet() -> float:
+    return _NOT_COUNTED[0]
+
 
 @dataclass
 class Budget:
     """How much work a search may do. ``None`` means unbounded.
 
     Searches call :meth:`spent` as they go and report ``finished: false``
-    when it returns True before they are done.
+    when it returns True before they are done. Set-up left out by
+    :func:`not_counted` while the budget runs is not counted in its time.
     """
 
     max_seconds: float | None = None
     max_states: int | None = None
     started: float = field(default_factory=time.monotonic)
+    set_up_before: float = field(default_factory=_not_counted_yet, repr=False)
 
     def elapsed(self) -> float:
-        return time.monotonic() - self.started
+        set_up = _NOT_COUNTED[0] - self.set_up_before
+        return time.monotonic() - self.started - set_up
 
     def spent(self, states: int = 0) -> bool:
         if self.max_states is not None and states >= self.max_states:

@@ -86,3 +86,15 @@ def builtin_results() -> dict[str, GameResult]:
     from ruleslawyer.checking import check_all
 
     return {r.game: r for r in check_all([], {}, Budget())}
+
+
+@pytest.fixture(scope="session")
+def compiled_kernels() -> None:
+    """The Twist of Fate search kernels compiled (or loaded from Numba's cache) once per test
+    process, before any test that times a command that runs them: a first compile takes
+    minutes on a busy machine, and no test's clock may include it. Test processes that
+    start together (``-n 2``) compile once: the others wait for the first, then load
+    (see ``ruleslawyer.cli.twist_of_fate.kernels.prepare``)."""
+    from ruleslawyer.cli.twist_of_fate.kernels import prepare
+
+    prepare()

@@ -157,7 +157,8 @@ BLOCKS = docs.all_blocks()
     "block",
     [pytest.param(b, id=b.id, marks=[pytest.mark.slow] if b.slow else []) for b in BLOCKS],
 )
-def test_console_block(block: docs.Block) -> None:
+def test_console_block(block: docs.Block, compiled_kernels: None) -> None:
+    # the Twist of Fate kernels compiled before the first block's clock (docs.FAST_TIMEOUT)
     failures = [
         message
         for command, run in docs.run_block(block)

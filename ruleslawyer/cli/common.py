@@ -270,12 +270,21 @@ def whole(unit: str, least: int = 1, most: int | None = None) -> Number:
 
 SEED = Number("seed", whole=True, least=0, most=2**63 - 1)
 
-max_seconds_option = click.option(
-    "--max-seconds",
-    type=Number("seconds", above=0, most=86400 * 366),
-    default=None,
-    help="Stop searching after this many seconds and report finished: false.",
-)
+MAX_SECONDS_HELP = "Stop searching after this many seconds and report finished: false."
+
+
+def max_seconds(help: str = MAX_SECONDS_HELP) -> Callable[[F], F]:
+    """The ``--max-seconds`` option, with ``help`` (what the budget counts, where more
+    needs saying)."""
+    return click.option(
+        "--max-seconds",
+        type=Number("seconds", above=0, most=86400 * 366),
+        default=None,
+        help=help,
+    )
+
+
+max_seconds_option = max_seconds()
 
 
 def colour_allowed() -> bool:

@@ -248,6 +248,10 @@ def warm_up(kind: InputKind, command: Sequence[str]) -> None:
     if key in _WARM:
         return
     _WARM.add(key)
+    if command[0] == "twist-of-fate":  # a mutated case may take another solver's path
+        from ruleslawyer.cli.twist_of_fate.kernels import prepare
+
+        prepare()
     with tempfile.TemporaryDirectory(prefix="ruleslawyer-fuzz-warm-") as tmp:
         directory = Path(tmp)
         _write(kind, kind.base(), directory)

@@ -27,24 +27,38 @@ def test_a_change_to_one_kernel_moves_every_kernel_to_a_fresh_cache(tmp_path: Pa
     assert kernel_cache_dir(tmp_path) != before
 
 
+def _cache_seen(code: str, tmp_path: Path, **env: str) -> list[str]:
+    """What ``code`` prints in a fresh process whose cache home is ``tmp_path`` (no
+    NUMBA_CACHE_DIR unless given)."""
+    base = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**base, "XDG_CACHE_HOME": str(tmp_path), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.split()
+
+
+def _hashed(tmp_path: Path) -> str:
+    """The kernels' folder under the cache home ``tmp_path``."""
+    return str(kernel_cache_dir(HERE)).replace(str(Path.home() / ".cache"), str(tmp_path))
+
+
 def test_importing_the_solvers_points_numba_at_that_cache(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["XDG_CACHE_HOME"] = str(tmp_path)
     code = (
         "import ruleslawyer.solvers.twist_of_fate.kernel, numba, os;"
         "print(os.environ['NUMBA_CACHE_DIR']); print(numba.config.CACHE_DIR)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert (
-        out[0]
-        == out[1]
-        == str(kernel_cache_dir(HERE)).replace(str(Path.home() / ".cache"), str(tmp_path))
-    )
+    assert _cache_seen(code, tmp_path) == [_hashed(tmp_path)] * 2
     # a cache the user names is theirs
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert out == [str(tmp_path / "mine")] * 2
+    mine = str(tmp_path / "mine")
+    assert _cache_seen(code, tmp_path, NUMBA_CACHE_DIR=mine) == [mine] * 2
+
+
+def test_numba_imported_first_still_caches_in_that_folder(tmp_path: Path) -> None:
+    # Numba reads NUMBA_CACHE_DIR as it is imported: imported first (a test module, a
+    # notebook), it would cache beside the sources but for the package reading it again
+    code = "import numba, ruleslawyer.solvers.twist_of_fate.kernel; print(numba.config.CACHE_DIR)"
+    assert _cache_seen(code, tmp_path) == [_hashed(tmp_path)]

@@ -16,13 +16,13 @@ from ruleslawyer.cli.common import (
     comma_choices,
     emit,
     format_option,
-    max_seconds_option,
     one_line_errors,
     output_option,
     progress,
     ruling_option,
     whole,
 )
+from ruleslawyer.cli.twist_of_fate.kernels import compiled_first, max_seconds_option
 from ruleslawyer.schemas import dumps as json_text
 
 POLICIES = ("mcts", "random")
@@ -160,6 +160,8 @@ def balance(
         exact_plies=defaults.exact_plies if exact_plies is None else exact_plies,
     )
     agents = tuple(mcts if p == "mcts" else Agent(policy="random") for p in policies)
+    if "mcts" in policies:  # the exact max^n search of each round's last plies
+        compiled_first(["maxn"], max_seconds)
     progress(f"playing {games} games per player count ({', '.join(map(str, counts))}) ...")
     found = run(
         cards, rules, dict(chosen), counts, games, seed, agents, max_rounds,

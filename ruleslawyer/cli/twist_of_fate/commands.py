@@ -20,12 +20,16 @@ from ruleslawyer.cli.common import (
     Number,
     emit,
     format_option,
-    max_seconds_option,
     one_line_errors,
     output_option,
     progress,
     ruling_option,
     whole,
+)
+from ruleslawyer.cli.twist_of_fate.kernels import (
+    compile_command,
+    compiled_first,
+    max_seconds_option,
 )
 from ruleslawyer.schemas import dumps as json_text
 
@@ -248,6 +252,7 @@ def solve(
                 "--workers and --scheduler: give one (a local or a running cluster)"
             )
         _check_workers(workers)
+        compiled_first(["tiers"], max_seconds)
         _solve_on_dask(
             pos, rules, budget, fmt, output,
             workers=2 if workers is None and scheduler is None else workers,
@@ -269,6 +274,8 @@ def solve(
     if horizon == "game" or rounds is not None or pos.hidden:
         from ruleslawyer.cli.twist_of_fate.rounds import solve_rounds
 
+        if horizon == "round" and rounds is None and solver == "numba":
+            compiled_first(["maxn"], max_seconds)  # each assignment of the hidden cards
         found = solve_rounds(pos, str(position), rules, model, horizon, rounds, solver, budget)
         if model == "paranoid":
             uncovered = "--horizon game" if horizon == "game" or rounds else "[[hidden]] cards"
@@ -280,6 +287,7 @@ def solve(
         from ruleslawyer.cli.twist_of_fate.text import render_pruned
         from ruleslawyer.solvers.twist_of_fate.pruned import driver
 
+        compiled_first(["pruned"], max_seconds)
         progress(f"searching {position} (pruned paranoid search) ...")
         found = driver.answer_json(
             pos,
@@ -292,6 +300,8 @@ def solve(
         if not found["finished"]:
             raise SystemExit(EXIT_UNFINISHED)
         return
+    if solver == "numba":
+        compiled_first(["maxn"], max_seconds)
     progress(f"searching every line of play from {position} ({solver} solver) ...")
     if model == "maxn":
         found = analysis_json(
@@ -426,6 +436,7 @@ def _check_workers(workers: int | None) -> None:
 from ruleslawyer.cli.twist_of_fate.balance import balance  # noqa: E402 (after the group)
 
 group.add_command(balance)
+group.add_command(compile_command)
 
 # `advise` (the word the other games use for "what should I play here") is `solve`, listed as
 # its alias in `ruleslawyer twist-of-fate --help`.

@@ -25,6 +25,12 @@ load between slices.
 
 The rules here mirror :mod:`ruleslawyer.models.twist_of_fate.play` line for line; the
 differential test holds them to the reference solver.
+
+The small functions are inlined by LLVM (``forceinline=True``: each is compiled once
+and marked ``alwaysinline``), not by Numba (``inline="always"``, which copies the
+callee's IR into every caller, block by block: a first run spent 25-35 CPU seconds of
+its compile there). The searches run as fast either way (benchmarks/README.md,
+"The first run's compile").
 """
 
 from __future__ import annotations
@@ -34,6 +40,10 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from ruleslawyer.solvers.twist_of_fate import leave_compiles_out_of_budgets
+
+leave_compiles_out_of_budgets()  # before any kernel compiles: no budget counts a compile
 
 SEAT_BITS = 15
 SEAT_MASK = (1 << SEAT_BITS) - 1
@@ -211,13 +221,13 @@ def _store_release(typingctx, table, index, column, value):
     return sig, codegen
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def hash_k2(k2):
     """The second word's part of :func:`key_hash` (the same for all of a card's plays)."""
     return np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def hash_with(k1, h2):
     """:func:`key_hash` of ``k1`` and a second word whose :func:`hash_k2` is ``h2``."""
     h = (np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ h2
@@ -227,12 +237,12 @@ def hash_with(k1, h2):
     return np.int64(h >> np.uint64(1))
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def key_hash(k1, k2):
     return hash_with(k1, hash_k2(k2))
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _put(word, value, fields, f):
     x = value - fields[f, 2]
     if x < 0 or x >= np.int64(1) << fields[f, 1]:
@@ -240,17 +250,17 @@ def _put(word, value, fields, f):
     return word | (x << fields[f, 0])
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _get(word, fields, f):
     return ((word >> fields[f, 0]) & ((np.int64(1) << fields[f, 1]) - 1)) + fields[f, 2]
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def pack(k1, k2, fields, head, to_local):
     """The kernel's two words as one (:data:`NOT_PACKED` if a field is out of its range)."""
     seats, players, hb = head[0], head[1], head[2]
     w = np.int64(0)
-    f = 0
+    f = np.int64(0)  # not 0: see _open
     for s in range(seats):
         seat = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
         values = (
@@ -275,7 +285,7 @@ def pack(k1, k2, fields, head, to_local):
     return _put(w, (k2 >> (hb * players)) & 7, fields, f + 1)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def pack_by(k1, k2, parts, head):
     """:func:`pack` by table: each field's part of the word looked up in ``parts``
     (see ``tiers.pack_parts``), all ORed together; a field out of its
@@ -319,13 +329,13 @@ def unpack(w, fields, head, to_global):
     return k1, k2
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def slot_hash(kw):
     """The hash of a packed state (with its marker bit) in the memory solver's tables."""
     return key_hash(kw, 0)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _second(table, i):
     """A two-word slot's second word; a slot another thread has just claimed holds 0
     there for a moment (its first word is written first), so wait for it."""
@@ -335,13 +345,13 @@ def _second(table, i):
     return w
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def home_mask(table):
     """A state's home slot is its hash and this (the table's rows less :data:`PAD`, less 1)."""
     return table.shape[0] - PAD - 1
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _narrow(val, params):
     """A value (the 16-bit encoding of :func:`_encode`) in the bits a one-word slot has
     for it: each Sanctuary as an offset in the root seat's packed range."""
@@ -352,7 +362,7 @@ def _narrow(val, params):
     return g | (r << zw) | (((val >> 14) & 3) << (2 * zw))
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _widen(c, params):
     """:func:`_narrow` undone."""
     low = params[P_ZLOW]
@@ -361,7 +371,7 @@ def _widen(c, params):
     return ((c & zmask) + low) | ((((c >> zw) & zmask) + low) << 7) | (((c >> (2 * zw)) & 3) << 14)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def slot_words(kw, val, params, width):
     """The words a node's slot holds: the packed state ``kw`` with its value ``val``
     in the bits above it (one-word slots), or ``kw`` and the value (two-word slots)."""
@@ -370,7 +380,7 @@ def slot_words(kw, val, params, width):
     return kw, val | VALUE_MARK
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def locate(table, kw, kmask, i):
     """From slot ``i`` on: the slot holding the packed state ``kw`` and True, or the
     first empty slot and False."""
@@ -383,7 +393,7 @@ def locate(table, kw, kmask, i):
         i += 1
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def slot_value(table, i, params):
     """The value (see :func:`_encode`) in slot ``i`` of the main table."""
     if table.shape[1] == 1:
@@ -398,13 +408,13 @@ def slot_value(table, i, params):
 # when its node was opened keeps that slot (with the table's rows, to tell a slot of
 # the same table from one of before it grew) for the probes before it is entered and
 # when it is stored, which then read one cache line instead of the whole run again.
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def run_mark(table, i):
     """Slot ``i`` of ``table`` as kept in ``K_SLOT``/``F_SLOT``."""
     return (np.int64(table.shape[0]) << 32) | i
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def run_start(table, mark, h):
     """Where a probe for the state of hash ``h`` may start: the slot ``mark`` kept (see
     :func:`run_mark`) if ``table`` has not grown since, else the home slot."""
@@ -413,7 +423,7 @@ def run_start(table, mark, h):
     return h & home_mask(table)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def find(table, kw, h, params):
     """The value (see :func:`_encode`) stored with the packed state ``kw`` (``h`` its
     :func:`slot_hash`); -1 if the table has no such state."""
@@ -421,7 +431,7 @@ def find(table, kw, h, params):
     return slot_value(table, i, params) if found else np.int64(-1)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def insert(table, kw, w0, w1, h, kmask):
     """Put the packed state ``kw`` in the table, its slot holding ``w0`` (and ``w1`` in
     a two-word slot), unless it is there already (another search thread may be
@@ -431,7 +441,7 @@ def insert(table, kw, w0, w1, h, kmask):
     return insert_from(table, kw, w0, w1, h & home_mask(table), kmask)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def insert_from(table, kw, w0, w1, start, kmask):
     """:func:`insert`, probing from slot ``start`` (see :func:`run_start`)."""
     last = table.shape[0] - 1
@@ -467,7 +477,7 @@ def lift(table, cap, out):
     return n
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _put_back(table, w0, w1, kmask):
     """Insert a slot's words ``w0`` (and ``w1``) into ``table``: 1 if they found no room."""
     kw = w0 & kmask
@@ -506,7 +516,7 @@ def drop(table, entries, n, kmask):
     return lost
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _insert_end(ek, k):
     mask = ek.shape[0] - 1
     i = key_hash(k, 0) & mask
@@ -529,12 +539,12 @@ def rehash_ends(old, new, start, stop):
             _insert_end(new, old[i])
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _encode(g, r, gw, pw):
     return (g + Z_OFF) | ((r + Z_OFF) << 7) | (gw << 14) | (pw << 15)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def horizon_value(k1, k2, params):
     """A horizon state's value: the root's Sanctuary, and whether the root won."""
     root = params[P_ROOT]
@@ -543,12 +553,12 @@ def horizon_value(k1, k2, params):
     return _encode(z, z, won, won)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _seat(ls, z, count):
     return ls | (z << Z_SHIFT) | (count << COUNT_SHIFT)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _lose(z, points, params):
     """Sanctuary ``z`` (offset) after the Monks penalty of ``points`` (the model's ``_penalty``)."""
     z -= points
@@ -557,7 +567,7 @@ def _lose(z, points, params):
     return z
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def may_raise(ls, raise_luck, params):
     """Whether a face-down play may raise Luck (else Shilling) of a seat with Luck and
     Shilling ``ls`` (the model's ``may_raise``: face-down-at-zero)."""
@@ -569,7 +579,7 @@ def may_raise(ls, raise_luck, params):
     return lowered > 0 or luck + shilling == 0
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def child(k1, k2, p, t, ep, et, params, scores):
     """The words after the active player ``p`` plays on ``t`` (``k2``: ``p``'s hand already
     without the card), with changes ``ep`` for ``p`` and ``et`` for ``t`` (columns of the
@@ -665,7 +675,7 @@ K_W, K_H, K_INFO, K_SLOT = 2, 3, 4, 5
 LEAF_BIT = 1 << 16
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _combine(frame, d, val):
     g = (val & 127) - Z_OFF
     r = ((val >> 7) & 127) - Z_OFF
@@ -684,7 +694,7 @@ def _combine(frame, d, val):
     frame[d, F_PW] |= pw
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _seat_parts(parts, s, seat):
     """A seat's Luck-and-Shilling and Sanctuary parts of the packed word (see
     :func:`pack_by`), XORed, and the two ORed (negative if either is out of range)."""
@@ -694,7 +704,7 @@ def _seat_parts(parts, s, seat):
     return a ^ z, a | z
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _emit(kid, d, j, c1, c2, kw, leaf, m, params, main, leaves):
     """Write child ``j`` of the node at depth ``d`` (``kw``: its packed state, or
     :data:`NOT_PACKED`); prefetch its slot (in the leaf table if it is a horizon state,
@@ -720,7 +730,7 @@ def _emit(kid, d, j, c1, c2, kw, leaf, m, params, main, leaves):
             _prefetch(main, i + 8 // main.shape[1])
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _open(
     frame, kid, d, params, remove, cards, sides, scores, columns, after, main, leaves,
     parts, head,
@@ -763,7 +773,8 @@ def _open(
     hands_at = head[0] * SEAT_PARTS + p * head[3]
     act_at = head[0] * SEAT_PARTS + head[1] * head[3]
     p_old, _ = _seat_parts(parts, p, fp)
-    j = 0
+    # np.int64(0), not 0: a literal would compile a callee again for it (a first run)
+    j = np.int64(0)
     for i in range(cards.shape[1]):
         c = cards[hand, i]
         if c < 0:
@@ -798,7 +809,7 @@ def _open(
                         ep = RAISE_LUCK
                     else:
                         ep = RAISE_SHILLING
-                    c1, c2, leaf = child(k1, k2c, p, t, ep, 0, params, scores)
+                    c1, c2, leaf = child(k1, k2c, p, t, ep, np.int64(0), params, scores)
                     kw = pack_by(c1, c2, parts, head)
                     _emit(kid, d, j, c1, c2, kw, leaf, base + v, params, main, leaves)
                     j += 1
@@ -841,8 +852,8 @@ def _open(
                     xt, ot = _seat_parts(parts, t, new_t)
                     kw = kw_t ^ xp ^ xt if (bad_t | op | ot) >= 0 else np.int64(NOT_PACKED)
                 else:
-                    ep = columns[c, v, 0]
-                    et = columns[c, v, 1]
+                    ep = np.int64(columns[c, v, 0])
+                    et = np.int64(columns[c, v, 1])
                     c1, c2, leaf = child(k1, k2c, p, t, ep, et, params, scores)
                     kw = pack_by(c1, c2, parts, head)
                 _emit(kid, d, j, c1, c2, kw, leaf, base + v, params, main, leaves)
@@ -863,7 +874,7 @@ def _open(
         frame[d, F_MAX] = -1
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask):
     """Put the horizon state of the child at ``b`` in the list of depth ``d`` (packed
     ``kw``) in the leaf table and, if it is new there, its projection in the end-state
@@ -875,7 +886,7 @@ def store_leaf(leaves, ends, kid, d, b, kw, kmask, endmask):
     return added, _insert_end(ends, kid[d, b] & endmask)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def keep_child(kid, d, keep, b):
     """Move the child at ``b`` in the list of depth ``d`` to place ``keep`` (not after it)."""
     c = keep * KID
@@ -884,7 +895,7 @@ def keep_child(kid, d, keep, b):
             kid[d, c + x] = kid[d, b + x]
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     """Value each child of the node at depth ``d`` that needs no search: a horizon
     state (put in the leaf table and its projection in the end-state set), or a
@@ -902,7 +913,7 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     r = frame[d, F_R]
     gw = frame[d, F_GW]
     pw = frame[d, F_PW]
-    keep = 0
+    keep = np.int64(0)  # not 0: see _open
     n_leaves = 0
     n_ends = 0
     status = 0
@@ -953,7 +964,7 @@ def _settle(frame, kid, d, main, leaves, ends, root_val, params):
     return n_leaves, n_ends, status
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def turned(frame, d, j, n, turn):
     """The place in the list of depth ``d`` (``n`` children) of the ``j``-th child to
     visit, starting ``turn`` along the list (see :func:`search`); noted in ``F_CUR``."""
@@ -964,7 +975,7 @@ def turned(frame, d, j, n, turn):
     return j
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def enter(frame, kid, d, b):
     """Make the child at ``b`` in the list of depth ``d`` the node at depth ``d + 1``,
     not yet opened."""

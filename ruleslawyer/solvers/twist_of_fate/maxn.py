@@ -195,8 +195,10 @@ def _compiled(
             spare = np.array(tables.limits(), dtype=np.int64) - total
             if budget.max_states is not None:
                 spare[0] = min(spare[0], budget.max_states - states())
-            # each search's share of what the tables may still take, rounded up
-            room = counters[:, columns] + np.maximum(0, -(-spare // n))
+            # each search's share of what the tables may still take, rounded up; in C
+            # order, as compiled ahead (cli/twist_of_fate/kernels.py): a row of another
+            # layout would compile the kernel again
+            room = np.ascontiguousarray(counters[:, columns] + np.maximum(0, -(-spare // n)))
             stop[0, 0] = 0
             statuses = list(pool.map(run, range(n), [room] * n) if pool else [run(0, room)])
             if mk.STATUS_DONE in statuses:

@@ -130,7 +130,7 @@ NCOUNTERS = 4
 STATUS_DONE, STATUS_SLICE, STATUS_FULL, STATUS_OVERFLOW, STATUS_UNPACKABLE = range(5)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def leaf_vector(k1, k2, params):
     """Every player's utility at a horizon state (0 plies from it)."""
     n = params[P_N]
@@ -148,7 +148,7 @@ def leaf_vector(k1, k2, params):
     return vec
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def shift(vec, n):
     """A child's vector seen from its parent, one ply earlier: each win and each loss
     one ply further off."""
@@ -163,7 +163,7 @@ def shift(vec, n):
     return out
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _others(vec, p, n):
     """The sums of the others' outcome ranks (won 2, open 1, lost 0), open Sanctuary
     and open Luck + Shilling as one integer."""
@@ -183,7 +183,7 @@ def _others(vec, p, n):
     return (sw << 16) | (sz << 8) | sl
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def compare(a, b, p, n, mode, root):
     """1 if the mover ``p`` prefers vector ``a`` to ``b``, -1 if ``b`` to ``a``, 0 if
     neither (mode 0: the vectors are equal; mode 1: the root's utilities are)."""
@@ -212,7 +212,7 @@ def compare(a, b, p, n, mode, root):
     return 0
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def narrow(vec, params):
     """A vector (mode 0) as the code a one-word slot keeps beside the packed state, or
     -1 if a Sanctuary is out of the code's range. A line with a winner is decided: every
@@ -238,7 +238,7 @@ def narrow(vec, params):
     return code
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def widen(code, params):
     """:func:`narrow` undone."""
     n = params[P_N]
@@ -258,7 +258,7 @@ def widen(code, params):
     return vec
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def value_at(table, i, params):
     """The value word in slot ``i``: the second word of a two-word slot, or the vector
     coded above the packed state in a one-word slot."""
@@ -268,14 +268,14 @@ def value_at(table, i, params):
     return widen((table[i, 0] >> vshift) & ((np.int64(1) << (64 - vshift)) - 1), params)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def lookup(table, kw, h, params):
     """The value word stored with the packed state ``kw`` (``h`` its hash), or -1."""
     i, found = locate(table, kw, params[P_KMASK], h & home_mask(table))
     return value_at(table, i, params) if found else np.int64(-1)
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _fold(frame, d, word, m, root_vals, params, mode):
     """Fold child move ``m``'s value word into the node's: the best vector by the
     mover's preference, then the first in move order; in mode 1 the paranoid value too."""
@@ -294,7 +294,7 @@ def _fold(frame, d, word, m, root_vals, params, mode):
     frame[d, F_HAS] = 1
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@njit(cache=True, forceinline=True, error_model="numpy", _nrt=False)
 def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mode):
     """Value the children of the node at depth ``d`` that need no search (horizon
     states, states already stored); keep the others, in order, as the node's
@@ -302,7 +302,7 @@ def _settle(frame, kid, d, table, leaves, ends, counters, root_vals, params, mod
     projections in ``ends``. Returns 0, or the status that stops the search."""
     kmask = params[P_KMASK]
     endmask = params[P_ENDMASK]
-    keep = 0
+    keep = np.int64(0)  # not 0: a literal would compile keep_child again (a first run)
     for j in range(frame[d, F_N]):
         b = j * KID
         kw = kid[d, b + K_W]
@@ -416,7 +416,8 @@ def search(
             if code < 0:
                 status = STATUS_UNPACKABLE
                 break
-            added = insert_from(table, kw, kw | (code << params[C_VSHIFT]), 0, start, kmask)
+            w0 = kw | (code << params[C_VSHIFT])
+            added = insert_from(table, kw, w0, np.int64(0), start, kmask)  # as for _open
         if added == OVERFLOW:
             status = STATUS_OVERFLOW
             break
@@ -447,9 +448,11 @@ def principal_line(
         w = lookup(table, kw, slot_hash(kw), params)
         if w < 0:
             break
+        # depth np.int64(0), not 0: a literal 0 would compile _open (and what it calls)
+        # a second time, for that constant, on a first run
         _open(
-            frame, kid, 0, params, remove, cards, sides, scores, columns, after, table,
-            dummy, parts, head,
+            frame, kid, np.int64(0), params, remove, cards, sides, scores, columns, after,
+            table, dummy, parts, head,
         )  # fmt: skip
         found = -1
         for j in range(frame[0, F_N]):
