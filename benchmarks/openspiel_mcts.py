@@ -1,0 +1,105 @@
+"""Benchmark: OpenSpiel's MCTS beside the project's own UCT agent for Twist of Fate, one run.
+
+Run from the repository root:
+``python benchmarks/openspiel_mcts.py [--games 30] [--simulations 30,100]``.
+
+Three-player games from the standard start, played to their end (at most 30 rounds) by
+the balance loop of :mod:`ruleslawyer.solvers.twist_of_fate.balance`. For each setting
+of OpenSpiel's MCTS (``--policy mcts``: MCTSBot over the OpenSpiel game, random rollouts
+to the game's end, UCT constant 2) two arrangements: one ``mcts`` seat against two
+``uct`` seats (the project's UCT, 30 iterations a move, exact max^n for each round's last
+5 plies, the balance default), and one ``uct`` seat against two ``mcts`` seats; the lone
+seat rotates over the three seats, the games split evenly. Each row: the lone agent's
+wins with the 95% Wilson interval (a third is what an equal agent wins), and each
+agent's CPU seconds per move (``time.process_time`` around its decisions), in the same
+run, on the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ruleslawyer.models.twist_of_fate.files import Position, load_deck
+from ruleslawyer.models.twist_of_fate.play import Rules, State
+from ruleslawyer.openspiel.agents import Agent as OpenSpielAgent
+from ruleslawyer.openspiel.agents import OnModel
+from ruleslawyer.openspiel.twist_of_fate import load
+from ruleslawyer.solvers.balance_stats import wilson
+from ruleslawyer.solvers.twist_of_fate.balance import Agent, Tally, decide, play_game
+
+DECK = load_deck("twist-of-fate")
+RULES = Rules()
+NAMES = ("seat 1", "seat 2", "seat 3")
+
+
+@dataclass
+class Timed:
+    """A seat's agent with the CPU time of its decisions counted."""
+
+    label: str
+    inner: Any
+    cpu: float = 0.0
+    moves: int = 0
+    policy: str = "timed"
+
+    def move(self, state: State, players: int, rng: random.Random) -> Any:
+        began = time.process_time()
+        if isinstance(self.inner, OnModel):
+            chosen = self.inner.move(state, players, rng)
+        else:
+            position = Position(state, NAMES, DECK, {})
+            chosen = decide(state, position, RULES, self.inner, rng, Tally(players))
+        self.cpu += time.process_time() - began
+        self.moves += 1
+        return chosen
+
+
+def arrangement(lone: str, others: str, simulations: int, games: int) -> dict[str, Any]:
+    mcts = OnModel(OpenSpielAgent("mcts", simulations=simulations),
+                   lambda players: load(players=players, max_rounds=30))  # fmt: skip
+    agents = {"uct": Agent(), "mcts": mcts}
+    timed = {name: Timed(name, agents[name]) for name in (lone, others)}
+    wins = played = 0
+    for seat in range(3):
+        seats = [timed[lone] if s == seat else timed[others] for s in range(3)]
+        for i in range(games // 3):
+            tally = Tally(3)
+            rng = random.Random(f"openspiel-mcts/{lone}/{simulations}/{seat}/{i}")
+            play_game(3, DECK, RULES, {}, seats, rng, 30, tally)
+            wins += tally.wins[seat]
+            played += 1
+    low, high = wilson(wins, played)
+    return {"wins": wins, "games": played, "interval": (low, high), "timed": timed}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=30, help="games per arrangement")
+    parser.add_argument("--simulations", default="30,100", help="MCTS settings to try")
+    args = parser.parse_args()
+    print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}")
+    print("| lone seat | against | lone wins | of | 95% interval | "
+          "mcts CPU s/move (moves) | uct CPU s/move (moves) |")  # fmt: skip
+    print("|---|---|---:|---:|---|---:|---:|")
+    for simulations in (int(s) for s in args.simulations.split(",")):
+        for lone, others in (("mcts", "uct"), ("uct", "mcts")):
+            row = arrangement(lone, others, simulations, args.games)
+            low, high = row["interval"]
+            per = {
+                name: f"{t.cpu / t.moves:.4f} ({t.moves})" if t.moves else "-"
+                for name, t in row["timed"].items()
+            }
+            name = {"mcts": f"mcts ({simulations} simulations)", "uct": "uct (default)"}
+            cells = (name[lone], f"2 x {name[others]}", row["wins"], row["games"],
+                     f"[{low:.3f}, {high:.3f}]", per["mcts"], per["uct"])  # fmt: skip
+            print("| " + " | ".join(map(str, cells)) + " |", flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
