@@ -168,6 +168,9 @@ def test_cli_sampled_policies_add_up_and_replay() -> None:
     assert sum(row["distress"]["n"] for row in doc["per_deal"]) == 40
     low, high = doc["distress"]["interval95"]
     assert 0 <= low <= doc["distress"]["mean"] <= high
+    cut = CliRunner().invoke(cli, [*ARGS, "--policy", "random", "--max-seconds", "1e-9"])
+    assert cut.exit_code == 3 and "distress: no games" in cut.output
+    assert cut.output.endswith("finished: false (the --max-seconds budget ran out)\n")
 
 
 def test_cli_mcts_crew_reaches_the_exact_figures(tmp_path: Path) -> None:

@@ -190,9 +190,9 @@ def test_expectiminimax_agrees_with_paranoid(case: tuple[Position, Rules]) -> No
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])  # fmt: skip
-@given(positions(most=5))
+@given(positions(most=4))
 def test_expectiminimax_agrees_with_paranoid_longer(case: tuple[Position, Rules]) -> None:
     position, rules = case
     if position.state.over or position.state.round_over:

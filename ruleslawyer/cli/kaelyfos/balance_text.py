@@ -67,6 +67,7 @@ def render_sampled(result: Sampled) -> str:
             f"{mean_interval_text(row['distress'])}"
             for row in doc["per_deal"]
         ),
+        *(() if doc["per_deal"] else ("  none: no game played",)),
         f"finished: {'true' if result.finished else 'false (the --max-seconds budget ran out)'}",
     ]
     return "\n".join(lines) + "\n"
