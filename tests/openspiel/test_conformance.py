@@ -151,6 +151,12 @@ CASES = [
         rulings="kaelyfos/exhausted-deck=reshuffle",
     ),
     kaelyfos(
+        "choices the rules leave open",
+        triggers=2,
+        position="tests/openspiel/open-choices.toml",
+        rulings="kaelyfos/nightmare-limit=per-crew",
+    ),
+    kaelyfos(
         "a designer's board, open trap ties, one nightmare a crew",
         board="examples/kaelyfos/tiny-board.toml",
         explorers="ada=glowing-fold,ben=glowing-fold,cat=vesicle-cluster",

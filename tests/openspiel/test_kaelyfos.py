@@ -105,6 +105,26 @@ def test_agrees_with_advise_on_the_example(triggers: int) -> None:
     assert best_distress(game) == pytest.approx(float(expected))
 
 
+@pytest.mark.parametrize("triggers", [1, 2])
+def test_open_choices_are_chance_and_agree_with_advise(triggers: int) -> None:
+    # open-choices.toml: a bloodsucker between ada and ben whose two exits carry 1
+    # pheromone dot each: "The bloodsucker will move toward the tied option that takes
+    # them over the most pheromone dots" leaves it open, so the game draws it (each way
+    # equally likely), as advise's default open-ties=uniform weighs it.
+    path = ROOT / "tests" / "openspiel" / "open-choices.toml"
+    game = pyspiel.load_game(NAME, {"position": str(path), "triggers": triggers})
+    state = game.new_initial_state()
+    state.apply_action(0)  # reveal
+    state.apply_action(state.chance_outcomes()[0][0])  # the first card
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert state.model.phase == "resolve" and state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    assert "left open by the rules" in state.action_to_string(-1, 0)
+    loaded = load_advice(path)
+    expected = advised(loaded.position, loaded.material, (), triggers, {})
+    assert best_distress(game) == pytest.approx(float(expected))
+
+
 SHARED = """
 board = "kaelyfos"
 nests = { A = "vesicle-cluster", B = "bony-protrusion", C = "glowing-fold" }
