@@ -3,9 +3,10 @@
 A game gives a :class:`Machine`: its facts (players, action ids, utility bounds) and
 its rules as the project's model states them (legal moves in the model's fixed
 order, chance outcomes with their probabilities, the state after a move, the
-returns at the end). :func:`register` turns a machine class into a registered
-``pyspiel`` game whose states hold the model's immutable states; nothing here knows
-a rule of any game.
+returns at the end). :func:`register` registers a ``pyspiel`` game that builds its
+machine from the game's parameters, and whose states hold the model's immutable
+states; :func:`game_of` makes the same game over a machine built in memory. Nothing
+here knows a rule of any game.
 
 Perfect-information games get a generic observer: the information state is the
 history of actions (perfect recall), the observation the state's text. A game with
@@ -31,7 +32,7 @@ GameType = pyspiel.GameType
 
 
 class Machine(ABC):
-    """A game's rules as the adapter drives them; built from the game's parameters.
+    """A game's rules as the adapter drives them.
 
     Subclasses set the facts in ``__init__`` and answer the questions below from the
     model's own functions. States are the model's (or small immutable records around
@@ -144,9 +145,13 @@ class ModelState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(a, p) for a, p, _ in self._chances()]
 
+    def _outcome(self, action: int) -> Any:
+        """The state a chance outcome leads to (None: not an outcome here)."""
+        return next((s for a, _, s in self._chances() if a == action), None)
+
     def _apply_action(self, action: int) -> None:
         if self.current_player() == CHANCE:
-            after = next((s for a, _, s in self._chances() if a == action), None)
+            after = self._outcome(action)
             if after is None:
                 raise ValueError(f"{action} is not a chance outcome here")
         else:
@@ -158,7 +163,7 @@ class ModelState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
-            after = next((s for a, _, s in self._chances() if a == action), None)
+            after = self._outcome(action) if self.current_player() == CHANCE else None
             if after is None:
                 return f"outcome {action}"
             return self._machine.chance_text(self._at.state, action, after)

@@ -113,6 +113,7 @@ class TwistOfFate(adapter.Machine):
         players: int,
     ) -> None:
         self.first, self.names, self.deck, self.rules = first, names, deck, rules
+        self.recent: dict[State | Undealt, tuple[tuple[int, State], ...]] = {}
         round_now = 1 if isinstance(first, Undealt) else first.round
         self.last_round = round_now + rounds - 1
         cards = len(deck.names)
@@ -161,7 +162,7 @@ class TwistOfFate(adapter.Machine):
     def _settled(self, state: State) -> State:
         """A round end with one way on (3-4 players: no chance) goes straight on."""
         while state.round_over and not state.over and state.round < self.last_round:
-            outcomes = chance_outcomes(state, self.deck, self.rules)
+            outcomes = self._outcomes(state)
             if len(outcomes) != 1:
                 break
             state = outcomes[0][1]
@@ -181,9 +182,17 @@ class TwistOfFate(adapter.Machine):
         return state.active
 
     def _outcomes(self, state: State | Undealt) -> tuple[tuple[int, State], ...]:
-        if isinstance(state, Undealt):
-            return start_two_player(self.deck)
-        return chance_outcomes(state, self.deck, self.rules)
+        """The model's random outcomes (weight, state) here; the last few kept, since who
+        is to act and what the outcomes are both ask."""
+        if state not in self.recent:
+            if len(self.recent) > 16:
+                self.recent.clear()
+            self.recent[state] = (
+                start_two_player(self.deck)
+                if isinstance(state, Undealt)
+                else chance_outcomes(state, self.deck, self.rules)
+            )
+        return self.recent[state]
 
     def action(self, state: State, move: Move) -> int:
         card = self.deck.names.index(move.card)
@@ -226,9 +235,6 @@ class TwistOfFate(adapter.Machine):
         if state.over:
             body += f"# {self.names[state.winner]} won\n"
         return body
-
-    def seat_name(self, seat: int) -> str:
-        return self.names[seat]
 
     def move_of(self, state: State, action: int) -> Move:
         """The model's move for an action id legal in ``state``."""
