@@ -5,7 +5,7 @@ Run from the repository root:
 
 Rows: wall and CPU seconds of ``ruleslawyer twist-of-fate balance --players P --games N``
 in a fresh process (Numba's compiled solver loaded from its cache, as a user runs it),
-first with ``--agent random`` (the reference: the cost of playing the games on the model
+first with ``--policy random`` (the reference: the cost of playing the games on the model
 with no search), then with the default agent (UCT plus the exact max^n move for each
 round's last plies). CPU seconds (the child's user + system time) are what the machine
 being shared does not inflate; wall seconds are what a user waits.
@@ -45,7 +45,7 @@ def main() -> None:
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}")
     print("| agent | games | wall s | CPU s | mean rounds | mean plies | seat wins | unended |")
     print("|---|---:|---:|---:|---:|---:|---|---:|")
-    for label, extra in (("reference: random", ["--agent", "random"]), ("mcts+maxn", [])):
+    for label, extra in (("reference: random", ["--policy", "random"]), ("uct+maxn", [])):
         wall, cpu, out = run([*common, *extra])
         for t in out["player_counts"]:
             wins = " / ".join(str(s["wins"]) for s in t["seats"])

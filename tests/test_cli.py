@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 
-HEAVY = ("z3", "numba", "networkx", "pydantic", "dask", "distributed")
+HEAVY = ("z3", "numba", "networkx", "pydantic", "dask", "distributed", "pyspiel", "open_spiel")
 
 
 def test_help_imports_no_heavy_modules() -> None:

@@ -15,7 +15,7 @@ import pytest
 from ruleslawyer import games
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ruleslawyer"
-LAYERS = ("models", "solvers", "checks", "cli", "graphs", "reports")
+LAYERS = ("models", "solvers", "checks", "cli", "graphs", "reports", "openspiel")
 GAME_NAMES = tuple(sorted(g.replace("-", "_") for g in games.GAMES))
 MOST_FILES = 12
 

@@ -40,3 +40,32 @@ def mean_text(value: float | None, unit: str) -> str:
     if value is None:
         return f"no mean {unit}: no game played"
     return f"mean {value} {unit}"
+
+
+def mean_interval(values: list[int] | list[float], least: float | None = None) -> dict[str, Any]:
+    """The sample mean of ``values`` with its 95% Student t interval (None with fewer than
+    two values; not below ``least``, the smallest value there can be), rounded to 4
+    places; the sample size and the largest value beside them."""
+    n = len(values)
+    if n == 0:
+        return {"n": 0, "mean": None, "interval95": None, "most": None}
+    mean = sum(values) / n
+    interval = None
+    if n > 1:
+        from scipy.stats import t
+
+        spread = sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+        half = float(t.ppf(0.975, n - 1)) * spread
+        low = mean - half if least is None else max(least, mean - half)
+        interval = [round(low, 4), round(mean + half, 4)]
+    return {"n": n, "mean": round(mean, 4), "interval95": interval, "most": max(values)}
+
+
+def mean_interval_text(m: dict[str, Any]) -> str:
+    """A :func:`mean_interval` in words: ``1.25 [0.98, 1.52] (n 200, most 4)``."""
+    if m["mean"] is None:
+        return "no games"
+    if m["interval95"] is None:
+        return f"{m['mean']:.3f}, interval n/a (n {m['n']}, most {m['most']})"
+    low, high = m["interval95"]
+    return f"{m['mean']:.3f} [{low:.3f}, {high:.3f}] (n {m['n']}, most {m['most']})"

@@ -168,7 +168,7 @@ ANALYSIS_KINDS = {
                     "1",
                     "--players",
                     "2",
-                    "--agent",
+                    "--policy",
                     "random",
                     *JSON,
                     *BUDGET,
@@ -196,7 +196,7 @@ ANALYSIS_KINDS = {
                     "2",
                     "--players",
                     "4",
-                    "--agent",
+                    "--policy",
                     "random",
                     *BUDGET,
                 ),
@@ -345,7 +345,7 @@ COMMANDS: dict[tuple[str, ...], tuple[list[str], dict[str, list[str]]]] = {
             "--games": COUNTS,
             "--seed": SEEDS,
             "--players": ["2", "3", "4", "2,4", "5", "", ",", "\u00b2", "nan"],
-            "--agent": ["random", "mcts", "random,mcts", "x", "random,random,random"],
+            "--policy": ["random", "uct", "random,uct", "x", "random,random,random"],
             "--iterations": COUNTS,
             "--exploration": ["0", "0.1", "1e6", "1e7", *NUMBERS],
             "--exact-plies": ["0", "1", "2", "8", *NUMBERS],
@@ -406,13 +406,16 @@ VALID_VALUES = {  # per option, values a run does its work with (the others are 
     "--policies": ["random", "deduce", "advise", "random,random,advise"],
     "--max-moves": ["1", "60"], "--samples": ["2", "3", "4"], "--exact-limit": ["1", "4"],
     "--agent-exact-limit": ["1", "2"], "--agent-samples": ["2", "3"],
-    "--policy": ["random", "advise"], "--agent": ["random", "mcts"],
+    "--policy": ["random", "advise"],
     "--iterations": ["1", "3"], "--exploration": ["0", "0.1", "1e6"],
     "--exact-plies": ["0", "1", "2"], "--max-rounds": ["1", "2"],
     "--horizon": ["round", "game"], "--rounds": ["0", "1", "2"], "--model": ["maxn", "paranoid"],
     "--solver": ["numba", "reference"], "--max-states": ["1", "10", "1000"],
     "--max-memory": ["0.01", "1"], "--threads": ["1", "2"],
 }  # fmt: skip
+VALID_POLICIES = {  # --policy values a run works with, where they differ from VALID_VALUES
+    ("twist-of-fate", "balance"): ["random", "uct"],
+}
 VALID_PLAYERS = {
     ("cunning-folk", "balance"): ["2", "3", "4"],
     ("twisted-cryptids", "balance"): ["2", "3", "6"],
@@ -438,6 +441,8 @@ def analysis_command_line(draw: st.DrawFn) -> tuple[str, ...]:
     if valid:
         targets = [_target(t) for t in VALID_TARGETS[words]]
         players = {"--players": VALID_PLAYERS.get(words, [])}
+        if words in VALID_POLICIES:
+            players["--policy"] = VALID_POLICIES[words]
         known = {**VALID_VALUES, **players}
         values = {o: known[o] for o in values if known.get(o) and o != "--max-seconds"}
     most = 2 if words == ("coverage",) or not valid else 1  # one target, unless coverage

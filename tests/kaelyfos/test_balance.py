@@ -155,6 +155,55 @@ def test_cli_unfinished_exits_3() -> None:
     assert "per first card and overall: not given" in result.output
 
 
+def test_cli_sampled_policies_add_up_and_replay() -> None:
+    # --policy random: sampled games through the OpenSpiel game, every figure labelled
+    # with its sample; the same seed gives the same bytes.
+    args = [*ARGS, "--policy", "random", "--games", "40", "--seed", "3", "--format", "json"]
+    first, again = CliRunner().invoke(cli, args), CliRunner().invoke(cli, args)
+    assert first.exit_code == 0 and first.output == again.output
+    doc = json.loads(first.output)
+    assert (doc["policy"], doc["exact"], doc["games"], doc["seed"]) == ("random", False, 40, 3)
+    assert doc["sampled"] == "sampled: 40 games" and doc["finished"] is True
+    assert sum(m["n"] for m in doc["per_first_card"].values()) == 40
+    assert sum(row["distress"]["n"] for row in doc["per_deal"]) == 40
+    low, high = doc["distress"]["interval95"]
+    assert 0 <= low <= doc["distress"]["mean"] <= high
+    cut = CliRunner().invoke(cli, [*ARGS, "--policy", "random", "--max-seconds", "1e-9"])
+    assert cut.exit_code == 3 and "distress: no games" in cut.output
+    assert cut.output.endswith("finished: false (the --max-seconds budget ran out)\n")
+
+
+def test_cli_mcts_crew_reaches_the_exact_figures(tmp_path: Path) -> None:
+    # The tiny board's one card is certain: per deal, the crew's best play gives a fixed
+    # distress (the exact figures of --policy advise). OpenSpiel's MCTS crew, searching
+    # the OpenSpiel game, plays that well in every sampled game: each deal's sampled
+    # distress is the exact one, every time.
+    board = str(ROOT / "examples/kaelyfos/tiny-board.toml")
+    base = ["kaelyfos", "balance", board, "--explorer", "ada=bony-protrusion", "--material", "1"]
+    exact = json.loads(CliRunner().invoke(cli, [*base, "--format", "json"]).output)
+    sampled = CliRunner().invoke(cli, [*base, "--policy", "mcts", "--games", "12",
+                                       "--simulations", "60", "--format", "json"])  # fmt: skip
+    doc = json.loads(sampled.output)
+    assert doc["agent"]["simulations"] == 60 and doc["agent"]["uct_c"] == 2.0
+    figures = {tuple(sorted(r["nests"].items())): r for r in exact["per_deal"]}
+    for row in doc["per_deal"]:
+        want = figures[tuple(sorted(row["nests"].items()))]["expected_distress_float"]
+        assert row["distress"]["mean"] == want and row["distress"]["most"] == want
+    text = CliRunner().invoke(cli, [*base, "--policy", "mcts", "--games", "2"]).output
+    assert "agent mcts: OpenSpiel's MCTS" in text and "sampled: 2 games" in text
+
+
+def test_cli_sampled_options_need_their_policy() -> None:
+    for args, needle in (
+        (["--games", "5"], "--games and --seed need --policy mcts or random"),
+        (["--policy", "mcts", "--open-ties", "worst"], "--open-ties worst is for --policy advise"),
+        (["--policy", "random", "--simulations", "5"], "need --policy mcts"),
+        (["--policy", "clever"], "clever"),
+    ):
+        result = CliRunner().invoke(cli, [*ARGS, *args])
+        assert result.exit_code == 2 and needle in result.output, (args, result.output)
+
+
 def test_bad_input_one_line(tmp_path: Path) -> None:
     no_deck = tmp_path / "no-deck.toml"
     no_deck.write_text(TINY.split("[[behavior]]")[0])

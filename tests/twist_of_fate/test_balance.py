@@ -157,8 +157,8 @@ def test_cli_json_adds_up_and_is_deterministic() -> None:
     assert first.exit_code == 0 and first.output == again.output
     out = json.loads(first.output)
     assert out["finished"] is True and out["seed"] == 7
-    assert out["agents"]["mcts"]["iterations"] == 4 and out["agents"]["mcts"]["exact_plies"] == 3
-    assert out["seat_agents"] == "every seat: mcts"
+    assert out["agents"]["uct"]["iterations"] == 4 and out["agents"]["uct"]["exact_plies"] == 3
+    assert out["seat_agents"] == "every seat: uct"
     assert out["deck_provenance"] == "placeholder" and out["warning"]
     for t in out["player_counts"]:
         assert t["games"] == 2 and t["sampled"] == "sampled: 2 games"
@@ -187,19 +187,41 @@ def test_cli_rulings_change_the_games() -> None:
 
 def test_cli_agents_per_seat() -> None:
     # One policy per seat with one player count; seat 2 and 3 random solve nothing, so
-    # every sampled position is one where seat 1 (mcts) was to move.
-    out = _run(*FAST, "--players", "3", "--agent", "mcts,random,random", "--format", "json")
+    # every sampled position is one where seat 1 (uct) was to move.
+    out = _run(*FAST, "--players", "3", "--policy", "uct,random,random", "--format", "json")
     found = json.loads(out.output)
-    assert found["seat_agents"] == {"seat 1": "mcts", "seat 2": "random", "seat 3": "random"}
-    assert set(found["agents"]) == {"mcts", "random"}
+    assert found["seat_agents"] == {"seat 1": "uct", "seat 2": "random", "seat 3": "random"}
+    assert set(found["agents"]) == {"uct", "random"}
     for args, needle in (
-        (("--players", "2,3", "--agent", "mcts,random"), "expected 1, or one per seat"),
-        (("--players", "3", "--agent", "mcts,random"), "found 2 policies"),
-        (("--agent", "clever"), "expected a comma-separated list of mcts | random"),
-        (("--agent", "random", "--iterations", "5"), "need --agent mcts"),
+        (("--players", "2,3", "--policy", "uct,random"), "expected 1, or one per seat"),
+        (("--players", "3", "--policy", "uct,random"), "found 2 policies"),
+        (("--policy", "clever"), "expected a comma-separated list of uct | mcts | random"),
+        (("--policy", "random", "--iterations", "5"), "need --policy uct"),
+        (("--policy", "uct", "--simulations", "5"), "need --policy mcts"),
+        (("--policy", "mcts", "--uct-c", "nan"), "--uct-c"),
     ):
         result = CliRunner().invoke(cli, ["twist-of-fate", "balance", *args])
         assert result.exit_code == 2 and needle in result.output, result.output
+
+
+def test_cli_openspiel_mcts_at_a_seat() -> None:
+    # OpenSpiel's MCTS at seat 1 (3 simulations a move; games cut after round 2): its
+    # settings are stated, no position is solved exactly (no uct seat), the games add up,
+    # and the same seed gives the same bytes.
+    args = ("--games", "2", "--players", "3", "--policy", "mcts,random,random",
+            "--simulations", "3", "--max-rounds", "2", "--format", "json")  # fmt: skip
+    first, again = _run(*args), _run(*args)
+    assert first.exit_code == 0 and first.output == again.output
+    out = json.loads(first.output)
+    mcts = out["agents"]["mcts"]
+    assert (mcts["simulations"], mcts["uct_c"], mcts["rollouts"]) == (3, 2.0, 1)
+    assert "OpenSpiel" in mcts["text"] and "random rollouts" in mcts["evaluator"]
+    assert "-1 to every other player" in mcts["returns"]
+    assert out["dominance"].startswith("none sampled") and out["max_rounds"] == 2
+    [t] = out["player_counts"]
+    assert sum(s["wins"] for s in t["seats"]) + t["unended"] == 2 and t["positions_sampled"] == 0
+    text = _run(*args[:-2])
+    assert "agent mcts: OpenSpiel's MCTS" in text.output and "  evaluator: random" in text.output
 
 
 def test_cli_budget_cut_says_unfinished() -> None:

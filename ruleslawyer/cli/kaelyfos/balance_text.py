@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ruleslawyer.cli.kaelyfos.advise_text import figures, open_ties_line
+from ruleslawyer.solvers.balance_stats import mean_interval_text
 from ruleslawyer.solvers.kaelyfos.advise import ZERO, title
-from ruleslawyer.solvers.kaelyfos.balance import Balance
+from ruleslawyer.solvers.kaelyfos.balance import Balance, Sampled
 
 
 def render_balance(result: Balance) -> str:
@@ -41,4 +42,32 @@ def render_balance(result: Balance) -> str:
         lines.append("no open rule point changes the figures")
     if not result.finished and overall is not None:
         lines.append("open rule points: not every other reading was tried (the budget ran out)")
+    return "\n".join(lines) + "\n"
+
+
+def render_sampled(result: Sampled) -> str:
+    """``kaelyfos balance --policy mcts`` (or ``random``) as text."""
+    doc = result.to_json()
+    agent = doc["agent"]
+    lines = [
+        f"model: {doc['model']}",
+        f"behaviour cards: {doc['behaviour_cards']}",
+        f"agent {agent['text']}",
+        *(f"  {key}: {agent[key]}" for key in ("evaluator", "seed") if key in agent),
+        f"rulings: {', '.join(f'{k}={v}' for k, v in doc['rulings'].items()) or 'none'}",
+        f"seed: {doc['seed']}",
+        f"{doc['sampled']} ({doc['games_asked']} asked); figures: mean [95% interval]",
+        f"distress: {mean_interval_text(doc['distress'])}",
+        f"waking nightmares: {mean_interval_text(doc['nightmares'])}",
+        "per first card, distress:",
+        *(f"  {name}: {mean_interval_text(m)}" for name, m in doc["per_first_card"].items()),
+        "per nest deal, distress:",
+        *(
+            f"  {' '.join(f'{k}={v}' for k, v in row['nests'].items())}: "
+            f"{mean_interval_text(row['distress'])}"
+            for row in doc["per_deal"]
+        ),
+        *(() if doc["per_deal"] else ("  none: no game played",)),
+        f"finished: {'true' if result.finished else 'false (the --max-seconds budget ran out)'}",
+    ]
     return "\n".join(lines) + "\n"

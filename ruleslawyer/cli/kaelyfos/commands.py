@@ -8,9 +8,11 @@ from typing import Any
 
 import click
 
+from ruleslawyer.cli.agents import mcts_options, mcts_settings
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     INPUT_FILE,
+    SEED,
     FilePath,
     emit,
     format_option,
@@ -23,6 +25,7 @@ from ruleslawyer.cli.common import (
 from ruleslawyer.errors import InputError
 from ruleslawyer.schemas import dumps as json_text
 
+SAMPLED_POLICIES = ("advise", "mcts", "random")
 triggers_option = click.option(
     "--triggers",
     type=whole("triggers", most=6),
@@ -187,6 +190,27 @@ def advise(
 )
 @triggers_option
 @open_ties_option
+@click.option(
+    "--policy",
+    type=click.Choice(SAMPLED_POLICIES),
+    default="advise",
+    show_default=True,
+    help="The crew: advise (exact figures) | mcts (OpenSpiel's MCTS over the OpenSpiel game, "
+    "sampled games) | random (a uniformly random legal action: a reference point, sampled).",
+)
+@click.option(
+    "--games",
+    type=whole("games"),
+    default=None,
+    help="mcts and random: games to sample (default 200).",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=None,
+    help="mcts and random: game i is dealt and played from SEED/i (default 0).",
+)
+@mcts_options
 @ruling_option
 @max_seconds_option
 @format_option(("text", "json"))
@@ -198,6 +222,12 @@ def balance(
     material: int,
     triggers: int,
     open_ties: str,
+    policy: str,
+    games: int | None,
+    seed: int | None,
+    simulations: int | None,
+    uct_c: float | None,
+    rollouts: int | None,
     rulings: tuple[str, ...],
     max_seconds: float | None,
     fmt: str,
@@ -214,14 +244,27 @@ def balance(
     and the means over the deals: expected distress, expected waking nightmares,
     the worst total.
 
+    With --policy mcts (or random) the crew is played by that agent in the OpenSpiel
+    game ruleslawyer_kaelyfos instead: --games sampled games (nests dealt and cards
+    drawn at random, a choice the rules leave open drawn uniformly), the mean distress
+    and waking nightmares with 95% intervals, per first card and per deal.
+
     \b
     BOARD: a built-in id (kaelyfos, the default) or a board file's path.
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.cli.kaelyfos.balance_text import render_balance
+    from ruleslawyer.cli.kaelyfos.balance_text import render_balance, render_sampled
     from ruleslawyer.models.kaelyfos.files import load_board
     from ruleslawyer.solvers.kaelyfos.balance import balance as run_balance
 
+    settings = mcts_settings((policy,), simulations, uct_c, rollouts)
+    if policy == "advise" and (games, seed) != (None, None):
+        raise click.UsageError("--games and --seed need --policy mcts or random")
+    if policy != "advise" and open_ties != "uniform":
+        raise click.UsageError(
+            f"--open-ties {open_ties} is for --policy advise: the OpenSpiel game draws a "
+            "choice the rules leave open, each option equally likely"
+        )
     board, display = load_board(board_ref)
     if not board.behaviors:
         raise InputError(
@@ -229,8 +272,45 @@ def balance(
         )
     chosen = _rulings(board.rulings, (), rulings, Path(display))
     placed = _placements(explorers, board)
+    if policy != "advise":
+        sampled = _sampled(
+            board_ref, board, placed, material, triggers, chosen, (policy, settings),
+            200 if games is None else games, seed or 0, Budget(max_seconds),
+        )  # fmt: skip
+        _answer(sampled, lambda: render_sampled(sampled), fmt, output)
+        return
     result = run_balance(board, placed, material, triggers, chosen, Budget(max_seconds), open_ties)
     _answer(result, lambda: render_balance(result), fmt, output)
+
+
+def _sampled(
+    board_ref: str,
+    board: Any,
+    placed: tuple[tuple[str, str], ...],
+    material: int,
+    triggers: int,
+    chosen: dict[str, str],
+    agent: tuple[str, dict[str, Any]],
+    games: int,
+    seed: int,
+    budget: Any,
+) -> Any:
+    """Sampled games of the crew played by an OpenSpiel agent (``--policy mcts|random``)."""
+    from ruleslawyer.openspiel import agents
+    from ruleslawyer.openspiel.kaelyfos import load
+    from ruleslawyer.solvers.kaelyfos.balance import Played, sample
+
+    game = load(board=board_ref, explorers=placed, material=material, triggers=triggers,
+                rulings=chosen)  # fmt: skip
+    policy, settings = agent
+    crew = agents.Agent(policy, **settings)
+
+    def play(rng: Any) -> Played:
+        end = agents.play(game, [crew], rng).model
+        return Played(end.position.nests, end.first, end.distress, end.nightmares)
+
+    described = (policy, crew.describe())
+    return sample(board, placed, material, triggers, chosen, described, play, games, seed, budget)
 
 
 def _answer(result: Any, text: Callable[[], str], fmt: str, output: Path | None) -> None:

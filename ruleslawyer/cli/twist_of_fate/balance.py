@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ruleslawyer.cli.agents import mcts_options, mcts_settings
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     SEED,
@@ -25,7 +26,7 @@ from ruleslawyer.cli.common import (
 from ruleslawyer.cli.twist_of_fate.kernels import compiled_first, max_seconds_option
 from ruleslawyer.schemas import dumps as json_text
 
-POLICIES = ("mcts", "random")
+POLICIES = ("uct", "mcts", "random")
 
 
 def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
@@ -62,36 +63,38 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
     help="Game i with P players is dealt and played from SEED/P/i.",
 )
 @click.option(
-    "--agent",
+    "--policy",
     "policies",
-    default="mcts",
+    default="uct",
     show_default=True,
     callback=comma_choices(POLICIES),
     metavar="NAMES",
     help="Every seat's policy, or one per seat from seat 1 (with one --players count): "
-    "mcts (UCT with the exact max^n move for the round's last plies) | random (a "
-    "uniformly random legal move: a reference point).",
+    "uct (the project's own UCT with the exact max^n move for the round's last plies) | "
+    "mcts (OpenSpiel's MCTS over the whole game, random rollouts) | random (a uniformly "
+    "random legal move: a reference point).",
 )
 @click.option(
     "--iterations",
     type=whole("iterations"),
     default=None,
-    help="UCT iterations per move (default 30).",
+    help="uct: UCT iterations per move (default 30).",
 )
 @click.option(
     "--exploration",
     type=Number("", least=0, most=1e6),
     default=None,
-    help="UCT exploration constant (default 0.1; rewards are in 0..1, one Sanctuary "
+    help="uct: UCT exploration constant (default 0.1; rewards are in 0..1, one Sanctuary "
     "point is 9/161 of them).",
 )
 @click.option(
     "--exact-plies",
     type=whole("plies", most=7),
     default=None,
-    help="Play the exact max^n move once this many plies or fewer are left in the round "
-    "(default 5; each more ply costs roughly ten times the exact work).",
+    help="uct: play the exact max^n move once this many plies or fewer are left in the "
+    "round (default 5; each more ply costs roughly ten times the exact work).",
 )
+@mcts_options
 @click.option(
     "--max-rounds",
     type=whole("rounds"),
@@ -113,6 +116,9 @@ def balance(
     iterations: int | None,
     exploration: float | None,
     exact_plies: int | None,
+    simulations: int | None,
+    uct_c: float | None,
+    rollouts: int | None,
     max_rounds: int,
     max_seconds: float | None,
     rulings: tuple[str, ...],
@@ -120,48 +126,47 @@ def balance(
     output: Path | None,
 ) -> None:
     """Who wins, by seat, and which cards and sides are played, over whole games from the
-    standard start played by MCTS agents that solve each round's last plies exactly
-    (sampled: 95% Wilson intervals). DECK: the built-in id twist-of-fate (default) or a
-    deck file. Exit 3 when --max-seconds ends it (checked between games)."""
+    standard start played by agents: by default the project's UCT agents that solve each
+    round's last plies exactly, or OpenSpiel's MCTS (--policy mcts) (sampled: 95% Wilson
+    intervals). DECK: the built-in id twist-of-fate (default) or a deck file. Exit 3
+    when --max-seconds ends it (checked between games)."""
     from ruleslawyer.budget import Budget
     from ruleslawyer.checking import PROVENANCE_WARNINGS
     from ruleslawyer.errors import InputError
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
     from ruleslawyer.models.twist_of_fate.files import load_deck
     from ruleslawyer.models.twist_of_fate.play import RULE_POINTS, Rules
-    from ruleslawyer.solvers.twist_of_fate.balance import Agent
+    from ruleslawyer.solvers.twist_of_fate.balance import Agent, deck_problem
     from ruleslawyer.solvers.twist_of_fate.balance import balance as run
 
     cards = load_deck(deck)
-    if len(cards.characters) > 6:
-        # "A player may have a maximum of six cards played in front of them": a hand of
-        # seven can never be played out, so no round from the standard start ends
-        found = f"{len(cards.characters)} characters"
-        raise InputError(deck, "character", found, "at most 6, the hand the rules deal each player")
-    if 2 in counts and len(cards.characters) != 6:
-        # Two-Player Variant: "takes three random cards from the six unused cards"
-        found = f"{len(cards.characters)} characters"
-        raise InputError(deck, "character", found, "6 for the 2-player variant (--players 3,4)")
+    problem = deck_problem(cards, counts)
+    if problem is not None:
+        raise InputError(deck, "character", *problem)
     chosen = resolve_rulings(RULE_POINTS, {}, parse_ruling_options(rulings), source="--ruling")
     rules = Rules.from_rulings(chosen)
     if len(policies) > 1 and (len(counts) > 1 or len(policies) != counts[0]):
         raise click.BadParameter(
             f"found {len(policies)} policies for --players {','.join(map(str, counts))}, "
             "expected 1, or one per seat with one player count",
-            param_hint="--agent",
+            param_hint="--policy",
         )
     tuned = (iterations, exploration, exact_plies) != (None, None, None)
-    if tuned and "mcts" not in policies:
-        raise click.UsageError("--iterations, --exploration and --exact-plies need --agent mcts")
+    if tuned and "uct" not in policies:
+        raise click.UsageError("--iterations, --exploration and --exact-plies need --policy uct")
+    settings = mcts_settings(policies, simulations, uct_c, rollouts)
     defaults = Agent()
-    mcts = Agent(
+    uct = Agent(
         iterations=defaults.iterations if iterations is None else iterations,
         exploration=defaults.exploration if exploration is None else exploration,
         exact_plies=defaults.exact_plies if exact_plies is None else exact_plies,
     )
-    agents = tuple(mcts if p == "mcts" else Agent(policy="random") for p in policies)
-    if "mcts" in policies:  # the exact max^n search of each round's last plies
+    by_name = {"uct": uct, "random": Agent(policy="random")}
+    if "uct" in policies:  # the exact max^n search of each round's last plies
         compiled_first(["maxn"], max_seconds)
+    if "mcts" in policies:
+        by_name["mcts"] = _openspiel_mcts(deck, chosen, max_rounds, settings)
+    agents = tuple(by_name[p] for p in policies)
     progress(f"playing {games} games per player count ({', '.join(map(str, counts))}) ...")
     found = run(
         cards, rules, dict(chosen), counts, games, seed, agents, max_rounds,
@@ -182,12 +187,12 @@ def balance(
         "seats": "seat 1 starts the game (2 players: the starting player is drawn at random)",
         "sides": "side 1 / side 2: the card's side (deck order) facing its target; "
         "face-down: played face down",
-        "dominance": "none sampled: the random agent solves no position exactly"
-        if "mcts" not in policies
+        "dominance": "none sampled: only the uct agent solves positions exactly"
+        if "uct" not in policies
         else "a card or way of playing it is worth playing in a sampled position when "
         "one of its moves gives the player to move the best max^n utility of all its moves "
         "there; sampled positions: every position solved exactly (the last "
-        f"{mcts.exact_plies} plies of each round, at the seats playing mcts)",
+        f"{uct.exact_plies} plies of each round, at the seats playing uct)",
         "max_rounds": max_rounds,
         "unended": f"a game still going after {max_rounds} rounds, or one the rules give no "
         "way on for (a round end with no next round, a player with cards and no legal "
@@ -197,6 +202,22 @@ def balance(
     emit(json_text(result) if fmt == "json" else render(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _openspiel_mcts(
+    deck: str, rulings: dict[str, str], max_rounds: int, settings: dict[str, Any]
+) -> Any:
+    """OpenSpiel's MCTS at a seat: it searches the OpenSpiel game of this deck, these
+    rulings and this round limit (one game per player count)."""
+    from ruleslawyer.openspiel.agents import Agent as OpenSpielAgent
+    from ruleslawyer.openspiel.agents import OnModel
+    from ruleslawyer.openspiel.twist_of_fate import HORIZON, RETURNS, load
+
+    def game(players: int) -> Any:
+        return load(players=players, deck=deck, rulings=rulings, max_rounds=max_rounds)
+
+    agent = OpenSpielAgent("mcts", **settings)
+    return OnModel(agent, game, extra={"horizon": HORIZON, "returns": RETURNS})
 
 
 def render(r: dict[str, Any]) -> str:
@@ -217,7 +238,10 @@ def render(r: dict[str, Any]) -> str:
     lines += [f"seed: {r['seed']}", f"rulings: {rulings}", f"agents: {seats}"]
     for agent in r["agents"].values():
         lines.append(f"agent {agent['text']}")
-        named = (("rollout", "rollout"), ("horizon", "horizon"), ("utility", "utility"))
+        named = (
+            ("rollout", "rollout"), ("evaluator", "evaluator"), ("horizon", "horizon"),
+            ("utility", "utility"), ("returns", "returns"), ("seed", "seed"),
+        )  # fmt: skip
         lines += [f"  {label}: {agent[key]}" for label, key in named if key in agent]
         if "tie_break" in agent:
             lines.append(f"  exact choice: {agent['tie_break']}")

@@ -17,7 +17,8 @@ it takes ``advise``'s option 1 (fewest actions, then the first found).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -133,6 +134,7 @@ class Balance:
         overall = self.overall()
         return {
             "model": self.model(),
+            "policy": "advise",
             "behaviour_cards": deck_provenance(self.board),
             "deck": dict(self.deck),
             "explorers": dict(self.explorers),
@@ -258,3 +260,131 @@ def deal_figures(
         frozenset(evaluator.consulted | evaluator.readings.consulted),
         frozenset(evaluator.met),
     )
+
+
+# -- sampled: whole games played by an agent (``--policy mcts`` or ``random``) ----------
+
+SAMPLED = (
+    'sampled: each game deals the nests at random (each deal equally likely; "Randomly '
+    'place a nest token"), at the start: {explorers}, no bloodsuckers out, no traps, the '
+    "whole supply ({supply} black markers), material {material}; the crew is played by the "
+    "agent in the OpenSpiel game ruleslawyer_kaelyfos: before each trigger its free actions "
+    "one at a time (build: 1 material and an available trap token on an empty build site on "
+    "an explorer's node; destroy: a trap on an explorer's node), then the card, drawn "
+    "uniformly without replacement from those left in the behaviour deck; the crew chooses "
+    "who takes each distress on a shared node and whose waking nightmare it is; a choice the "
+    "rules leave to nobody (pheromone tie, move order, open trap tie) is drawn, each option "
+    "equally likely; horizon {triggers} trigger(s), one card each; between triggers the "
+    "explorers stay put (their movement is not modelled); the agent's return: minus the "
+    "crew's total distress; figures: the sample mean with its 95% Student t interval "
+    "(cut at 0: distress is never negative)"
+)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One sampled game: the deal, the first card drawn, the crew's distress and nightmares."""
+
+    nests: tuple[tuple[str, str], ...]
+    first: str | None
+    distress: int
+    nightmares: int
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """``kaelyfos balance --policy mcts`` (or ``random``): figures over sampled games."""
+
+    board: Board
+    explorers: tuple[tuple[str, str], ...]
+    stated: bool
+    material: int
+    triggers: int
+    rulings: Mapping[str, str]
+    policy: str
+    agent: Mapping[str, Any]  # the agent's settings, as it describes them
+    seed: int
+    asked: int
+    games: tuple[Played, ...]
+    finished: bool
+
+    def model(self) -> str:
+        where = ", ".join(f"{e} on {n}" for e, n in self.explorers)
+        explorers = f"explorers {where} (stated)" if self.stated else START
+        return SAMPLED.format(
+            explorers=explorers,
+            supply=self.board.supply,
+            material=self.material,
+            triggers=self.triggers,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        from ruleslawyer.solvers.balance_stats import mean_interval
+
+        names = sorted({b.name for b in self.board.behaviors})
+        deals = sorted({g.nests for g in self.games})
+        return {
+            "model": self.model(),
+            "policy": self.policy,
+            "agent": dict(self.agent),
+            "behaviour_cards": deck_provenance(self.board),
+            "deck": dict(remaining(self.board, ())),
+            "explorers": dict(self.explorers),
+            "explorers_stated": self.stated,
+            "material": self.material,
+            "triggers": self.triggers,
+            "rulings": dict(self.rulings),
+            "exact": False,
+            "sampled": f"sampled: {len(self.games)} games",
+            "seed": self.seed,
+            "games_asked": self.asked,
+            "games": len(self.games),
+            "finished": self.finished,
+            "distress": mean_interval([g.distress for g in self.games], 0),
+            "nightmares": mean_interval([g.nightmares for g in self.games], 0),
+            "per_first_card": {
+                name: mean_interval([g.distress for g in self.games if g.first == name], 0)
+                for name in names
+            },
+            "per_deal": [
+                {
+                    "nests": dict(nests),
+                    "distress": mean_interval(
+                        [g.distress for g in self.games if g.nests == nests], 0
+                    ),
+                }
+                for nests in deals
+            ],
+        }
+
+
+def sample(
+    board: Board,
+    explorers: tuple[tuple[str, str], ...],
+    material: int,
+    triggers: int,
+    rulings: Mapping[str, str],
+    agent: tuple[str, Mapping[str, Any]],
+    play: Callable[[random.Random], Played],
+    games: int,
+    seed: int,
+    budget: Budget | None = None,
+) -> Sampled:
+    """Play ``games`` games with ``play`` (game ``i`` from ``random.Random(f"{seed}/{i}")``),
+    until done or the budget is spent between games. ``agent``: its policy and settings."""
+    budget = budget or Budget()
+    progress = Progress("kaelyfos balance: games", games)
+    played: list[Played] = []
+    for i in range(games):
+        if budget.spent():
+            break
+        played.append(play(random.Random(f"{seed}/{i}")))
+        progress.update(i + 1)
+    progress.close()
+    stated = bool(explorers)
+    crew = tuple(sorted(explorers)) if stated else (("crew", str(board.scarab)),)
+    policy, settings = agent
+    return Sampled(
+        board, crew, stated, material, triggers, dict(rulings), policy, settings, seed,
+        games, tuple(played), len(played) == games,
+    )  # fmt: skip

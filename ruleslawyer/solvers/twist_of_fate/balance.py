@@ -3,12 +3,16 @@
 Every game starts from the standard start (Set-Up for 3-4 players: every value 0,
 one full set in hand, seat 1 first; the 2-player variant's random three cards and
 random starting player drawn with their exact weights) and is played to its end by
-one agent at every seat, or one per seat (:class:`Agent`): each move looks to the end of the current
-round and picks under max^n, exactly (the compiled max^n solver of
-:mod:`~ruleslawyer.solvers.twist_of_fate.maxn`) once at most ``exact_plies`` plies
-are left in the round, by UCT (:mod:`~ruleslawyer.solvers.twist_of_fate.mcts`)
-before that. Between rounds the hands are picked up as the rules say
-(:func:`~ruleslawyer.models.twist_of_fate.play.chance_outcomes`, drawn by weight).
+one agent at every seat, or one per seat. The project's own agent (:class:`Agent`,
+``uct``) looks to the end of the current round and picks under max^n, exactly (the
+compiled max^n solver of :mod:`~ruleslawyer.solvers.twist_of_fate.maxn`) once at most
+``exact_plies`` plies are left in the round, by UCT
+(:mod:`~ruleslawyer.solvers.twist_of_fate.mcts`) before that; ``random`` plays a
+uniformly random legal move; an agent of another implementation (OpenSpiel's
+``mcts``, :class:`ruleslawyer.openspiel.agents.OnModel`) is any object with a
+``policy``, ``describe()`` and ``move(state, players, rng)``. Between rounds the hands
+are picked up as the rules say (:func:`~ruleslawyer.models.twist_of_fate.play.chance_outcomes`,
+drawn by weight).
 
 Every exactly solved position is also a sample for dominance: a card (or a side of
 it, or playing it face down) is worth playing there if one of its moves gives the
@@ -32,6 +36,7 @@ from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import (
     FACE_DOWN,
+    HAND_3_4,
     MONKS,
     Deck,
     Move,
@@ -53,14 +58,14 @@ HORIZON = "each move looks to the end of the current round (or of the game, if i
 
 @dataclass(frozen=True)
 class Agent:
-    """A seat's policy: ``mcts``, UCT until ``exact_plies`` plies are left in the
+    """A seat's policy: ``uct``, UCT until ``exact_plies`` plies are left in the
     round, then the exact max^n move; or ``random`` (the reference point for a benchmark),
     a uniformly random legal move at every choice."""
 
     iterations: int = 30
     exploration: float = 0.1
     exact_plies: int = 5
-    policy: str = "mcts"
+    policy: str = "uct"
 
     def describe(self) -> dict[str, Any]:
         if self.policy == "random":
@@ -70,9 +75,9 @@ class Agent:
                 "(a reference point, not a strong agent); no position is solved exactly",
             }
         return {
-            "name": "mcts",
+            "name": "uct",
             "text": (
-                f"mcts: UCT with {self.iterations} iterations per move and "
+                f"uct: the project's own UCT with {self.iterations} iterations per move and "
                 f"exploration constant {self.exploration} (reward: the max^n utility "
                 f"without tempo as (81 (outcome + 1) + 9 Sanctuary + Luck + Shilling) / "
                 f"{SCALE}, each seat maximising its own; the most visited move is played); "
@@ -128,13 +133,15 @@ def decide(
     state: State,
     position: Position,
     rules: Rules,
-    agent: Agent,
+    agent: Any,
     rng: random.Random,
     tally: Tally,
 ) -> Move:
     """The agent's move in ``state`` (a player to move, the round not over)."""
     if agent.policy == "random":
         return rng.choice(legal_moves(state, position.deck, rules))
+    if agent.policy != "uct":  # another implementation's agent (OpenSpiel's mcts)
+        return agent.move(state, state.players, rng)
     if plies_left(state) > agent.exact_plies:
         move, _ = search(state, position.deck, rules, agent.iterations, agent.exploration, rng)
         return move
@@ -155,6 +162,20 @@ def _draw(outcomes: Sequence[tuple[int, State]], rng: random.Random) -> State:
     return state
 
 
+def deck_problem(deck: Deck, counts: Sequence[int]) -> tuple[str, str] | None:
+    """Why the standard start cannot be played with ``deck`` at these player counts, as
+    (found, expected); None when it can."""
+    found = f"{len(deck.characters)} characters"
+    if len(deck.characters) > HAND_3_4:
+        # "A player may have a maximum of six cards played in front of them": a hand of
+        # seven can never be played out, so no round from the standard start ends
+        return found, "at most 6, the hand the rules deal each player"
+    if 2 in counts and len(deck.characters) != HAND_3_4:
+        # Two-Player Variant: "takes three random cards from the six unused cards"
+        return found, "6 for the 2-player variant (or 3-4 players)"
+    return None
+
+
 def first_state(players: int, deck: Deck, rng: random.Random) -> State:
     """The standard start: Set-Up for 3-4 players, the variant's random draw for 2."""
     if players == 2:
@@ -167,7 +188,7 @@ def play_game(
     deck: Deck,
     rules: Rules,
     rulings: dict[str, str],
-    agents: Sequence[Agent],
+    agents: Sequence[Any],
     rng: random.Random,
     max_rounds: int,
     tally: Tally,
@@ -212,7 +233,7 @@ def balance(
     counts: Sequence[int],
     games: int,
     seed: int,
-    agents: Sequence[Agent],
+    agents: Sequence[Any],
     max_rounds: int,
     budget: Budget | None = None,
 ) -> dict[str, Any]:
