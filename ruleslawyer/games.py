@@ -107,7 +107,7 @@ def get(game_id: str) -> GameInfo:
 
 def load_source(target: str) -> Any:
     """Resolve a CLI target (a game id or a TOML path) to a :class:`GameSource`."""
-    from ruleslawyer.gamefiles import GameSource, builtin_path, read_toml
+    from ruleslawyer.gamefiles.source import GameSource, builtin_path, read_toml
 
     if target in GAMES:
         info = GAMES[target]
@@ -125,7 +125,7 @@ def load_source(target: str) -> Any:
     if not os.path.lexists(target):  # never raises; "" is not "."
         if path.suffix != ".toml":
             get(target)  # raises: neither a game id nor a file
-        from ruleslawyer.inputs import nearby
+        from ruleslawyer.gamefiles.inputs import nearby
 
         expected = f"a game id ({', '.join(GAMES)}) or a game file path"
         raise InputError(target, "", "no such file", expected + nearby(path, also=tuple(GAMES)))
@@ -142,7 +142,7 @@ def load_source(target: str) -> Any:
 
 def identify(document: Mapping[str, Any], source: str) -> str:
     """Which game a parsed file belongs to: its ``game`` key, else its marker keys."""
-    from ruleslawyer.play_files import reject_input_file
+    from ruleslawyer.gamefiles.kinds import reject_input_file
 
     reject_input_file(document, source)
     declared = document.get("game")

@@ -355,7 +355,7 @@ def test_only_game_files_keeps_game_files_that_need_fixing(repo: Path) -> None:
 
 def test_only_game_files_keeps_exactly_the_shipped_game_files() -> None:
     from ruleslawyer import games
-    from ruleslawyer.checking import game_files
+    from ruleslawyer.designer.checking import game_files
     from ruleslawyer.errors import InputError
 
     shipped = [*ROOT.glob("examples/**/*.toml"), *ROOT.glob("ruleslawyer/data/**/*.toml")]

@@ -42,9 +42,9 @@ def baseline(
     FILE: a game file (TOML), as for `ruleslawyer check`; writes JSON fingerprints.
     Example: examples/designer-repo/ (board.toml and its ruleslawyer-baseline.json).
     """
-    from ruleslawyer import baseline as baselines
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_all
+    from ruleslawyer.designer import baseline as baselines
+    from ruleslawyer.designer.checking import check_all
     from ruleslawyer.findings import parse_ruling_options
 
     budget = Budget(max_seconds=max_seconds)
@@ -93,13 +93,13 @@ def diff(
     changed and the new sentences nothing covers (see `coverage`), and exits 1
     when there is any.
     """
-    from ruleslawyer.rulebook_quotes import is_rulebook
+    from ruleslawyer.rulebook.quotes import is_rulebook
 
     if is_rulebook(old) and is_rulebook(new):
         _rulebook_diff(old, new, game, fmt, output)
         return
     from ruleslawyer.budget import Budget
-    from ruleslawyer.diffing import diff_files, render
+    from ruleslawyer.designer.diffing import diff_files, render
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
 
     kinds = parse_kinds(fail_on)
@@ -114,10 +114,10 @@ def diff(
 
 def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path | None) -> None:
     from ruleslawyer import games
-    from ruleslawyer.coverage import uncovered
     from ruleslawyer.errors import InputError
-    from ruleslawyer.rulebook_quotes import compare, quoted_game, render_changes
-    from ruleslawyer.rulebooks import read
+    from ruleslawyer.rulebook.books import read
+    from ruleslawyer.rulebook.coverage import uncovered
+    from ruleslawyer.rulebook.quotes import compare, quoted_game, render_changes
 
     books = [read(Path(p), p, origin=p, place="") for p in (old, new)]
     if game is None:
@@ -161,9 +161,9 @@ def explain(
     """
     from ruleslawyer import games
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_source, validate_cli_rulings
+    from ruleslawyer.designer.checking import check_source, validate_cli_rulings
+    from ruleslawyer.designer.explaining import explain as words
     from ruleslawyer.errors import InputError
-    from ruleslawyer.explaining import explain as words
     from ruleslawyer.findings import parse_ruling_options
 
     if list_points:
@@ -210,8 +210,8 @@ def coverage(targets: tuple[str, ...], fmt: str, output: Path | None) -> None:
     For a file that names its own rulebook, the sentences of it that nothing
     covers are listed too (check reports each as a gap).
     """
-    from ruleslawyer import coverage as covering
     from ruleslawyer import games
+    from ruleslawyer.rulebook import coverage as covering
 
     shown = []
     for target in targets or tuple(games.GAMES):

@@ -9,16 +9,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruleslawyer import games, rulebooks
+from ruleslawyer import games
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import check_source
 from ruleslawyer.checks.cunning_folk import PLANS, summary
 from ruleslawyer.cli.main import cli
+from ruleslawyer.designer.checking import check_source
 from ruleslawyer.findings import Kind
-from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.gamefiles.source import builtin_path
 from ruleslawyer.models.cunning_folk.data import load_game_data
 from ruleslawyer.models.cunning_folk.play import Rules, Table, legal_moves, start, step
 from ruleslawyer.models.cunning_folk.village import NOT_MODELLED, RULE_POINTS, Setup
+from ruleslawyer.rulebook import books as rulebooks
 
 ISSUE_POINTS = {
     "cunning-folk/multiple-challengers": ("each-challenger", "first-challenger"),

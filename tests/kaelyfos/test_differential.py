@@ -106,7 +106,7 @@ def test_pheromone_proof_agrees_with_exhaustive_search() -> None:
     from pathlib import Path
 
     from ruleslawyer.budget import Budget
-    from ruleslawyer.gamefiles import DESIGNER_KEYS
+    from ruleslawyer.gamefiles.source import DESIGNER_KEYS
     from ruleslawyer.graphs.board import parse_board
 
     path = Path(__file__).resolve().parents[2] / "examples" / "designer-repo" / "board.toml"

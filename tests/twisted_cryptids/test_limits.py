@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.gamefiles.source import builtin_path
 from ruleslawyer.solvers.twisted_cryptids.record import record_to_toml
 from tests.twisted_cryptids.test_stacks import small_record
 

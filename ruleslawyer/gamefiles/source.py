@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ruleslawyer.errors import InputError, Shown
-from ruleslawyer.inputs import check_nesting, nearby, read_text, regular_file, too_deep
+from ruleslawyer.gamefiles.inputs import check_nesting, nearby, read_text, regular_file, too_deep
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -97,7 +97,7 @@ def read_reference(
             raise InputError(display, "", exc.found, expected) from None
         raise InputError(referrer, key, Shown(f"{value!r} ({exc.found})"), expected) from None
     _, document = read_toml(path, display=display)
-    from ruleslawyer.play_files import input_file_kind
+    from ruleslawyer.gamefiles.kinds import input_file_kind
 
     kind = input_file_kind(document)
     if kind is not None:
@@ -150,7 +150,7 @@ class GameSource:
 
     def rulebook(self) -> Any:
         """The designer's own rulebook the file names, or None (the shipped one is used)."""
-        from ruleslawyer.rulebooks import load_designer
+        from ruleslawyer.rulebook.books import load_designer
 
         value = self.designer.get("rulebook")
         if value is None:

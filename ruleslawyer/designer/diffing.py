@@ -10,7 +10,7 @@ from typing import Any
 
 from ruleslawyer import games
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import (
+from ruleslawyer.designer.checking import (
     GameResult,
     check_source,
     effective_fail_on,
@@ -18,7 +18,7 @@ from ruleslawyer.checking import (
 )
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.schemas import dumps
 
 
