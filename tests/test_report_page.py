@@ -97,7 +97,7 @@ def test_captions_with_markdown_characters_stay_literal(sample_result: GameResul
 
 
 def test_page_names_are_the_game_files_and_never_repeat() -> None:
-    from ruleslawyer.games import load_source
+    from ruleslawyer.gamefiles.source import load_source
     from ruleslawyer.reports.files import page_names
 
     built_in = load_source("cunning-folk")

@@ -204,8 +204,7 @@ def test_diff_of_rulebooks_with_no_game_asks_for_one(repo: Path) -> None:
 def test_a_plain_text_copy_of_the_shipped_rulebook_holds_every_quote(game, tmp_path) -> None:
     # Any game's file may name its own rulebook; a verbatim copy (plain text, so sections
     # come from the rule points) places every quote on the line the shipped one has.
-    from ruleslawyer import games
-    from ruleslawyer.gamefiles.source import builtin_path
+    from ruleslawyer.gamefiles.source import builtin_path, load_source
     from ruleslawyer.rulebook import books as rulebooks
     from ruleslawyer.rulebook.quotes import drifts
 
@@ -217,7 +216,7 @@ def test_a_plain_text_copy_of_the_shipped_rulebook_holds_every_quote(game, tmp_p
         f'rulebook = "rules.txt"\ngame = "{game}"\n' + body.replace(f'game = "{game}"\n', ""),
         "utf-8",
     )
-    source = games.load_source(str(board))
+    source = load_source(str(board))
     book = source.rulebook()
     points = info.rule_points()
     assert drifts(points, book) == []

@@ -160,8 +160,9 @@ def load_game_file(target: str, game: str, options: tuple[str, ...]) -> tuple[An
     from ruleslawyer import games
     from ruleslawyer.errors import InputError
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.gamefiles.source import load_source
 
-    source = games.load_source(target)
+    source = load_source(target)
     if source.game != game:
         raise InputError(target, "game", source.game, f"a {game} game file")
     points = games.get(game).rule_points()

@@ -165,6 +165,7 @@ def explain(
     from ruleslawyer.designer.explaining import explain as words
     from ruleslawyer.errors import InputError
     from ruleslawyer.findings import parse_ruling_options
+    from ruleslawyer.gamefiles.source import load_source
 
     if list_points:
         points = [p for info in games.GAMES.values() for p in info.rule_points()]
@@ -176,7 +177,7 @@ def explain(
     game = point_id.split("/", 1)[0]
     if game not in games.GAMES:
         raise InputError("ID", "", point_id, expected + games.suggestion(game, games.GAMES))
-    source = games.load_source(game_file or game)
+    source = load_source(game_file or game)
     info = games.get(source.game)
     ids = [p.id for p in info.rule_points()]
     if source.game != game or point_id not in ids:
@@ -211,6 +212,7 @@ def coverage(targets: tuple[str, ...], fmt: str, output: Path | None) -> None:
     covers are listed too (check reports each as a gap).
     """
     from ruleslawyer import games
+    from ruleslawyer.gamefiles.source import load_source
     from ruleslawyer.rulebook import coverage as covering
 
     shown = []
@@ -218,7 +220,7 @@ def coverage(targets: tuple[str, ...], fmt: str, output: Path | None) -> None:
         if target in games.GAMES:
             shown.append(covering.Target(target))
             continue
-        source = games.load_source(target)
+        source = load_source(target)
         book = source.rulebook()
         if book is None:
             shown.append(covering.Target(source.game))

@@ -10,7 +10,7 @@ from ruleslawyer import games
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind, resolve_rulings
-from ruleslawyer.gamefiles.source import GameSource
+from ruleslawyer.gamefiles.source import GameSource, load_source
 from ruleslawyer.rulebook import quotes as rulebook_quotes
 
 PROVENANCE_WARNINGS = {
@@ -108,7 +108,7 @@ def _coverage_gaps(source: GameSource, rulebook: str) -> list[Finding]:
 
 def load_all(targets: Iterable[str]) -> list[GameSource]:
     """Read every target (all built-in games when none) before any search starts."""
-    return [games.load_source(t) for t in (list(targets) or list(games.GAMES))]
+    return [load_source(t) for t in (list(targets) or list(games.GAMES))]
 
 
 def game_files(targets: Iterable[str]) -> list[str]:
