@@ -37,7 +37,7 @@ def in_process() -> tuple[float, int]:
     """Seconds for one full check in this process (cold caches) and positions it visited."""
     from ruleslawyer.budget import Budget
     from ruleslawyer.checks.kaelyfos import check
-    from ruleslawyer.games import load_source
+    from ruleslawyer.gamefiles.source import load_source
 
     start = time.perf_counter()
     findings = check(load_source("kaelyfos"), {}, Budget())
@@ -48,7 +48,7 @@ def in_process() -> tuple[float, int]:
 def sweep(memo: bool) -> float:
     """Positions per second over a sample of the whole search space, every point kept open."""
     from ruleslawyer.checks import kaelyfos as checks
-    from ruleslawyer.games import load_source
+    from ruleslawyer.gamefiles.source import load_source
     from ruleslawyer.graphs.board import parse_board
     from ruleslawyer.models.kaelyfos import move as model
 

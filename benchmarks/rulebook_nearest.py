@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ruleslawyer import rulebooks  # noqa: E402
 from ruleslawyer.games import GAMES  # noqa: E402
+from ruleslawyer.rulebook import books as rulebooks  # noqa: E402
 from tests.test_rulebooks import drifted_rulebook  # noqa: E402
 
 SIZE = 256 * 1024

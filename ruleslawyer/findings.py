@@ -54,7 +54,7 @@ class Sentence:
 
     ``rulebook`` names the shipped rulebook the rule point was written
     against. ``file`` is set when the quote has been located in a designer's
-    own rulebook instead (see :mod:`ruleslawyer.rulebooks`): ``line`` and
+    own rulebook instead (see :mod:`ruleslawyer.rulebook.books`): ``line`` and
     ``end_line`` are then where it is there, or None when it is no longer
     there verbatim.
     """
@@ -70,7 +70,7 @@ class Sentence:
         """The file the quote is read from, and its first and last lines (None: not there)."""
         if self.file is not None:
             return self.file, self.line, self.end_line
-        from ruleslawyer import shipped_rulebooks as shipped
+        from ruleslawyer.rulebook import shipped
 
         first, last = shipped.shipped_span(self.rulebook, self.text)
         return shipped.path(self.rulebook), first, last

@@ -8,18 +8,18 @@ A game module answers a small contract:
 - ``RULE_POINTS`` in its model module: a tuple of :class:`~ruleslawyer.findings.RulePoint`.
 - ``check(source, rulings, budget) -> list[Finding]`` in its checks module.
 - an optional click group in its cli module, exposed as ``ruleslawyer <id> ...``.
+
+The registry reads no file: :func:`ruleslawyer.gamefiles.source.load_source` reads a
+game file and asks it which game the file is.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ruleslawyer.errors import InputError, UnknownGameError, suggestion
+from ruleslawyer.errors import UnknownGameError, suggestion
 from ruleslawyer.errors import closest as closest  # re-exported: callers spell games.closest
 
 
@@ -103,57 +103,3 @@ def get(game_id: str) -> GameInfo:
             game_id,
             f"a game id ({', '.join(GAMES)}) or a game file path{suggestion(game_id, GAMES)}",
         ) from None
-
-
-def load_source(target: str) -> Any:
-    """Resolve a CLI target (a game id or a TOML path) to a :class:`GameSource`."""
-    from ruleslawyer.gamefiles import GameSource, builtin_path, read_toml
-
-    if target in GAMES:
-        info = GAMES[target]
-        path = builtin_path(info.data_file)
-        text, doc = read_toml(path, display=f"ruleslawyer/data/{info.data_file}")
-        return GameSource(
-            game=info.id,
-            path=path,
-            display=f"ruleslawyer/data/{info.data_file}",
-            built_in=True,
-            text=text,
-            document=doc,
-        )
-    path = Path(target)
-    if not os.path.lexists(target):  # never raises; "" is not "."
-        if path.suffix != ".toml":
-            get(target)  # raises: neither a game id nor a file
-        from ruleslawyer.inputs import nearby
-
-        expected = f"a game id ({', '.join(GAMES)}) or a game file path"
-        raise InputError(target, "", "no such file", expected + nearby(path, also=tuple(GAMES)))
-    text, doc = read_toml(path, display=target)
-    return GameSource(
-        game=identify(doc, target),
-        path=path,
-        display=target,
-        built_in=False,
-        text=text,
-        document=doc,
-    )
-
-
-def identify(document: Mapping[str, Any], source: str) -> str:
-    """Which game a parsed file belongs to: its ``game`` key, else its marker keys."""
-    from ruleslawyer.play_files import reject_input_file
-
-    reject_input_file(document, source)
-    declared = document.get("game")
-    if declared is not None:
-        if not isinstance(declared, str) or declared not in GAMES:
-            hint = suggestion(declared, GAMES) if isinstance(declared, str) else ""
-            raise UnknownGameError(source, "game", declared, f"one of {', '.join(GAMES)}{hint}")
-        return str(declared)
-    matches = [g.id for g in GAMES.values() if g.marker_keys <= document.keys()]
-    if len(matches) == 1:
-        return matches[0]
-    raise UnknownGameError(
-        source, "game", "no game key", f'a top-level game = "<id>" ({", ".join(GAMES)})'
-    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslawyer.checking import GameResult
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.findings import (
     Finding,
     Kind,
@@ -83,7 +83,7 @@ def sample_result() -> GameResult:
 def builtin_results() -> dict[str, GameResult]:
     """Every built-in game checked once per test session (shared by the contract tests)."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_all
+    from ruleslawyer.designer.checking import check_all
 
     return {r.game: r for r in check_all([], {}, Budget())}
 

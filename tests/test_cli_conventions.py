@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ruleslawyer import games
 from ruleslawyer.cli import common
 from ruleslawyer.cli.main import cli
-from ruleslawyer.explaining import explain
+from ruleslawyer.designer.explaining import explain
 from ruleslawyer.findings import DEFAULT_FAIL_ON
 from ruleslawyer.reports import renderer
 
@@ -291,13 +291,13 @@ def test_nothing_user_facing_mentions_the_project_process() -> None:
 def test_report_of_an_unfinished_search_exits_3(tmp_path: Path, monkeypatch) -> None:
     from dataclasses import replace
 
-    from ruleslawyer.checking import GameResult
+    from ruleslawyer.designer.checking import GameResult
     from ruleslawyer.findings import Kind, Reading, RulePoint, point_finding
 
     point = RulePoint("kaelyfos/x", "x", Kind.GAP, (), (Reading("a", "a"),), "a")
     cut = point_finding(point, rulings={}, parted=False, message="m", finished=False)
     result = GameResult("kaelyfos", "K", "k.toml", "assumed", {}, (cut,), "book.txt")
-    monkeypatch.setattr("ruleslawyer.checking.check_sources", lambda *a, **k: [result])
+    monkeypatch.setattr("ruleslawyer.designer.checking.check_sources", lambda *a, **k: [result])
     from ruleslawyer.reports.files import Page
 
     page = Page({"k.md": "k\n"}, True)
@@ -307,7 +307,8 @@ def test_report_of_an_unfinished_search_exits_3(tmp_path: Path, monkeypatch) -> 
     assert (tmp_path / "out" / "k.md").read_text("utf-8") == "k\n"
     found = replace(cut, finished=True, kind=Kind.GAP)
     monkeypatch.setattr(
-        "ruleslawyer.checking.check_sources", lambda *a, **k: [replace(result, findings=(found,))]
+        "ruleslawyer.designer.checking.check_sources",
+        lambda *a, **k: [replace(result, findings=(found,))],
     )
     assert run("report", "kaelyfos", "--dir", str(tmp_path / "out")).exit_code == 1
 

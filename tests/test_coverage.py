@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruleslawyer import coverage
 from ruleslawyer.cli.main import cli
 from ruleslawyer.games import GAMES
-from ruleslawyer.shipped_rulebooks import spans_in, text
+from ruleslawyer.rulebook import coverage
+from ruleslawyer.rulebook.shipped import spans_in, text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "designer-repo"
@@ -115,7 +115,7 @@ def test_a_missing_or_unknown_test_name_is_caught() -> None:
         coverage.Entry(quote, "rule-point", points=("kaelyfos/move-order",), tests=(step,)),
         coverage.Entry(quote, "partly", tests=(f"{step}::test_no_such_test",), reason="x"),
         coverage.Entry(quote, "modelled", tests=("tests/kaelyfos/test_nowhere.py::test_x",)),
-        coverage.Entry(quote, "modelled", tests=("ruleslawyer/coverage.py::entries",)),
+        coverage.Entry(quote, "modelled", tests=("ruleslawyer/rulebook/coverage.py::entries",)),
         coverage.Entry(quote, "modelled", tests=(f"{step}::test_second_catch_destroys_the_trap",)),
         coverage.Entry(quote, "not-modelled", reason="outside the model, no test needed"),
     ]
@@ -124,7 +124,8 @@ def test_a_missing_or_unknown_test_name_is_caught() -> None:
         f"no test file {step!r}: {step}",
         f"no test 'test_no_such_test' in {step}: {step}::test_no_such_test",
         "no test file 'tests/kaelyfos/test_nowhere.py': tests/kaelyfos/test_nowhere.py::test_x",
-        "no test file 'ruleslawyer/coverage.py': ruleslawyer/coverage.py::entries",
+        "no test file 'ruleslawyer/rulebook/coverage.py': "
+        "ruleslawyer/rulebook/coverage.py::entries",
     ]
 
 

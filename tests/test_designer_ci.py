@@ -354,14 +354,14 @@ def test_only_game_files_keeps_game_files_that_need_fixing(repo: Path) -> None:
 
 
 def test_only_game_files_keeps_exactly_the_shipped_game_files() -> None:
-    from ruleslawyer import games
-    from ruleslawyer.checking import game_files
+    from ruleslawyer.designer.checking import game_files
     from ruleslawyer.errors import InputError
+    from ruleslawyer.gamefiles.source import load_source
 
     shipped = [*ROOT.glob("examples/**/*.toml"), *ROOT.glob("ruleslawyer/data/**/*.toml")]
     for path in sorted(shipped):
         try:
-            games.load_source(str(path))
+            load_source(str(path))
             loads = True
         except InputError:
             loads = False  # a position, log, record, coverage or timeline file

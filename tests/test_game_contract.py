@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ruleslawyer.checking import GameResult
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.findings import Kind
 from ruleslawyer.games import GAMES
 from ruleslawyer.reports import renderer

@@ -7,7 +7,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import format_place, locate, read_toml, validate
+from ruleslawyer.gamefiles.source import format_place, locate, read_toml, validate
 
 
 class Node(BaseModel):
@@ -78,13 +78,13 @@ def test_format_place() -> None:
 def test_the_kinds_of_file_have_their_readers_keys() -> None:
     """``check`` tells a position, log or record from a game file by its keys: each kind's
     keys are its reader's (the pydantic model's fields), so a key added there counts."""
+    from ruleslawyer.gamefiles.kinds import COMMON, KINDS
     from ruleslawyer.graphs.board import BoardSpec
     from ruleslawyer.models.cunning_folk.data import _GameFile
     from ruleslawyer.models.cunning_folk.log import _LogDoc
     from ruleslawyer.models.kaelyfos.files import PositionSpec, TimelineSpec
     from ruleslawyer.models.twist_of_fate.files import DeckDoc, PositionDoc
     from ruleslawyer.models.twisted_cryptids.game import _schema as game_schema
-    from ruleslawyer.play_files import COMMON, KINDS
     from ruleslawyer.solvers.twisted_cryptids.record import _schema as record_schema
 
     def keys(model) -> frozenset[str]:

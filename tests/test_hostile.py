@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InputError, printable
-from ruleslawyer.inputs import MAX_NESTING
+from ruleslawyer.gamefiles.inputs import MAX_NESTING
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "examples" / "kaelyfos" / "tiny-board.toml"
@@ -176,7 +176,7 @@ def test_deeply_nested_toml_is_one_line(tmp_path, kind, command) -> None:
 
 
 def test_nesting_at_the_limit_is_read(tmp_path) -> None:
-    from ruleslawyer.gamefiles import read_toml
+    from ruleslawyer.gamefiles.source import read_toml
 
     path = tmp_path / "ok.toml"
     depth = MAX_NESTING - 1  # the document itself is one level
@@ -292,7 +292,7 @@ def test_special_file_named_inside_a_file_is_refused(tmp_path, special, kind, co
 
 
 def test_oversized_file_is_refused_unread(tmp_path) -> None:
-    from ruleslawyer.inputs import MAX_FILE_BYTES
+    from ruleslawyer.gamefiles.inputs import MAX_FILE_BYTES
 
     path = tmp_path / "big.toml"
     with open(path, "wb") as handle:
@@ -451,7 +451,7 @@ def test_baseline_refuses_to_overwrite_its_game_file(tmp_path) -> None:
 
 
 def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch) -> None:
-    from ruleslawyer import outputs
+    from ruleslawyer.gamefiles import outputs
 
     path = tmp_path / "out.txt"
     path.write_text("old")
@@ -467,14 +467,14 @@ def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch) ->
 
 
 def test_atomic_write_to_special_files_writes_into_them(tmp_path) -> None:
-    from ruleslawyer.outputs import write_atomic
+    from ruleslawyer.gamefiles.outputs import write_atomic
 
     write_atomic(Path("/dev/null"), "x")
     assert Path("/dev/null").is_char_device()
 
 
 def test_report_set_is_swapped_in_whole(tmp_path, monkeypatch) -> None:
-    from ruleslawyer import outputs
+    from ruleslawyer.gamefiles import outputs
 
     directory = tmp_path / "reports"
     outputs.write_set(directory, {"g.md": "old", "g/a.svg": "old-a", "g/stale.svg": "s"})
@@ -507,7 +507,7 @@ def test_report_set_is_swapped_in_whole(tmp_path, monkeypatch) -> None:
 def test_a_report_set_is_renamed_only_inside_its_directory(tmp_path, monkeypatch) -> None:
     # Staged beside the directory, a --dir that is a mount point failed: "Invalid cross-device
     # link" (fuzz round 4). Every rename now stays inside the directory, on its file system.
-    from ruleslawyer import outputs
+    from ruleslawyer.gamefiles import outputs
 
     directory = tmp_path / "reports"
     (directory / "g").mkdir(parents=True)
@@ -563,7 +563,7 @@ def _ctrl_c() -> None:
 def test_interrupt_dropped_by_a_finaliser_still_stops_output(tmp_path) -> None:
     """Ctrl-C landing in a finaliser (a Z3 object's ``__del__``) is dropped by Python; it is
     noted all the same, so the command writes nothing and exits 130."""
-    from ruleslawyer.outputs import noting_interrupts, write_atomic
+    from ruleslawyer.gamefiles.outputs import noting_interrupts, write_atomic
 
     class Finaliser:
         def __del__(self) -> None:
@@ -587,7 +587,7 @@ def test_interrupt_wrapped_by_ctypes_in_a_finaliser_is_dropped_silently(
     import ctypes
     import sys
 
-    from ruleslawyer.outputs import noting_interrupts, write_atomic
+    from ruleslawyer.gamefiles.outputs import noting_interrupts, write_atomic
 
     printed: list[BaseException | None] = []  # what reaches the usual hook (it prints)
     monkeypatch.setattr(sys, "unraisablehook", lambda u: printed.append(u.exc_value))
@@ -624,7 +624,7 @@ def test_ctrl_c_handled_while_the_answer_is_written_leaves_the_answer_whole() ->
     """Python may run a Ctrl-C's handler only after the answer's hold began (the signal came
     just before it): the answer is still written whole, and once it is out, the run keeps
     its own exit (it was an exit 130 after the JSON had been printed)."""
-    from ruleslawyer.outputs import (
+    from ruleslawyer.gamefiles.outputs import (
         answer_out,
         interrupts_noted_only,
         noting_interrupts,
@@ -642,7 +642,7 @@ def test_ctrl_c_handled_while_the_answer_is_written_leaves_the_answer_whole() ->
 
 
 def test_ctrl_c_in_a_hold_without_an_answer_is_raised_when_the_outer_hold_ends() -> None:
-    from ruleslawyer.outputs import interrupts_noted_only, noting_interrupts
+    from ruleslawyer.gamefiles.outputs import interrupts_noted_only, noting_interrupts
 
     steps = []
     with noting_interrupts():
@@ -938,8 +938,8 @@ def test_check_on_an_input_file_names_the_command_that_reads_it(
 
 
 def test_every_example_is_a_game_file_or_an_input_some_command_reads() -> None:
-    from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.play_files import file_kind
+    from ruleslawyer.gamefiles.kinds import file_kind
+    from ruleslawyer.gamefiles.source import read_toml
 
     for path in sorted(EXAMPLES.glob("*/*.toml")):
         assert file_kind(read_toml(path)[1]) is not None, path

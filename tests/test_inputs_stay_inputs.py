@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.rulebooks import MAX_RULEBOOK_BYTES
+from ruleslawyer.rulebook.books import MAX_RULEBOOK_BYTES
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "designer-repo"
 
@@ -269,7 +269,7 @@ def test_a_rulebook_with_a_line_like_a_credential_is_refused_unquoted(
 
 
 def test_the_shipped_rulebooks_look_like_no_credential() -> None:
-    from ruleslawyer.rulebooks import credential_line
+    from ruleslawyer.rulebook.books import credential_line
 
     books = EXAMPLE.parents[1] / "ruleslawyer" / "data" / "rulebooks"
     for path in [*books.glob("*.txt"), EXAMPLE / "rules" / "kaelyfos.md"]:

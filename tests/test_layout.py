@@ -1,4 +1,5 @@
-"""The package's layout: a subpackage per game in every layer, and no import circle.
+"""The package's layout: a handful of shared modules at the root, a folder per concern,
+a subpackage per game in every layer, and no import circle.
 
 Every import between the package's modules counts, the ones inside functions too
 (a lazy import still closes a circle when both ends run).
@@ -16,6 +17,14 @@ from ruleslawyer import games
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ruleslawyer"
 LAYERS = ("models", "solvers", "checks", "cli", "graphs", "reports", "openspiel")
+# what the package's root holds: the modules every layer shares, nothing else
+ROOT_MODULES = {"__init__", "__main__", "errors", "findings", "budget", "games"}
+# one folder per concern, and what it holds (a module of a concern lives in its folder)
+CONCERNS = {
+    "rulebook": {"books", "shipped", "quotes", "coverage"},  # the rulebook text and its coverage
+    "gamefiles": {"source", "kinds", "inputs", "outputs", "schema", "tomlwriter"},
+    "designer": {"checking", "baseline", "diffing", "explaining"},  # the designer's workflow
+}
 GAME_NAMES = tuple(sorted(g.replace("-", "_") for g in games.GAMES))
 MOST_FILES = 12
 
@@ -63,7 +72,31 @@ def test_no_import_circle() -> None:
     assert circles == []
 
 
-@pytest.mark.parametrize("layer", LAYERS)
+def test_the_root_holds_only_the_shared_modules() -> None:
+    assert {p.stem for p in PACKAGE.glob("*.py")} == ROOT_MODULES
+
+
+@pytest.mark.parametrize("concern", sorted(CONCERNS))
+def test_each_concern_has_its_folder(concern: str) -> None:
+    folder = PACKAGE / concern
+    assert (folder / "__init__.py").is_file(), folder
+    held = {p.stem for p in folder.glob("*.py")} - {"__init__"}
+    assert CONCERNS[concern] <= held, (concern, sorted(held))
+    assert not any(concern in name for name in held), (concern, sorted(held))  # short names
+
+
+def test_a_game_file_loads_in_one_pass_down() -> None:
+    # the registry reads no file: loading goes gamefiles.source -> kinds, inputs, games,
+    # and nothing below it calls back up into the loader
+    graph = import_graph()
+    assert set(graph.successors("ruleslawyer.games")) == {"ruleslawyer.errors"}
+    below = {"ruleslawyer.gamefiles.kinds", "ruleslawyer.gamefiles.inputs", "ruleslawyer.games"}
+    assert below <= set(graph.successors("ruleslawyer.gamefiles.source"))
+    for module in below:
+        assert "ruleslawyer.gamefiles.source" not in nx.descendants(graph, module), module
+
+
+@pytest.mark.parametrize("layer", LAYERS + tuple(sorted(CONCERNS)))
 def test_layer_folders_stay_small(layer: str) -> None:
     for folder in [PACKAGE / layer, *(p for p in (PACKAGE / layer).rglob("*") if p.is_dir())]:
         if folder.name == "__pycache__" or folder.name == "templates":

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from ruleslawyer.findings import DEFAULT_FAIL_ON
-from ruleslawyer.games import GAMES, load_source
+from ruleslawyer.gamefiles.source import load_source
+from ruleslawyer.games import GAMES
 from ruleslawyer.reports.files import report_files
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)

@@ -8,8 +8,8 @@ import re
 
 from click.testing import CliRunner
 
-from ruleslawyer.checking import GameResult
 from ruleslawyer.cli.main import cli
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.findings import DEFAULT_FAIL_ON
 from ruleslawyer.reports.html_page import page
 from ruleslawyer.reports.markdown import game_report
@@ -97,7 +97,7 @@ def test_captions_with_markdown_characters_stay_literal(sample_result: GameResul
 
 
 def test_page_names_are_the_game_files_and_never_repeat() -> None:
-    from ruleslawyer.games import load_source
+    from ruleslawyer.gamefiles.source import load_source
     from ruleslawyer.reports.files import page_names
 
     built_in = load_source("cunning-folk")
@@ -117,7 +117,7 @@ def test_page_names_are_the_game_files_and_never_repeat() -> None:
 
 
 def test_two_files_of_one_game_get_a_page_each_and_an_index(tmp_path) -> None:
-    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.gamefiles.source import builtin_path
 
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
@@ -151,7 +151,7 @@ def test_two_files_of_one_game_get_a_page_each_and_an_index(tmp_path) -> None:
 
 
 def test_markdown_report_names_the_command_that_wrote_it(tmp_path) -> None:
-    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.gamefiles.source import builtin_path
 
     board = tmp_path / "village.toml"
     board.write_text(builtin_path("cunning-folk.toml").read_text("utf-8"), "utf-8")

@@ -9,7 +9,7 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from ruleslawyer.checking import GameResult
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.findings import DEFAULT_FAIL_ON, Kind
 from ruleslawyer.reports import FORMAT_NAMES, renderer
 from ruleslawyer.reports.markdown import game_report
@@ -109,7 +109,7 @@ def test_sarif_ruled_point_is_suppressed_and_located_at_its_ruling(sample_result
 
 
 def test_sarif_baseline_states(sample_result) -> None:
-    from ruleslawyer import baseline
+    from ruleslawyer.designer import baseline
 
     known = sample_result.findings[0].fingerprint("kaelyfos")
     entries = (

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ruleslawyer.cli.main import cli
 from ruleslawyer.findings import Sentence
 from ruleslawyer.games import GAMES
-from ruleslawyer.rulebooks import DesignerRulebook
+from ruleslawyer.rulebook.books import DesignerRulebook
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "designer-repo"
 EXAMPLE_CARD = "on their node and is then removed from play."
@@ -204,9 +204,9 @@ def test_diff_of_rulebooks_with_no_game_asks_for_one(repo: Path) -> None:
 def test_a_plain_text_copy_of_the_shipped_rulebook_holds_every_quote(game, tmp_path) -> None:
     # Any game's file may name its own rulebook; a verbatim copy (plain text, so sections
     # come from the rule points) places every quote on the line the shipped one has.
-    from ruleslawyer import games, rulebooks
-    from ruleslawyer.gamefiles import builtin_path
-    from ruleslawyer.rulebook_quotes import drifts
+    from ruleslawyer.gamefiles.source import builtin_path, load_source
+    from ruleslawyer.rulebook import books as rulebooks
+    from ruleslawyer.rulebook.quotes import drifts
 
     info = GAMES[game]
     (tmp_path / "rules.txt").write_text(rulebooks.text(info.rulebook), "utf-8")
@@ -216,7 +216,7 @@ def test_a_plain_text_copy_of_the_shipped_rulebook_holds_every_quote(game, tmp_p
         f'rulebook = "rules.txt"\ngame = "{game}"\n' + body.replace(f'game = "{game}"\n', ""),
         "utf-8",
     )
-    source = games.load_source(str(board))
+    source = load_source(str(board))
     book = source.rulebook()
     points = info.rule_points()
     assert drifts(points, book) == []
@@ -228,7 +228,7 @@ def test_a_plain_text_copy_of_the_shipped_rulebook_holds_every_quote(game, tmp_p
 
 
 def _example_sentences() -> tuple[DesignerRulebook, list[tuple[int, str]]]:
-    from ruleslawyer.rulebooks import _sentences
+    from ruleslawyer.rulebook.books import _sentences
 
     book = DesignerRulebook("rules/kaelyfos.md", (EXAMPLE / "rules" / "kaelyfos.md").read_text())
     flat = " ".join(book.text.split())

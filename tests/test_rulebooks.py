@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslawyer import rulebooks
 from ruleslawyer.findings import Sentence
 from ruleslawyer.games import GAMES
+from ruleslawyer.rulebook import books as rulebooks
 
 
 def test_find_locates_quotes_loosely_and_with_ellipsis() -> None:

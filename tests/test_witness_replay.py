@@ -101,10 +101,10 @@ def _played(point_id: str, lines: list[Any]) -> None:
 def _village_size(point_id: str, lines: list[Any]) -> None:
     # Proved by counting: 6 good and evil townsfolk plus one kept card per player fill the
     # 3x3 grid only with 3 players; the witness records the counts the game file prints.
-    from ruleslawyer import games
+    from ruleslawyer.gamefiles.source import load_source
     from ruleslawyer.models.cunning_folk.data import load_game_data
 
-    data = load_game_data(games.load_source("cunning-folk"))
+    data = load_game_data(load_source("cunning-folk"))
     counts = lines[0]
     assert counts["core"] == sum(data.scoundrel_core.values())
     assert counts["kept_per_player"] == data.kept_per_player

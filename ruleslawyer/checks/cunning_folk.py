@@ -24,7 +24,7 @@ from ruleslawyer.findings import (
     not_searched,
     point_finding,
 )
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.models.cunning_folk.data import GameData, load_game_data
 from ruleslawyer.models.cunning_folk.play import (
     ELDER,

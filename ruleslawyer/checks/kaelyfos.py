@@ -35,7 +35,7 @@ from ruleslawyer.findings import (
     not_searched,
     point_finding,
 )
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
 from ruleslawyer.graphs.pathing import INF, Distances
 from ruleslawyer.models.kaelyfos.files import position_document

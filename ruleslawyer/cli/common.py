@@ -19,8 +19,8 @@ import click
 
 from ruleslawyer.cli import completion
 from ruleslawyer.errors import RulesLawyerError, printable
-from ruleslawyer.inputs import tracking
-from ruleslawyer.outputs import (
+from ruleslawyer.gamefiles.inputs import tracking
+from ruleslawyer.gamefiles.outputs import (
     answer_out,
     interrupts_noted_only,
     is_interrupt,
@@ -155,13 +155,14 @@ def game_file_argument(game: str) -> Callable[[F], F]:
 
 
 def load_game_file(target: str, game: str, options: tuple[str, ...]) -> tuple[Any, dict[str, str]]:
-    """The :class:`~ruleslawyer.gamefiles.GameSource` of ``target`` (``game``'s id or a game
+    """The :class:`~ruleslawyer.gamefiles.source.GameSource` of ``target`` (``game``'s id or a game
     file of ``game``) and the rulings in force: the file's ``[rulings]``, then ``--ruling``."""
     from ruleslawyer import games
     from ruleslawyer.errors import InputError
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
+    from ruleslawyer.gamefiles.source import load_source
 
-    source = games.load_source(target)
+    source = load_source(target)
     if source.game != game:
         raise InputError(target, "game", source.game, f"a {game} game file")
     points = games.get(game).rule_points()

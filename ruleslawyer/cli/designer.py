@@ -42,9 +42,9 @@ def baseline(
     FILE: a game file (TOML), as for `ruleslawyer check`; writes JSON fingerprints.
     Example: examples/designer-repo/ (board.toml and its ruleslawyer-baseline.json).
     """
-    from ruleslawyer import baseline as baselines
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_all
+    from ruleslawyer.designer import baseline as baselines
+    from ruleslawyer.designer.checking import check_all
     from ruleslawyer.findings import parse_ruling_options
 
     budget = Budget(max_seconds=max_seconds)
@@ -93,13 +93,13 @@ def diff(
     changed and the new sentences nothing covers (see `coverage`), and exits 1
     when there is any.
     """
-    from ruleslawyer.rulebook_quotes import is_rulebook
+    from ruleslawyer.rulebook.quotes import is_rulebook
 
     if is_rulebook(old) and is_rulebook(new):
         _rulebook_diff(old, new, game, fmt, output)
         return
     from ruleslawyer.budget import Budget
-    from ruleslawyer.diffing import diff_files, render
+    from ruleslawyer.designer.diffing import diff_files, render
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
 
     kinds = parse_kinds(fail_on)
@@ -114,10 +114,10 @@ def diff(
 
 def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path | None) -> None:
     from ruleslawyer import games
-    from ruleslawyer.coverage import uncovered
     from ruleslawyer.errors import InputError
-    from ruleslawyer.rulebook_quotes import compare, quoted_game, render_changes
-    from ruleslawyer.rulebooks import read
+    from ruleslawyer.rulebook.books import read
+    from ruleslawyer.rulebook.coverage import uncovered
+    from ruleslawyer.rulebook.quotes import compare, quoted_game, render_changes
 
     books = [read(Path(p), p, origin=p, place="") for p in (old, new)]
     if game is None:
@@ -161,10 +161,11 @@ def explain(
     """
     from ruleslawyer import games
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_source, validate_cli_rulings
+    from ruleslawyer.designer.checking import check_source, validate_cli_rulings
+    from ruleslawyer.designer.explaining import explain as words
     from ruleslawyer.errors import InputError
-    from ruleslawyer.explaining import explain as words
     from ruleslawyer.findings import parse_ruling_options
+    from ruleslawyer.gamefiles.source import load_source
 
     if list_points:
         points = [p for info in games.GAMES.values() for p in info.rule_points()]
@@ -176,7 +177,7 @@ def explain(
     game = point_id.split("/", 1)[0]
     if game not in games.GAMES:
         raise InputError("ID", "", point_id, expected + games.suggestion(game, games.GAMES))
-    source = games.load_source(game_file or game)
+    source = load_source(game_file or game)
     info = games.get(source.game)
     ids = [p.id for p in info.rule_points()]
     if source.game != game or point_id not in ids:
@@ -210,15 +211,16 @@ def coverage(targets: tuple[str, ...], fmt: str, output: Path | None) -> None:
     For a file that names its own rulebook, the sentences of it that nothing
     covers are listed too (check reports each as a gap).
     """
-    from ruleslawyer import coverage as covering
     from ruleslawyer import games
+    from ruleslawyer.gamefiles.source import load_source
+    from ruleslawyer.rulebook import coverage as covering
 
     shown = []
     for target in targets or tuple(games.GAMES):
         if target in games.GAMES:
             shown.append(covering.Target(target))
             continue
-        source = games.load_source(target)
+        source = load_source(target)
         book = source.rulebook()
         if book is None:
             shown.append(covering.Target(source.game))

@@ -180,9 +180,9 @@ def check(
     FILE: a game file (TOML): a board, deck or compositions, `provenance`, `[rulings]`.
     Examples: ruleslawyer/data/*.toml (built in), examples/kaelyfos/tiny-board.toml.
     """
-    from ruleslawyer import baseline as baselines
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_all, game_files
+    from ruleslawyer.designer import baseline as baselines
+    from ruleslawyer.designer.checking import check_all, game_files
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
     from ruleslawyer.reports import markdown, renderer
 
@@ -248,9 +248,9 @@ def report(
     finding is at or above --fail-on, else 3 when a search did not finish (as check does).
     """
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import check_sources, load_all
+    from ruleslawyer.designer.checking import check_sources, load_all
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
-    from ruleslawyer.outputs import write_set
+    from ruleslawyer.gamefiles.outputs import write_set
     from ruleslawyer.reports.files import index_file, page_files, page_names
 
     kinds = parse_kinds(fail_on)
@@ -309,7 +309,7 @@ def main() -> None:
     except (OSError, UnicodeEncodeError) as exc:  # click's own output: --help, --version
         if not _writing_stdout(exc):
             raise
-        from ruleslawyer.outputs import unwritable_stdout, unwritable_text
+        from ruleslawyer.gamefiles.outputs import unwritable_stdout, unwritable_text
 
         if isinstance(exc, UnicodeEncodeError):
             error = unwritable_text(exc.object, exc.encoding)

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import validate
-from ruleslawyer.schema import StrictModel
+from ruleslawyer.gamefiles import tomlwriter
+from ruleslawyer.gamefiles.schema import StrictModel
+from ruleslawyer.gamefiles.source import validate
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -41,7 +41,7 @@ from typing import Any
 import pyspiel
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import read_toml
+from ruleslawyer.gamefiles.source import read_toml
 from ruleslawyer.models.twist_of_fate.files import (
     GAME_ID,
     Position,

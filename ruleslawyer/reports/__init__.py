@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ruleslawyer.checking import GameResult
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.findings import Kind
 
 Renderer = Callable[[Sequence[GameResult], frozenset[Kind]], str]

@@ -27,12 +27,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ruleslawyer import coverage, games
+from ruleslawyer import games
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import GameResult
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.findings import Kind
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.reports.markdown import game_report
+from ruleslawyer.rulebook import coverage
 
 
 class Figure(NamedTuple):

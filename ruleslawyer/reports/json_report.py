@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ruleslawyer import __version__
-from ruleslawyer.checking import GameResult, effective_fail_on
+from ruleslawyer.designer.checking import GameResult, effective_fail_on
 from ruleslawyer.findings import Kind
 from ruleslawyer.schemas import dumps
 

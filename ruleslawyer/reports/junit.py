@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from ruleslawyer.checking import GameResult, effective_fail_on
+from ruleslawyer.designer.checking import GameResult, effective_fail_on
 from ruleslawyer.findings import Kind
 from ruleslawyer.reports.words import compact
 

@@ -6,11 +6,11 @@ import re
 import shlex
 from collections.abc import Mapping, Sequence
 
-from ruleslawyer import shipped_rulebooks
-from ruleslawyer.checking import GameResult, effective_fail_on
+from ruleslawyer.designer.checking import GameResult, effective_fail_on
 from ruleslawyer.errors import printable
 from ruleslawyer.findings import Finding, Kind
 from ruleslawyer.reports.words import KIND_LABEL, compact, status_phrase
+from ruleslawyer.rulebook import shipped as shipped_rulebooks
 
 
 def render(

@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ruleslawyer import __version__
-from ruleslawyer.baseline import absent
-from ruleslawyer.checking import GameResult, effective_fail_on
+from ruleslawyer.designer.baseline import absent
+from ruleslawyer.designer.checking import GameResult, effective_fail_on
 from ruleslawyer.findings import Finding, Kind, Sentence
 
 SCHEMA = (

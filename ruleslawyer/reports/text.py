@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from ruleslawyer.checking import GameResult, effective_fail_on
+from ruleslawyer.designer.checking import GameResult, effective_fail_on
 from ruleslawyer.errors import printable
 from ruleslawyer.findings import Kind, Sentence
 from ruleslawyer.reports.words import KIND_LABEL, compact, status_phrase, summary_line

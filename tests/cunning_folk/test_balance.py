@@ -388,7 +388,7 @@ def test_the_advise_policy_accepts_where_a_challenge_can_lose_the_game() -> None
 
 
 def game_file(tmp_path, old: str = "", new: str = "", rulings: str = "") -> str:
-    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.gamefiles.source import builtin_path
 
     text = builtin_path("cunning-folk.toml").read_text("utf-8")
     assert old in text

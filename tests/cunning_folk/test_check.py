@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruleslawyer import games, rulebooks
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import check_source
 from ruleslawyer.checks.cunning_folk import PLANS, summary
 from ruleslawyer.cli.main import cli
+from ruleslawyer.designer.checking import check_source
 from ruleslawyer.findings import Kind
-from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.gamefiles.source import builtin_path, load_source
 from ruleslawyer.models.cunning_folk.data import load_game_data
 from ruleslawyer.models.cunning_folk.play import Rules, Table, legal_moves, start, step
 from ruleslawyer.models.cunning_folk.village import NOT_MODELLED, RULE_POINTS, Setup
+from ruleslawyer.rulebook import books as rulebooks
 
 ISSUE_POINTS = {
     "cunning-folk/multiple-challengers": ("each-challenger", "first-challenger"),
@@ -52,7 +52,7 @@ EXPECTED_KIND = {
 
 @pytest.fixture(scope="module")
 def result():
-    return check_source(games.load_source("cunning-folk"), {}, Budget(max_seconds=60))
+    return check_source(load_source("cunning-folk"), {}, Budget(max_seconds=60))
 
 
 def test_issue_points_and_readings_are_the_interface() -> None:
@@ -109,7 +109,7 @@ def test_witness_replays_on_the_state_machine(result, point_id: str) -> None:
 
 
 def test_a_ruling_resolves_its_point() -> None:
-    source = games.load_source("cunning-folk")
+    source = load_source("cunning-folk")
     rulings = {"cunning-folk/villager-challenge": "no-penalty"}
     result = check_source(source, rulings, Budget(max_seconds=60))
     finding = next(f for f in result.findings if f.id == "cunning-folk/villager-challenge")
@@ -126,7 +126,7 @@ def write_game(tmp_path: Path, old: str, new: str) -> Path:
 
 def test_short_village_is_a_data_error_with_its_line(tmp_path: Path) -> None:
     path = write_game(tmp_path, "villager = 3", "villager = 2")
-    result = check_source(games.load_source(str(path)), {}, Budget(max_seconds=30))
+    result = check_source(load_source(str(path)), {}, Budget(max_seconds=30))
     errors = [f for f in result.findings if f.kind == Kind.DATA_ERROR]
     assert [f.id for f in errors] == ["cunning-folk/data/village-size"]
     location = errors[0].location
@@ -164,16 +164,16 @@ def test_malformed_game_file_is_one_line_exit_2(
 def test_scoundrels_size_follows_the_file(tmp_path: Path) -> None:
     # With a 7-card core, 2 players fill the 3x3 village and 3 or 4 overfill it.
     path = write_game(tmp_path, "core = { good-witch = 2,", "core = { good-witch = 3,")
-    data = load_game_data(games.load_source(str(path)))
+    data = load_game_data(load_source(str(path)))
     assert sum(data.scoundrel_core.values()) == 7
-    result = check_source(games.load_source(str(path)), {}, Budget(max_seconds=30))
+    result = check_source(load_source(str(path)), {}, Budget(max_seconds=30))
     finding = next(f for f in result.findings if f.id == "cunning-folk/scoundrels-village-size")
     assert finding.witness.results["2 players"] == "9 cards for 9 cells"
     assert "3 or 4 players" in finding.message
 
 
 def test_an_exhausted_budget_never_claims_a_clean_bill() -> None:
-    result = check_source(games.load_source("cunning-folk"), {}, Budget(max_states=1))
+    result = check_source(load_source("cunning-folk"), {}, Budget(max_states=1))
     searched = [f for f in result.findings if f.id in PLANS]
     assert searched and all(not f.finished and f.kind != Kind.INFO for f in searched)
 
@@ -194,7 +194,7 @@ def test_every_committed_witness_replays_from_the_start(result) -> None:
     # Every witness starts at the opening position of a deal of the game file's cards (a
     # position reachable from the start: it is the start), and its moves, replayed under
     # each reading (or, for pirate-unknown, from each deal), give the recorded results.
-    data = load_game_data(games.load_source("cunning-folk"))
+    data = load_game_data(load_source("cunning-folk"))
     replayed = set()
     for finding in result.findings:
         witness = finding.witness.to_json() if finding.witness else {}
@@ -260,6 +260,6 @@ def test_scoundrels_that_cannot_fill_the_grid_are_a_data_error(
     tmp_path: Path, old: str, new: str
 ) -> None:
     path = write_game(tmp_path, old, new)
-    result = check_source(games.load_source(str(path)), {}, Budget(max_seconds=30))
+    result = check_source(load_source(str(path)), {}, Budget(max_seconds=30))
     errors = [f.id for f in result.findings if f.kind == Kind.DATA_ERROR]
     assert errors == ["cunning-folk/data/scoundrels-village"]

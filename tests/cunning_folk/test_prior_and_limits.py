@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.gamefiles.source import builtin_path
 from ruleslawyer.models.cunning_folk.record import dump_log
 from ruleslawyer.models.cunning_folk.village import (
     CELLS,

@@ -557,7 +557,7 @@ def rulebook_plan(draw: st.DrawFn) -> tuple[Any, ...]:
 def book_bytes(body: str, text: str, seed: int) -> bytes:
     import random
 
-    from ruleslawyer.rulebooks import MAX_RULEBOOK_BYTES
+    from ruleslawyer.rulebook.books import MAX_RULEBOOK_BYTES
     from tests.test_rulebooks import drifted_rulebook
 
     example = EXAMPLE_BOOK.read_text("utf-8")

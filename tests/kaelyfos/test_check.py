@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks.kaelyfos import check, positions
 from ruleslawyer.cli.main import cli
-from ruleslawyer.games import load_source
+from ruleslawyer.gamefiles.source import load_source
+from ruleslawyer.gamefiles.tomlwriter import dumps
 from ruleslawyer.models.kaelyfos.points import NOT_MODELLED
-from ruleslawyer.tomlwriter import dumps
 
 ROOT = Path(__file__).resolve().parents[2]
 

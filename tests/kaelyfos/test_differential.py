@@ -68,7 +68,7 @@ def _first_witnesses_match(limit: int | None) -> None:
     # parts; the check must report the same first position. (Timeline points are not
     # parted by positions; points found after ``limit`` positions are left out.)
     from ruleslawyer.budget import Budget
-    from ruleslawyer.games import load_source
+    from ruleslawyer.gamefiles.source import load_source
     from ruleslawyer.models.kaelyfos.points import TIMELINE_POINTS
 
     findings = {f.id: f for f in checks.check(load_source("kaelyfos"), {}, Budget())}
@@ -106,7 +106,7 @@ def test_pheromone_proof_agrees_with_exhaustive_search() -> None:
     from pathlib import Path
 
     from ruleslawyer.budget import Budget
-    from ruleslawyer.gamefiles import DESIGNER_KEYS
+    from ruleslawyer.gamefiles.source import DESIGNER_KEYS
     from ruleslawyer.graphs.board import parse_board
 
     path = Path(__file__).resolve().parents[2] / "examples" / "designer-repo" / "board.toml"

@@ -15,7 +15,7 @@ from ruleslawyer.budget import Budget
 from ruleslawyer.checks.kaelyfos import check
 from ruleslawyer.cli.main import cli
 from ruleslawyer.findings import Kind
-from ruleslawyer.games import load_source
+from ruleslawyer.gamefiles.source import load_source
 from ruleslawyer.graphs.board import Edge, Node, dump_board, parse_board, problems
 from ruleslawyer.models.kaelyfos.files import (
     PositionFile,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks import kaelyfos as checks
 from ruleslawyer.checks.kaelyfos import check
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.graphs.board import Behavior, Board, Edge, Node, dump_board, problems
 from ruleslawyer.models.kaelyfos.resolve import RULE_POINTS, Card, Position, step
 

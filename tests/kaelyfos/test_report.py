@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.kaelyfos.resolve import RULE_POINTS
-from ruleslawyer.rulebooks import find
+from ruleslawyer.rulebook.books import find
 
 ROOT = Path(__file__).resolve().parents[2]
 

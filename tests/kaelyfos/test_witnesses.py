@@ -19,10 +19,10 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
+from ruleslawyer.gamefiles.tomlwriter import dumps
 from ruleslawyer.models.kaelyfos.files import parse_position, parse_timeline
 from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
 from ruleslawyer.models.kaelyfos.setup import deck_cards, illegal, nest_deals
-from ruleslawyer.tomlwriter import dumps
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / "reports" / "kaelyfos.md"

@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import check_source
 from ruleslawyer.cli.main import cli
+from ruleslawyer.designer.checking import check_source
 from ruleslawyer.findings import Kind
-from ruleslawyer.games import load_source
+from ruleslawyer.gamefiles.source import load_source
 from ruleslawyer.models.twist_of_fate.play import RULE_POINTS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from ruleslawyer.models.twist_of_fate.play import (
     start_two_player,
     step,
 )
-from ruleslawyer.rulebooks import find
+from ruleslawyer.rulebook.books import find
 
 DECK = load_deck("twist-of-fate")
 RULES = Rules()

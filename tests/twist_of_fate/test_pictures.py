@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ruleslawyer.games import load_source
+from ruleslawyer.gamefiles.source import load_source
 from ruleslawyer.models.twist_of_fate.files import deck_from_document
 from ruleslawyer.models.twist_of_fate.play import Rules
 from ruleslawyer.reports.pictures.twist_of_fate_line import line_picture, replay

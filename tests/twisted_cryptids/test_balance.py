@@ -75,7 +75,7 @@ def test_rulings_reach_the_simulated_games() -> None:
 
 
 def board_with(tmp_path, rulings: str) -> str:
-    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.gamefiles.source import builtin_path
 
     text = builtin_path("twisted-cryptids.toml").read_text("utf-8")
     path = tmp_path / "my-cryptids.toml"

@@ -12,8 +12,7 @@ from ruleslawyer.checks.twisted_cryptids.check import check
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import IllegalMove
 from ruleslawyer.findings import Kind
-from ruleslawyer.gamefiles import builtin_path
-from ruleslawyer.games import load_source
+from ruleslawyer.gamefiles.source import builtin_path, load_source
 from ruleslawyer.models.twisted_cryptids.play import Pass, legal_moves, step
 from ruleslawyer.models.twisted_cryptids.points import RULE_POINTS
 from ruleslawyer.solvers.twisted_cryptids.placement import (

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.gamefiles.source import builtin_path
 from ruleslawyer.solvers.twisted_cryptids.record import record_to_toml
 from tests.twisted_cryptids.test_stacks import small_record
 
@@ -72,7 +72,7 @@ def test_a_card_at_the_limit_loads(tmp_path):
     # two moves: 30 * 30 = 900 ways, the most accepted; a move and an attract more is not
     two = f"effect = [{MOVE}, {MOVE}]"
     path = cards(tmp_path, f"effect = [{MOVE}]", two)
-    from ruleslawyer.games import load_source
+    from ruleslawyer.gamefiles.source import load_source
     from ruleslawyer.models.twisted_cryptids.game import load_game
 
     assert len(load_game(load_source(str(path))).actions) == 82

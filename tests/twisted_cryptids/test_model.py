@@ -360,7 +360,7 @@ def test_player_count_readings():
 def cards_with(old: str, new: str):
     import tomllib
 
-    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.gamefiles.source import builtin_path
     from ruleslawyer.models.twisted_cryptids.game import parse_game
 
     text = builtin_path("twisted-cryptids.toml").read_text()

@@ -12,7 +12,7 @@ import random
 import tomllib
 from dataclasses import replace
 
-from ruleslawyer.gamefiles import builtin_path
+from ruleslawyer.gamefiles.source import builtin_path
 from ruleslawyer.models.twisted_cryptids.game import (
     SITE_COUNT,
     builtin_game,

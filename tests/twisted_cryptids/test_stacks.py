@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import InconsistentRecord
-from ruleslawyer.gamefiles import read_toml
+from ruleslawyer.gamefiles.source import read_toml
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.solvers.twisted_cryptids.record import (
     KnownEntry,
@@ -253,7 +253,7 @@ def test_unknown_sighting_kind_exits_2(tmp_path):
 
 def test_record_with_its_own_game_file(tmp_path):
     # A designer's cards: every Cryptid with 3 real-deals instead of 2 (one hoax fewer).
-    from ruleslawyer.gamefiles import builtin_path
+    from ruleslawyer.gamefiles.source import builtin_path
 
     cards = builtin_path("twisted-cryptids.toml").read_text()
     cards = cards.replace('kind = "real-deal"\ncount = 2', 'kind = "real-deal"\ncount = 3')

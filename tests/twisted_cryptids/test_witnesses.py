@@ -238,7 +238,7 @@ def check_player_count(w: dict[str, Any]) -> None:
 
 
 def check_sinkhole(w: dict[str, Any]) -> None:
-    from ruleslawyer import rulebooks
+    from ruleslawyer.rulebook import books as rulebooks
 
     lines = rulebooks.text("twisted-cryptids-rules.txt").splitlines()
     mentions = [i for i, t in enumerate(lines, start=1) if "sinkhole" in t.lower()]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import GameSource, builtin_path, read_toml
+from ruleslawyer.gamefiles.source import GameSource, builtin_path, read_toml
 
 POSITIONS = ("twist-of-fate-3p-6", "twist-of-fate-3p-9")
 SECONDS_EACH = 120.0

@@ -42,7 +42,7 @@ from ruleslawyer.checks.twist_of_fate.search import (
     parted as search_parted,
 )
 from ruleslawyer.findings import Finding, Location, Witness, data_error, point_finding
-from ruleslawyer.gamefiles import GameSource, validate
+from ruleslawyer.gamefiles.source import GameSource, validate
 from ruleslawyer.models.twist_of_fate import points
 from ruleslawyer.models.twist_of_fate.files import (
     DeckDoc,

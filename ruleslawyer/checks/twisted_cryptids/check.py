@@ -25,7 +25,7 @@ from ruleslawyer.findings import (
     point_finding,
     skipped_for,
 )
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import Game, load_game, structural_problems
 from ruleslawyer.models.twisted_cryptids.play import (
@@ -642,7 +642,7 @@ def _player_count(game: Game, rulings: Mapping[str, str], playable: bool) -> Fin
 
 def _sinkhole(rulings: Mapping[str, str]) -> Finding:
     """Every line of the rulebook that mentions the Sinkhole: a rule, or only the list."""
-    from ruleslawyer import rulebooks
+    from ruleslawyer.rulebook import books as rulebooks
 
     lines = [
         (i, text.strip())

@@ -82,7 +82,7 @@ def _log_command(func: F) -> F:
 def _read_log(log_file: Path, rulings: tuple[str, ...]) -> tuple[dict[str, Any], Any]:
     """The log file's document and the log parsed under its rulings and ``--ruling``."""
     from ruleslawyer.findings import parse_ruling_options
-    from ruleslawyer.gamefiles import read_toml
+    from ruleslawyer.gamefiles.source import read_toml
     from ruleslawyer.models.cunning_folk.log import parse_log
 
     _, document = read_toml(log_file, display=str(log_file))

@@ -131,7 +131,7 @@ def balance(
     intervals). DECK: the built-in id twist-of-fate (default) or a deck file. Exit 3
     when --max-seconds ends it (checked between games)."""
     from ruleslawyer.budget import Budget
-    from ruleslawyer.checking import PROVENANCE_WARNINGS
+    from ruleslawyer.designer.checking import PROVENANCE_WARNINGS
     from ruleslawyer.errors import InputError
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
     from ruleslawyer.models.twist_of_fate.files import load_deck

@@ -213,7 +213,7 @@ def solve(
     from ruleslawyer.budget import Budget
     from ruleslawyer.cli.twist_of_fate.text import render_analysis
     from ruleslawyer.findings import parse_ruling_options, resolve_rulings
-    from ruleslawyer.gamefiles import read_toml
+    from ruleslawyer.gamefiles.source import read_toml
     from ruleslawyer.models.twist_of_fate.files import position_from_document
     from ruleslawyer.models.twist_of_fate.play import RULE_POINTS, Rules
     from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import GameSource, validate
+from ruleslawyer.gamefiles.schema import StrictModel
+from ruleslawyer.gamefiles.source import GameSource, validate
 from ruleslawyer.models.cunning_folk.village import CELLS, MIN_PLAYERS, ROLES, Setup, cards_of
-from ruleslawyer.schema import StrictModel
 
 MAX_COUNT = len(CELLS)  # no role can have more cards than the village has cells
 

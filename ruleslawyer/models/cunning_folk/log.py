@@ -16,7 +16,9 @@ from typing import Any, Literal
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import resolve_rulings
-from ruleslawyer.gamefiles import validate
+from ruleslawyer.gamefiles.kinds import require_kind
+from ruleslawyer.gamefiles.schema import StrictModel
+from ruleslawyer.gamefiles.source import validate
 from ruleslawyer.models.cunning_folk.legal import Record, Standing, public_walk
 from ruleslawyer.models.cunning_folk.ops import (
     Event,
@@ -42,8 +44,6 @@ from ruleslawyer.models.cunning_folk.village import (
     scoundrel_setup,
     standard_setup,
 )
-from ruleslawyer.play_files import require_kind
-from ruleslawyer.schema import StrictModel
 
 __all__ = ["Event", "Exchange", "FaceDown", "FaceUp", "Is", "IsNot", "Log", "Op", "parse_log"]
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import read_toml
+from ruleslawyer.gamefiles.kinds import require_kind
+from ruleslawyer.gamefiles.source import read_toml
 from ruleslawyer.graphs.board import MAX_BEHAVIORS
 from ruleslawyer.models.kaelyfos.files import parse_position
 from ruleslawyer.models.kaelyfos.state import Position
-from ruleslawyer.play_files import require_kind
 
 MAX_MATERIAL = 100
 

@@ -17,9 +17,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ruleslawyer import tomlwriter
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import read_reference, read_toml, validate
+from ruleslawyer.gamefiles import tomlwriter
+from ruleslawyer.gamefiles.kinds import require_kind
+from ruleslawyer.gamefiles.schema import StrictModel
+from ruleslawyer.gamefiles.source import read_reference, read_toml, validate
 from ruleslawyer.graphs.board import (
     MAX_BEHAVIORS,
     MAX_EXPLORERS,
@@ -36,8 +38,6 @@ from ruleslawyer.graphs.board import (
 )
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, Trap
 from ruleslawyer.models.kaelyfos.timeline import Timeline, most_revealed
-from ruleslawyer.play_files import require_kind
-from ruleslawyer.schema import StrictModel
 
 BUILT_IN = "kaelyfos"
 MAX_ACTIONS = 10

@@ -36,7 +36,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.gamefiles import read_reference, read_toml, validate
+from ruleslawyer.gamefiles.kinds import require_kind
+from ruleslawyer.gamefiles.source import read_reference, read_toml, validate
 from ruleslawyer.models.twist_of_fate.play import (
     HAND_2,
     HAND_3_4,
@@ -51,7 +52,6 @@ from ruleslawyer.models.twist_of_fate.play import (
     State,
     count_toward_limit,
 )
-from ruleslawyer.play_files import require_kind
 
 GAME_ID = "twist-of-fate"
 BUILTIN = "twist-of-fate.toml"

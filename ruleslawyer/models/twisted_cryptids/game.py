@@ -166,7 +166,7 @@ def _schema() -> dict[str, Any]:
 
     from pydantic import Field
 
-    from ruleslawyer.schema import StrictModel as Strict
+    from ruleslawyer.gamefiles.schema import StrictModel as Strict
 
     Myth = Annotated[int, Field(ge=-MAX_MYTH, le=MAX_MYTH)]
     Count = Annotated[int, Field(ge=0, le=MAX_HUMANS)]
@@ -332,7 +332,7 @@ def parse_game(document: Mapping[str, Any], display: str) -> Game:
 
 
 def _build_game(document: Mapping[str, Any], display: str) -> Game:
-    from ruleslawyer.gamefiles import validate
+    from ruleslawyer.gamefiles.source import validate
 
     doc = validate(_schema()["GameDoc"], document, display)
     shared = _sightings(doc.sighting)
@@ -365,12 +365,12 @@ def _build_game(document: Mapping[str, Any], display: str) -> Game:
 
 
 def load_game(source: Any) -> Game:
-    """The Game of a :class:`~ruleslawyer.gamefiles.GameSource`."""
+    """The Game of a :class:`~ruleslawyer.gamefiles.source.GameSource`."""
     return parse_game(source.document, source.display)
 
 
 def builtin_game() -> Game:
-    from ruleslawyer.gamefiles import builtin_path, read_toml
+    from ruleslawyer.gamefiles.source import builtin_path, read_toml
 
     _, doc = read_toml(builtin_path("twisted-cryptids.toml"))
     return parse_game(doc, "ruleslawyer/data/twisted-cryptids.toml")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ruleslawyer.checking import GameResult
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.designer.checking import GameResult
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.models.cunning_folk.log import parse_log
 from ruleslawyer.models.cunning_folk.play import Table
 from ruleslawyer.models.cunning_folk.record import play_and_record

@@ -18,8 +18,8 @@ from typing import Any
 
 import networkx as nx
 
-from ruleslawyer.checking import GameResult
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.designer.checking import GameResult
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.graphs.board import Board, parse_board
 from ruleslawyer.reports.svg import Picture, text_width
 

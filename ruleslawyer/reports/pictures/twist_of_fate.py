@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ruleslawyer.checking import GameResult
 from ruleslawyer.checks.twist_of_fate.analysis import POSITIONS, position_with_deck
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.designer.checking import GameResult
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.reports.svg import bar_chart
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ruleslawyer.checking import GameResult
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.designer.checking import GameResult
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.reports.svg import Picture, text_width
 
 DEADLOCK = "twisted-cryptids/relocation-deadlock"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import GameResult
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.designer.checking import GameResult
+from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.graphs.board import parse_board
 from ruleslawyer.reports.files import Table
 from ruleslawyer.solvers.kaelyfos.cards import MAX_PIECES, card_table_within, markdown

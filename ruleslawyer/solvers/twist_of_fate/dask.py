@@ -52,7 +52,7 @@ import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
-from ruleslawyer.inputs import was_read
+from ruleslawyer.gamefiles.inputs import was_read
 from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Rules, seat_names
 from ruleslawyer.solvers.twist_of_fate import tiers

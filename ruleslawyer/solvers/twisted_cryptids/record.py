@@ -119,6 +119,7 @@ def _schema() -> Any:
 
     from pydantic import Field
 
+    from ruleslawyer.gamefiles.schema import StrictModel as Strict
     from ruleslawyer.models.twisted_cryptids.game import (
         MAX_EFFECTS,
         MAX_HAND,
@@ -126,7 +127,6 @@ def _schema() -> Any:
         MAX_LIST,
         MAX_MYTH,
     )
-    from ruleslawyer.schema import StrictModel as Strict
 
     class PlayerDoc(Strict):
         name: str = Field(min_length=1)
@@ -175,8 +175,8 @@ def _schema() -> Any:
 
 def parse_record(document: dict[str, Any], display: str) -> Record:
     """Validate a parsed record's types and keys (cross-references: :func:`check_references`)."""
-    from ruleslawyer.gamefiles import validate
-    from ruleslawyer.play_files import require_kind
+    from ruleslawyer.gamefiles.kinds import require_kind
+    from ruleslawyer.gamefiles.source import validate
 
     records = ("a Twisted Cryptids record of play", "a Twisted Cryptids record with a [position]")
     require_kind(document, display, *records)
@@ -213,7 +213,7 @@ def _position(doc: Any) -> PositionEntry:
 def load_record(path: str | Path, rulings: Mapping[str, str] | None = None) -> tuple[Record, Game]:
     """Read a record and its game file; every name in it checked against the game, its
     reveals against the rules under ``rulings`` (default readings otherwise)."""
-    from ruleslawyer.gamefiles import read_reference, read_toml
+    from ruleslawyer.gamefiles.source import read_reference, read_toml
     from ruleslawyer.models.twisted_cryptids.game import builtin_game, parse_game
 
     display = str(path)

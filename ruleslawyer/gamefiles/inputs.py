@@ -6,7 +6,7 @@ without being opened (no read, no block), and :func:`check_nesting` bounds how
 deeply a parsed document may nest, so no input can exhaust the stack.
 
 The files read while a command runs are remembered (:func:`tracking`), so that
-``-o`` can refuse to overwrite one of them (:mod:`ruleslawyer.outputs`).
+``-o`` can refuse to overwrite one of them (:mod:`ruleslawyer.gamefiles.outputs`).
 """
 
 from __future__ import annotations

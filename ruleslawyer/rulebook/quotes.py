@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Location, RulePoint, Sentence, data_error
-from ruleslawyer.gamefiles import GameSource
-from ruleslawyer.rulebooks import Candidate, DesignerRulebook
+from ruleslawyer.gamefiles.source import GameSource
+from ruleslawyer.rulebook.books import Candidate, DesignerRulebook
 from ruleslawyer.schemas import dumps
 
 TITLE = "A sentence a rule point quotes changed or is gone from the rulebook"

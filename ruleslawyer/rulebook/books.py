@@ -24,8 +24,8 @@ from typing import Any
 
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Sentence
-from ruleslawyer.inputs import nearby, read_text
-from ruleslawyer.shipped_rulebooks import span_in, spans_in, text
+from ruleslawyer.gamefiles.inputs import nearby, read_text
+from ruleslawyer.rulebook.shipped import span_in, spans_in, text
 
 
 def find(sentence: Sentence) -> int | None:

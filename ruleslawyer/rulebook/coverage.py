@@ -31,7 +31,7 @@ from functools import cache
 from importlib import resources
 
 from ruleslawyer.findings import Finding, Kind, Location, Sentence
-from ruleslawyer.rulebooks import DesignerRulebook, _sentences
+from ruleslawyer.rulebook.books import DesignerRulebook, _sentences
 
 STATUSES = ("modelled", "rule-point", "partly", "not-modelled", "not-rule-stating")
 TESTED = ("modelled", "rule-point", "partly")  # the statuses that name tests
@@ -79,7 +79,7 @@ class Entry:
 def sentences(body: str) -> list[tuple[int, str]]:
     """The distinct sentences of a rulebook with their first line, as coverage counts them.
 
-    :func:`ruleslawyer.rulebooks._sentences` also yields the text after a
+    :func:`ruleslawyer.rulebook.books._sentences` also yields the text after a
     capitalised label (``"BLOODSUCKERS ATTACK: Each ..."`` and ``"Each ..."``);
     that repeat, and a sentence printed twice, count once.
     """

@@ -10,7 +10,7 @@ from typing import Any
 
 from ruleslawyer import games
 from ruleslawyer.budget import Budget
-from ruleslawyer.checking import (
+from ruleslawyer.designer.checking import (
     GameResult,
     check_source,
     effective_fail_on,
@@ -18,7 +18,7 @@ from ruleslawyer.checking import (
 )
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource, load_source
 from ruleslawyer.schemas import dumps
 
 
@@ -54,7 +54,7 @@ class Diff:
 
 
 def diff_files(old: str, new: str, cli_rulings: Mapping[str, str], budget: Budget) -> Diff:
-    old_source, new_source = games.load_source(old), games.load_source(new)
+    old_source, new_source = load_source(old), load_source(new)
     if old_source.game != new_source.game:
         raise InputError(
             new, "game", new_source.game, f"the same game as {old} ({old_source.game})"

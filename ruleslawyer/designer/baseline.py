@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ruleslawyer import __version__
-from ruleslawyer.checking import GameResult
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.errors import InputError
-from ruleslawyer.inputs import check_nesting, read_text, too_deep
+from ruleslawyer.gamefiles.inputs import check_nesting, read_text, too_deep
 from ruleslawyer.schemas import dumps
 
 FORMAT = "ruleslawyer-baseline/1"

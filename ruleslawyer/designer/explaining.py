@@ -6,7 +6,7 @@ import json
 import textwrap
 from typing import Any
 
-from ruleslawyer.checking import GameResult
+from ruleslawyer.designer.checking import GameResult
 from ruleslawyer.findings import Finding, RulePoint
 from ruleslawyer.reports.words import KIND_LABEL, status_phrase
 

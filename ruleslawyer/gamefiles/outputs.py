@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ruleslawyer.errors import InputError
-from ruleslawyer.inputs import was_read
+from ruleslawyer.gamefiles.inputs import was_read
 
 _INTERRUPTED = threading.Event()  # set by Ctrl-C while a command runs (see noting_interrupts)
 # Python runs a signal's handler at the next bytecode after the signal, so a Ctrl-C that

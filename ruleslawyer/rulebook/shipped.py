@@ -2,7 +2,7 @@
 
 ``ruleslawyer/data/rulebooks`` holds verbatim copies of the seed rulebooks. This
 module knows nothing of findings, so :class:`~ruleslawyer.findings.Sentence` can
-locate its quote here; :mod:`ruleslawyer.rulebooks` builds on it for a designer's
+locate its quote here; :mod:`ruleslawyer.rulebook.books` builds on it for a designer's
 own rulebook.
 """
 

@@ -2,10 +2,17 @@
 
 Every loader here raises :class:`~ruleslawyer.errors.InputError` with the
 file, the key path (``node[3].side``), what was found and what was expected.
+
+A game file is loaded in one pass down the layers (:func:`load_source`): find the
+file, read its TOML (:mod:`~ruleslawyer.gamefiles.inputs`), decide its kind
+(:mod:`~ruleslawyer.gamefiles.kinds`) and its game (:mod:`ruleslawyer.games`, the
+registry), build the :class:`GameSource`. Each game's model validates the document
+later, against its own schema (:func:`validate`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -14,8 +21,10 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ruleslawyer.errors import InputError, Shown
-from ruleslawyer.inputs import check_nesting, nearby, read_text, regular_file, too_deep
+from ruleslawyer.errors import InputError, Shown, UnknownGameError, suggestion
+from ruleslawyer.gamefiles.inputs import check_nesting, nearby, read_text, regular_file, too_deep
+from ruleslawyer.gamefiles.kinds import input_file_kind, reject_input_file
+from ruleslawyer.games import GAMES, get
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -97,8 +106,6 @@ def read_reference(
             raise InputError(display, "", exc.found, expected) from None
         raise InputError(referrer, key, Shown(f"{value!r} ({exc.found})"), expected) from None
     _, document = read_toml(path, display=display)
-    from ruleslawyer.play_files import input_file_kind
-
     kind = input_file_kind(document)
     if kind is not None:
         found = Shown(f"{value!r} ({kind[0]})")
@@ -150,7 +157,7 @@ class GameSource:
 
     def rulebook(self) -> Any:
         """The designer's own rulebook the file names, or None (the shipped one is used)."""
-        from ruleslawyer.rulebooks import load_designer
+        from ruleslawyer.rulebook.books import load_designer
 
         value = self.designer.get("rulebook")
         if value is None:
@@ -190,6 +197,44 @@ class GameSource:
             elif inside and pattern.match(line):
                 return number
         return None
+
+
+def load_source(target: str) -> GameSource:
+    """Resolve a CLI target (a game id or a TOML path) to a :class:`GameSource`: where the
+    file is, its TOML, its kind and game, in that order."""
+    if target in GAMES:
+        info = GAMES[target]
+        path = builtin_path(info.data_file)
+        display = f"ruleslawyer/data/{info.data_file}"
+        text, document = read_toml(path, display=display)
+        return GameSource(info.id, path, display, built_in=True, text=text, document=document)
+    path = Path(target)
+    if not os.path.lexists(target):  # never raises; "" is not "."
+        if path.suffix != ".toml":
+            get(target)  # raises: neither a game id nor a file
+        expected = f"a game id ({', '.join(GAMES)}) or a game file path"
+        raise InputError(target, "", "no such file", expected + nearby(path, also=tuple(GAMES)))
+    text, document = read_toml(path, display=target)
+    game = identify(document, target)
+    return GameSource(game, path, target, built_in=False, text=text, document=document)
+
+
+def identify(document: Mapping[str, Any], source: str) -> str:
+    """Which game a parsed file belongs to: its ``game`` key, else its marker keys (a
+    position, log or record is refused, naming the command that reads it)."""
+    reject_input_file(document, source)
+    declared = document.get("game")
+    if declared is not None:
+        if not isinstance(declared, str) or declared not in GAMES:
+            hint = suggestion(declared, GAMES) if isinstance(declared, str) else ""
+            raise UnknownGameError(source, "game", declared, f"one of {', '.join(GAMES)}{hint}")
+        return str(declared)
+    matches = [g.id for g in GAMES.values() if g.marker_keys <= document.keys()]
+    if len(matches) == 1:
+        return matches[0]
+    raise UnknownGameError(
+        source, "game", "no game key", f'a top-level game = "<id>" ({", ".join(GAMES)})'
+    )
 
 
 def validate(model: type[M], document: Mapping[str, Any], source: str) -> M:

@@ -6,11 +6,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ruleslawyer import games, rulebook_quotes
+from ruleslawyer import games
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import InputError
 from ruleslawyer.findings import Finding, Kind, resolve_rulings
-from ruleslawyer.gamefiles import GameSource
+from ruleslawyer.gamefiles.source import GameSource, load_source
+from ruleslawyer.rulebook import quotes as rulebook_quotes
 
 PROVENANCE_WARNINGS = {
     "assumed": (
@@ -88,7 +89,7 @@ def _coverage_gaps(source: GameSource, rulebook: str) -> list[Finding]:
 
     Every quote of the game file's ``[coverage]`` table must be in that rulebook.
     """
-    from ruleslawyer import coverage
+    from ruleslawyer.rulebook import coverage
 
     book = source.rulebook()
     explained = source.coverage()
@@ -107,7 +108,7 @@ def _coverage_gaps(source: GameSource, rulebook: str) -> list[Finding]:
 
 def load_all(targets: Iterable[str]) -> list[GameSource]:
     """Read every target (all built-in games when none) before any search starts."""
-    return [games.load_source(t) for t in (list(targets) or list(games.GAMES))]
+    return [load_source(t) for t in (list(targets) or list(games.GAMES))]
 
 
 def game_files(targets: Iterable[str]) -> list[str]:
@@ -121,8 +122,8 @@ def game_files(targets: Iterable[str]) -> list[str]:
     naming no game (``pyproject.toml``, another tool's settings), or a game's table names
     holding something else (``[[character]]`` of a role-playing sheet).
     """
-    from ruleslawyer.gamefiles import read_toml
-    from ruleslawyer.play_files import input_file_kind
+    from ruleslawyer.gamefiles.kinds import input_file_kind
+    from ruleslawyer.gamefiles.source import read_toml
 
     kept = []
     for target in targets:
@@ -152,7 +153,7 @@ def _shaped_like(document: Mapping[str, Any], game: games.GameInfo) -> bool:
     """Whether each of ``game``'s marker tables in ``document`` (``[[node]]``, ``[[character]]``)
     is a list of tables, one of which uses a key that table has in the game's built-in file
     besides ``name`` and ``id`` (a board's ``side``, a character's ``sides``)."""
-    from ruleslawyer.gamefiles import builtin_path, read_toml
+    from ruleslawyer.gamefiles.source import builtin_path, read_toml
 
     _, shipped = read_toml(builtin_path(game.data_file))
     for key in game.marker_keys:

@@ -1,0 +1,2 @@
+"""The designer's workflow: checking games and gathering findings, baselines,
+what an edit changes (``diff``), a rule point in words (``explain``)."""
