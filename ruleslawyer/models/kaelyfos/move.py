@@ -28,7 +28,14 @@ from ruleslawyer.models.kaelyfos.points import (
     UNREACHABLE_EXPLORER,
     UNREVEALED_PASSABLE,
 )
-from ruleslawyer.models.kaelyfos.state import Decision, Position, Readings, Table, pick
+from ruleslawyer.models.kaelyfos.state import (
+    Decision,
+    Position,
+    Readings,
+    Table,
+    enter_trap,
+    pick,
+)
 
 
 @dataclass(frozen=True)
@@ -213,9 +220,8 @@ class _Mover:
         (``kaelyfos/caught-move=yes``) is not drawn by its own trap, stays in it if it does
         not move, and counts as going for a trap (its trap's count depends on the order).
         """
-        node = start.removesuffix(CAUGHT)
-        own = node if node != start else None
-        traps = tuple(t[0] for t in table.traps if t[0] != own)
+        node, own = _origin(start)
+        traps = tuple(dict.fromkeys(t[0] for t in table.traps if t[0] != node or own is None))
         if own is None and node in traps and self.readings(FREE_ON_TRAP) == "hunts":
             # A free bloodsucker on a trap's node: the trap under it does not draw it.
             traps = tuple(t for t in traps if t != node)
@@ -229,9 +235,11 @@ class _Mover:
         self.readings.consulted |= walk.consulted
         self.readings.reached |= walk.reached
         decisions += walk.decisions
-        home = table.trap_at(node) if own and walk.end == node else None
-        if walk.caught or home is not None:
-            table.catch(home or table.trap_at(walk.end))
+        if own is not None and walk.end == node:
+            table.catch(table.trap_by_id(own))  # back into the trap it left
+        elif walk.caught:
+            who = f"the bloodsucker from {node}"
+            enter_trap(table, walk.end, f"catch:{tag}", who, self.readings, self.picks, decisions)
         else:
             table.free[walk.end] = table.free.get(walk.end, 0) + 1
         return walk.touched or own is not None
@@ -277,8 +285,9 @@ class _Mover:
         # bloodsucker equally close to the nearest explorer—look at the dots on the
         # bloodsucker's node ... The bloodsucker will move toward the tied option that
         # takes them over the most pheromone dots on their current node."
+        # The tied exits are listed by node id, never in the board file's order.
         most = max(self.geo.dots[here, n] for n in options)
-        return [n for n in options if self.geo.dots[here, n] == most], f"tie:{tag}:{done}"
+        return sorted(n for n in options if self.geo.dots[here, n] == most), f"tie:{tag}:{done}"
 
     def _trap_tie(
         self,
@@ -293,7 +302,7 @@ class _Mover:
         # explorer, bloodsuckers will move toward the trap."): the tie rule names explorers.
         if readings(TRAP_TIE) == "pheromones":
             return self._pheromones(here, options, start, tag, done)
-        return options, f"trap-tie:{tag}:{done}"
+        return sorted(options), f"trap-tie:{tag}:{done}"
 
     def run(self, table: Table, starts: list[str], decisions: list[Decision]) -> None:
         """Move the bloodsuckers on ``starts`` one after another, in that order."""
@@ -306,23 +315,31 @@ class _Mover:
             self.move(table, start, f"{start}#{seen[start]}", decisions)
 
 
-CAUGHT = "@trap"  # a start naming a caught bloodsucker leaving its trap (caught-move=yes)
+CAUGHT = "@trap"  # "<node>@trap<id>": a caught bloodsucker leaving its trap (caught-move=yes)
+
+
+def _origin(start: str) -> tuple[str, int | None]:
+    """The node a start names, and the id of the trap it leaves (None: a free bloodsucker)."""
+    node, sep, ident = start.rpartition(CAUGHT)
+    return (node, int(ident)) if sep else (start, None)
 
 
 def lift(table: Table, start: str) -> None:
     """Take the bloodsucker about to move off its node (or out of its trap)."""
-    if start.endswith(CAUGHT):
-        table.trap_at(start.removesuffix(CAUGHT))[1] -= 1  # type: ignore[index]
+    node, own = _origin(start)
+    if own is not None:
+        table.trap_by_id(own)[1] -= 1  # type: ignore[index]
     else:
-        table.free[start] -= 1
+        table.free[node] -= 1
 
 
 def _waiting(table: Table, start: str) -> int:
     """How many bloodsuckers wait to move from ``start``."""
-    if start.endswith(CAUGHT):
-        trap = table.trap_at(start.removesuffix(CAUGHT))
+    node, own = _origin(start)
+    if own is not None:
+        trap = table.trap_by_id(own)
         return trap[1] if trap is not None else 0
-    return table.free.get(start, 0)
+    return table.free.get(node, 0)
 
 
 def move_all(
@@ -333,11 +350,11 @@ def move_all(
     decisions: list[Decision],
 ) -> None:
     mover = _Mover.of(position, readings, picks)
-    order = position.board.node_ids
+    order = sorted(position.board.node_ids)  # by id: the board file's order never shows
     starts = [n for n in order for _ in range(table.free.get(n, 0))]
     # FAQ: "Bloodsuckers caught in traps count as "bloodsuckers" where effects are
     # concerned." / Move: "Each bloodsucker moves the amount indicated".
-    caught = [t[0] + CAUGHT for t in table.traps if t[1]]
+    caught = [f"{t[0]}{CAUGHT}{t[3]}" for t in table.traps if t[1]]
     if caught and position.card.move and readings(CAUGHT_MOVE) == "yes":
         starts += [c for c in caught for _ in range(_waiting(table, c))]
     if not table.traps:
@@ -357,7 +374,7 @@ def move_all(
     if len(set(dependent)) < 2:  # alike bloodsuckers: every order is the same order
         mover.run(table, dependent, decisions)
         return
-    totals = Counter(dependent)  # board order
+    totals = Counter(dependent)  # by node id
     outcomes = _orders(mover, table, tuple(totals.items()), totals, {})
     runs = list(outcomes.values())
     if len(runs) > 1:

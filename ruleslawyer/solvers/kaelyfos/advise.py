@@ -38,13 +38,12 @@ from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.kaelyfos.points import (
     EXHAUSTED_DECK,
-    NIGHTMARE_LIMIT,
     OUT_OF_TOKENS,
     POINTS_BY_ID,
     in_force,
 )
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, free_actions, resolve
-from ruleslawyer.models.kaelyfos.state import Readings, Result, Table
+from ruleslawyer.models.kaelyfos.state import Readings, Result, Table, kinds, trap_of
 
 Deck = tuple[tuple[str, int], ...]  # card name and copies, sorted by name, no zeros
 
@@ -112,13 +111,6 @@ def tie_value(ties: str, children: list[Value]) -> Value:
     return mean([(Fraction(1, len(children)), v) for v in children])
 
 
-def crew_decides(point: str | None) -> bool:
-    """Whether a decision met while a card resolves is the crew's (else the rules leave it open)."""
-    # Attack: "the explorers choose who takes the distress"; the per-crew nightmare limit
-    # names no one ("who, the rules do not say: a choice"): the crew's too.
-    return point is None or point == NIGHTMARE_LIMIT
-
-
 @dataclass(frozen=True)
 class Option:
     """One sequence of free actions before the first card and its value."""
@@ -138,7 +130,7 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         return {
             "option": self.label,
-            "actions": [{"action": a.kind, "by": a.explorer} for a in self.actions],
+            "actions": [action_json(a) for a in self.actions],
             "expected_distress": str(self.value.expected),
             "expected_distress_float": round(float(self.value.expected), 6),
             "expected_nightmares": str(self.value.nightmares),
@@ -153,6 +145,13 @@ class Ranking:
     finished: bool
     consulted: frozenset[str]
     ties: frozenset[str] = frozenset()  # open points whose choice a card met
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    doc: dict[str, Any] = {"action": action.kind, "by": action.explorer}
+    if action.target is not None:
+        doc["trap"] = action.target.to_json()
+    return doc
 
 
 def deck_of(names: list[str] | tuple[str, ...]) -> Deck:
@@ -171,7 +170,11 @@ def label(actions: tuple[Action, ...], position: Position) -> str:
     where = dict(position.explorers)
     if not actions:
         return "nothing"
-    return ", then ".join(f"{a.explorer} {a.kind}s on {where[a.explorer]}" for a in actions)
+    return ", then ".join(
+        f"{a.explorer} {a.kind}s on {where[a.explorer]}"
+        + (f" ({a.target.words()})" if a.target is not None else "")
+        for a in actions
+    )
 
 
 def next_position(position: Position, result: Result) -> Position:
@@ -206,13 +209,17 @@ def settled(position: Position) -> Position:
 
 
 def legal_actions(position: Position, material: int, readings: Readings) -> list[Action]:
-    """The free actions open now, by explorer (by name), destroy before build."""
+    """The free actions open now, by explorer (by name), destroy before build.
+
+    FAQ: "You may destroy a trap on your node": on a node holding traps of different
+    kinds (how many they have caught, which token), destroying each kind is an action of
+    its own, named by its target.
+    """
     board = position.board
     table = Table.of(position)
     out = []
     for name, node in position.explorers:
-        if table.trap_at(node) is not None:
-            out.append(Action("destroy", name))
+        out += destroy_actions(name, table.traps_at(node))
         if material < 1 or node == board.scarab:
             continue
         if sum(t[0] == node for t in table.traps) >= board.node(node).build_sites:
@@ -221,6 +228,15 @@ def legal_actions(position: Position, material: int, readings: Readings) -> list
         if table.tokens or doppelganger:
             out.append(Action("build", name))
     return out
+
+
+def destroy_actions(explorer: str, traps: list[list[Any]]) -> list[Action]:
+    """The ways ``explorer`` can destroy one of ``traps`` (on their node): one per kind of
+    trap, targeted when there is more than one kind."""
+    options = kinds(traps)
+    if len(options) == 1:
+        return [Action("destroy", explorer)]
+    return [Action("destroy", explorer, trap_of(t)) for t in options]
 
 
 def take(position: Position, action: Action, readings: Readings) -> Position:
@@ -285,7 +301,7 @@ def card_value(
             )
             for i in range(1, len(decision.labels))
         ]
-        if crew_decides(decision.point):
+        if decision.crew:
             return min(children, key=Value.key)
         return tie_value(ties, children)
 
@@ -314,9 +330,7 @@ class Evaluator:
 
     def _seen(self, out: Any) -> None:
         self.consulted |= out.consulted
-        self.met |= {
-            d.point for d in out.decisions if d.point is not None and not crew_decides(d.point)
-        }
+        self.met |= {d.point for d in out.decisions if d.point is not None and not d.crew}
 
     def drawable(self, deck: Deck, revealed: Deck) -> tuple[Deck, Deck]:
         """The deck to draw from and the revealed cards (reshuffled when the deck is out)."""
