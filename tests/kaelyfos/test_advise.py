@@ -413,7 +413,13 @@ def test_cli_open_ties_reading(tmp_path: Path) -> None:
     worst = runner.invoke(cli, ["kaelyfos", "advise", str(path), "--open-ties", "worst"])
     assert f"met on some draw ({OPEN_TIES}=worst): kaelyfos/pheromone-tie" in worst.output
     assert "  1. nothing: distress 1 " in worst.output
-    assert f"  {OPEN_TIES}=uniform (" in worst.output
+    worst_json = runner.invoke(
+        cli, ["kaelyfos", "advise", str(path), "--open-ties", "worst", "--format", "json"]
+    )
+    assert (OPEN_TIES, "uniform") in {
+        (d["point"], d["reading"])
+        for d in json.loads(worst_json.output)["open_rule_points_changing_the_ranking"]
+    }
 
 
 def test_cli_unfinished_exits_3(tmp_path: Path) -> None:

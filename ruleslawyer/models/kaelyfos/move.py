@@ -27,6 +27,7 @@ from ruleslawyer.models.kaelyfos.points import (
     TRAP_TIE,
     UNREACHABLE_EXPLORER,
     UNREVEALED_PASSABLE,
+    WHICH_TRAP,
 )
 from ruleslawyer.models.kaelyfos.state import (
     Decision,
@@ -165,6 +166,7 @@ class _Mover:
     readings: Readings
     picks: Mapping[str, int]
     chosen: tuple[str, ...]
+    picked: tuple[tuple[str, int], ...] = ()  # the picks, sorted (a walk's memo key)
 
     @classmethod
     def of(cls, position: Position, readings: Readings, picks: Mapping[str, int]) -> _Mover:
@@ -172,7 +174,8 @@ class _Mover:
         # Reference & FAQ: "Bloodsuckers completely ignore the Scarab and any explorers on it."
         hunted = tuple(node for _, node in position.explorers if node != geo.scarab)
         chosen = tuple(readings.chosen[p] for p in WALK_POINTS)
-        return cls(geo, hunted, position.card.move, readings, picks, chosen)
+        picked = tuple(sorted(picks.items()))
+        return cls(geo, hunted, position.card.move, readings, picks, chosen, picked)
 
     def targets(
         self,
@@ -225,8 +228,7 @@ class _Mover:
         if own is None and node in traps and self.readings(FREE_ON_TRAP) == "hunts":
             # A free bloodsucker on a trap's node: the trap under it does not draw it.
             traps = tuple(t for t in traps if t != node)
-        picked = tuple(sorted(self.picks.items())) if self.picks else ()
-        key = (start, tag, self.hunted, traps, self.moves, self.chosen, picked)
+        key = (start, tag, self.hunted, traps, self.moves, self.chosen, self.picked)
         walk = self.geo.walks.get(key)
         if walk is None:
             if len(self.geo.walks) > WALK_MEMO:
@@ -318,6 +320,7 @@ class _Mover:
 CAUGHT = "@trap"  # "<node>@trap<id>": a caught bloodsucker leaving its trap (caught-move=yes)
 
 
+@cache
 def _origin(start: str) -> tuple[str, int | None]:
     """The node a start names, and the id of the trap it leaves (None: a free bloodsucker)."""
     node, sep, ident = start.rpartition(CAUGHT)
@@ -342,6 +345,14 @@ def _waiting(table: Table, start: str) -> int:
     return table.free.get(node, 0)
 
 
+MOVE_MEMO = 20_000
+# Every point the move phase can consult: its memo is keyed on their readings.
+MOVE_POINTS = (*WALK_POINTS, FREE_ON_TRAP, CAUGHT_MOVE, WHICH_TRAP)
+_Runs = tuple[tuple[Table, tuple[Decision, ...], tuple[str, ...]], ...]
+_MOVES: dict[tuple[Any, ...], tuple[tuple[Decision, ...], _Runs, frozenset[str], frozenset[str]]]
+_MOVES = {}
+
+
 def move_all(
     table: Table,
     position: Position,
@@ -349,7 +360,63 @@ def move_all(
     picks: Mapping[str, int],
     decisions: list[Decision],
 ) -> None:
+    """Move every bloodsucker (see :func:`_move_runs`), then take the picked order's end.
+
+    Memoised on what the move reads: the board, the explorers, the move value, the
+    table, the picks (but the move order's) and the readings of :data:`MOVE_POINTS`: the
+    same inputs give the same ends, decisions and points consulted (advise resolves one
+    card under many readings and picks).
+    """
+    key = (
+        position.board,
+        position.explorers,
+        position.card.move,
+        tuple(sorted(table.free.items())),
+        tuple(tuple(t) for t in table.traps),
+        table.supply,
+        table.removed,
+        table.tokens,
+        table.doppelganger_tokens,
+        tuple(readings.chosen[p] for p in MOVE_POINTS),
+        tuple(sorted((k, v) for k, v in picks.items() if k != MOVE_ORDER_KEY)),
+    )
+    hit = _MOVES.get(key)
+    if hit is None:
+        if len(_MOVES) > MOVE_MEMO:
+            _MOVES.clear()
+        own = Readings(readings.chosen)
+        before, runs = _move_runs(table.copy(), position, own, picks)
+        hit = _MOVES[key] = before, runs, frozenset(own.consulted), frozenset(own.reached)
+    before, runs, consulted, reached = hit
+    decisions += before
+    if len(runs) > 1:
+        decisions.append(
+            Decision(
+                MOVE_ORDER_KEY,
+                MOVE_ORDER,
+                "bloodsuckers heading for a trap end differently by who moves first",
+                tuple("first: " + ", ".join(perm) for _, _, perm in runs),
+            )
+        )
+    end, made, _ = runs[pick(picks, MOVE_ORDER_KEY, len(runs))]
+    decisions += made
+    end = end.copy()
+    table.free, table.traps, table.supply = end.free, end.traps, end.supply
+    table.tokens, table.doppelganger_tokens = end.tokens, end.doppelganger_tokens
+    readings.consulted |= consulted
+    readings.reached |= reached
+
+
+MOVE_ORDER_KEY = "move-order"
+
+
+def _move_runs(
+    table: Table, position: Position, readings: Readings, picks: Mapping[str, int]
+) -> tuple[tuple[Decision, ...], _Runs]:
+    """The decisions met by the bloodsuckers whose order does not matter, and each distinct
+    end of moving the others in every order: (table, decisions, the first order to it)."""
     mover = _Mover.of(position, readings, picks)
+    decisions: list[Decision] = []
     order = sorted(position.board.node_ids)  # by id: the board file's order never shows
     starts = [n for n in order for _ in range(table.free.get(n, 0))]
     # FAQ: "Bloodsuckers caught in traps count as "bloodsuckers" where effects are
@@ -360,7 +427,7 @@ def move_all(
     if not table.traps:
         # Without traps no bloodsucker's move can change another's: one order is all orders.
         mover.run(table, starts, decisions)
-        return
+        return tuple(decisions), ((table, (), ()),)
     # "Each bloodsucker moves": the rulebook names no order. Only bloodsuckers that go for
     # a trap (alone, from this position) can feel another's move; try their orders.
     dependent = []
@@ -373,23 +440,11 @@ def move_all(
     mover.run(table, rest, decisions)
     if len(set(dependent)) < 2:  # alike bloodsuckers: every order is the same order
         mover.run(table, dependent, decisions)
-        return
+        return tuple(decisions), ((table, (), ()),)
     totals = Counter(dependent)  # by node id
     outcomes = _orders(mover, table, tuple(totals.items()), totals, {})
-    runs = list(outcomes.values())
-    if len(runs) > 1:
-        decisions.append(
-            Decision(
-                "move-order",
-                MOVE_ORDER,
-                "bloodsuckers heading for a trap end differently by who moves first",
-                tuple("first: " + ", ".join(perm) for _, _, perm in runs),
-            )
-        )
-    chosen, made, _ = runs[pick(picks, "move-order", len(runs))]
-    decisions += made
-    table.free, table.traps, table.supply = chosen.free, chosen.traps, chosen.supply
-    table.tokens, table.doppelganger_tokens = chosen.tokens, chosen.doppelganger_tokens
+    runs = tuple((end, tuple(made), tuple(perm)) for end, made, perm in outcomes.values())
+    return tuple(decisions), runs
 
 
 _Ends = dict[tuple[Any, ...], tuple[Table, list[Decision], list[str]]]

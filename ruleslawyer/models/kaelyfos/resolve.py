@@ -14,7 +14,7 @@ change this result, which is what lets the checks skip most alternatives.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,17 +169,72 @@ def resolve(
 ) -> Outcome:
     """Resolve the card under the readings ``chosen``; ``picks`` selects options by decision key."""
     readings = Readings(chosen)
-    table = Table.of(position)
-    decisions: list[Decision] = []
-    picks = picks or {}
-    free_actions(table, position, readings, picks, decisions)
-    _spawn(table, position, readings, picks, decisions)
-    move_all(table, position, readings, picks, decisions)
-    distress = _attack(table, position, readings, picks, decisions)
-    result = table.result(distress, _nightmares(position, distress, readings, picks, decisions))
+    working = Working.of(position)
+    for phase in PHASES:
+        phase(working, position, readings, picks or {})
     return Outcome(
-        result, tuple(decisions), frozenset(readings.consulted), frozenset(readings.reached)
+        working.result(),
+        tuple(working.decisions),
+        frozenset(readings.consulted),
+        frozenset(readings.reached),
     )
+
+
+@dataclass
+class Working:
+    """A card part-way through :func:`resolve`: the table, the decisions met, the attack's
+    distress and who has a waking nightmare (once those phases have run)."""
+
+    table: Table
+    decisions: list[Decision]
+    distress: dict[str, int] | None = None
+    nightmares: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, position: Position) -> Working:
+        return cls(Table.of(position), [])
+
+    def copy(self) -> Working:
+        distress = dict(self.distress) if self.distress is not None else None
+        return Working(self.table.copy(), list(self.decisions), distress, self.nightmares)
+
+    def result(self) -> Result:
+        return self.table.result(self.distress or {}, self.nightmares)
+
+
+Phase = Callable[[Working, Position, Readings, Mapping[str, int]], None]
+
+
+def _free_actions_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    free_actions(w.table, p, r, picks, w.decisions)
+
+
+def _spawn_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    _spawn(w.table, p, r, picks, w.decisions)
+
+
+def _move_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    move_all(w.table, p, r, picks, w.decisions)
+
+
+def _attack_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    w.distress = _attack(w.table, p, r, picks, w.decisions)
+
+
+def _nightmare_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    w.nightmares = _nightmares(p, w.distress or {}, r, picks, w.decisions)
+
+
+# Bloodsuckers: "Bloodsuckers will spawn on nests, move toward explorers, and then attack
+# any explorers on their node. In that order." (the free actions come first; each phase
+# reads only the working copy and the readings, so it can be run again on its own)
+PHASES: tuple[Phase, ...] = (
+    _free_actions_phase,
+    _spawn_phase,
+    _move_phase,
+    _attack_phase,
+    _nightmare_phase,
+)
 
 
 def free_actions(

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from itertools import permutations
+from itertools import permutations, product
 
 from ruleslawyer.models.kaelyfos.points import EXHAUSTED_DECK
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, free_actions, resolve
@@ -180,4 +180,28 @@ def reference_balance(
             firsts = _firsts(after, left, deck, [], triggers, game)
             per_card = {name: _mean([v for n, v in firsts if n == name]) for name in dict(firsts)}
             out[nests][actions] = (_mean([v for _, v in firsts]), per_card)
+    return out
+
+
+def reference_jointly(
+    start: Position,
+    material: int,
+    spent: tuple[str, ...],
+    triggers: int,
+    chosen: Mapping[str, str],
+    points: tuple[str, ...],
+) -> dict[tuple[tuple[str, str], ...], dict[tuple[Action, ...], Triple]]:
+    """Every combination of the readings of ``points`` and of the three ways to take a
+    choice the rules leave open (``uniform``, ``worst``, ``best``; keyed as
+    ``advise/open-ties``): the value of every legal sequence of free actions under it."""
+    from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
+
+    names = [POINTS_BY_ID[p].reading_names for p in points]
+    out = {}
+    for combo in product(*names, ("uniform", "worst", "best")):
+        readings = dict(zip(points, combo[:-1], strict=True))
+        key = tuple(sorted({**readings, "advise/open-ties": combo[-1]}.items()))
+        out[key] = reference_options(
+            start, material, spent, triggers, {**chosen, **readings}, combo[-1]
+        )
     return out
