@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ruleslawyer.budget import poll
 from ruleslawyer.graphs.board import Board
 from ruleslawyer.graphs.pathing import INF, Distances, distances, same_from
 from ruleslawyer.models.kaelyfos.points import (
@@ -462,6 +463,7 @@ def _orders(
     Bloodsuckers from one node are alike, so states repeat across orders: memoised on
     the table and what is left to move. Each end keeps the first order reaching it.
     """
+    poll()  # every order of many bloodsuckers can take long: the search's budget stops it
     # A trap destroyed meanwhile took the bloodsuckers waiting in it to the supply.
     left = tuple((s, min(c, _waiting(table, s))) for s, c in left if _waiting(table, s))
     if not left:

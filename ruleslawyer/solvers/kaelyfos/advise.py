@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.budget import Budget, Progress, poll, watching
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.kaelyfos.points import (
     EXHAUSTED_DECK,
@@ -165,6 +165,7 @@ def card_value(
     """
 
     def branch(picks: dict[str, int], out: Any) -> Value:
+        poll()
         seen(out)
         decision = next((d for d in out.decisions if d.key not in picks), None)
         if decision is None:
@@ -250,8 +251,8 @@ class Evaluator:
             return self.memo[key]
         self.calls += 1
         self.progress.update(self.calls)
-        if self.calls % 16 == 0 and self.budget.spent():
-            raise OutOfTime
+        if self.budget.spent():
+            raise OutOfTime("kaelyfos advise")
         total = sum(c for _, c in deck)
         values = [
             (Fraction(copies, total), self.card(position, material, deck, revealed, name, triggers))
@@ -313,13 +314,13 @@ def rank(
     evaluator = Evaluator(chosen, cards, budget, ties, between)
     scored: list[Option] = []
     finished = True
-    for actions, after, left in reachable(position, material, evaluator.readings):
+    with watching(budget):
         try:
-            value = evaluator.draw(after, left, deck, deck_of(spent), triggers)
+            for actions, after, left in reachable(position, material, evaluator.readings):
+                value = evaluator.draw(after, left, deck, deck_of(spent), triggers)
+                scored.append(Option(actions, label(actions, position), value))
         except OutOfTime:
             finished = False
-            break
-        scored.append(Option(actions, label(actions, position), value))
     evaluator.progress.close()
     scored.sort(key=lambda o: (*o.value.key(), len(o.actions)))
     consulted = evaluator.consulted | evaluator.readings.consulted
@@ -354,13 +355,15 @@ def follow_ups(
     triggers: int,
     chosen: Mapping[str, str],
     ties: str = "uniform",
+    budget: Budget | None = None,
 ) -> tuple[FollowUp, ...]:
-    """The crew's best free actions before the second trigger, after ``option`` and each card."""
+    """The crew's best free actions before the second trigger, after ``option`` and each card
+    (:data:`OutOfTime` when ``budget`` runs out)."""
     if triggers < 2:
         return ()
     board = position.board
     cards = {b.name: Card(b.spawn, b.move) for b in board.behaviors}
-    evaluator = Evaluator(chosen, cards, Budget(), ties)
+    evaluator = Evaluator(chosen, cards, budget or Budget(), ties)
     after = settled(position)
     for action in option.actions:
         after = take(after, action, evaluator.readings)
@@ -558,20 +561,14 @@ def advise(
         open_points = [p.id for p in RULE_POINTS if p.readings and p.id not in rulings]
         plans = [o.actions for o in base.options]
         varied = vary(position, material, spent, triggers, chosen, ties, open_points, plans, budget)
-    then = (
-        follow_ups(position, base.options[0], material, spent, triggers, chosen, ties)
-        if varied.finished and base.options
-        else ()
-    )
-    return Advice(
-        position,
-        material,
-        spent,
-        triggers,
-        chosen,
-        base,
-        varied,
-        base.finished and varied.finished,
-        then,
-        ties,
-    )
+    then: tuple[FollowUp, ...] = ()
+    finished = base.finished and varied.finished
+    if finished and base.options:
+        try:
+            with watching(budget):
+                then = follow_ups(
+                    position, base.options[0], material, spent, triggers, chosen, ties, budget
+                )
+        except OutOfTime:
+            finished = False
+    return Advice(position, material, spent, triggers, chosen, base, varied, finished, then, ties)

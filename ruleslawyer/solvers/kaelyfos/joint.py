@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ruleslawyer.budget import Budget
+from ruleslawyer.budget import Budget, watching
 from ruleslawyer.models.kaelyfos.points import EXHAUSTED_DECK, POINTS_BY_ID
 from ruleslawyer.models.kaelyfos.resolve import PHASES, Action, Card, Position, Working
 from ruleslawyer.models.kaelyfos.state import Readings, Result
@@ -40,7 +40,7 @@ from ruleslawyer.solvers.kaelyfos.options import (
     take_card,
 )
 
-CHECK_EVERY = 64  # calls between budget checks (a call runs one phase of a card at most)
+CHECK_EVERY = 1  # calls between budget checks (a call runs one phase of a card at most)
 
 # How a card resolves under every combination of readings: see Joint.resolution.
 Tree = tuple[Any, ...]
@@ -524,8 +524,9 @@ def vary(
         for v in range(len(d.names))
     }
     try:
-        regions = joint.regions(start, material, deck, revealed, triggers)
-        plan_fs = [joint.plan(start, p, material, deck, revealed, triggers) for p in plans]
+        with watching(budget):
+            regions = joint.regions(start, material, deck, revealed, triggers)
+            plan_fs = [joint.plan(start, p, material, deck, revealed, triggers) for p in plans]
     except OutOfTime:
         return Varied(False)
     support = d.support(plan_fs) | {v for r in regions for v in r.fixed}

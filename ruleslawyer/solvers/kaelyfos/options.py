@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from ruleslawyer.budget import poll
+from ruleslawyer.errors import BudgetExceeded
 from ruleslawyer.models.kaelyfos.points import OUT_OF_TOKENS
 from ruleslawyer.models.kaelyfos.resolve import Action, Position, free_actions
 from ruleslawyer.models.kaelyfos.state import Readings, Result, Table, kinds, trap_of
@@ -30,8 +32,8 @@ TIE_READINGS = {
 }
 
 
-class OutOfTime(Exception):
-    """The budget ran out mid-evaluation."""
+# The budget ran out mid-evaluation (raised by the searches' own checks and by poll()).
+OutOfTime = BudgetExceeded
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,7 @@ def reachable(
     out = [((), start, material)]
     most = {start: material}
     for actions, here, left in out:  # grows while it is read
+        poll()  # a large board can have very many
         for action in legal_actions(here, left, readings):
             there = take(here, action, readings)
             spent = left - (action.kind == "build")
