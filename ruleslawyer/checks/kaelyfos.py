@@ -423,10 +423,10 @@ def timelines(board: Board) -> Iterator[Timeline]:
     """Every timeline to search, smallest first: by advance, then revealed cards, then marker.
 
     The marker starts on any space up to the last trigger; the deck is the board's
-    behaviour cards in file order, the first ``k`` of them revealed already, where the
-    marker can have revealed ``k`` (one card per trigger on or before it).
+    behaviour cards by name, the first ``k`` of them revealed already, where the marker
+    can have revealed ``k`` (one card per trigger on or before it).
     """
-    names = tuple(b.name for b in board.behaviors)
+    names = tuple(sorted(b.name for b in board.behaviors))
     last = max(board.triggers, default=0)
     for step in range(1, last + 2):
         for k in range(len(names) + 1):
@@ -516,11 +516,11 @@ def positions(board: Board) -> Iterator[Position]:
     """Every search position, smallest first: by pieces, then card, then nests, then placement.
 
     Only positions a game can reach (see :mod:`ruleslawyer.models.kaelyfos.setup`): the
-    deck's cards (by move value, then file order), every deal of the nests, explorers on
+    deck's cards (by move value, then spawns), every deal of the nests, explorers on
     face-up cards, free bloodsuckers on face-up cards off the Scarab and off traps, traps
     on build sites of face-up cards.
     """
-    nodes = board.node_ids
+    nodes = tuple(sorted(board.node_ids))
     explorers = {
         k: [
             tuple(zip(EXPLORER_NAMES, c, strict=False))
@@ -545,7 +545,7 @@ def positions(board: Board) -> Iterator[Position]:
         # that differ holds 1 and 0.
         traps[2] += [(Trap(n, 0), Trap(n, 0)) for n in doubles]
         traps[3] = [(Trap(n, 0), Trap(n, 1)) for n in doubles]
-    cards = sorted(deck_cards(board), key=lambda c: c.move)
+    cards = sorted(deck_cards(board), key=lambda c: (c.move, c.spawn))
     deals = nest_deals(board)
     largest = max(explorers) + max(bloodsuckers) + max(traps) + 1
     for size in range(largest + 1):

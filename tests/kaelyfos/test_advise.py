@@ -434,7 +434,7 @@ def test_cli_unfinished_exits_3(tmp_path: Path) -> None:
 
 def test_cli_text_and_json(tmp_path: Path) -> None:
     example = str(ROOT / "examples/kaelyfos/advise.toml")
-    text = CliRunner().invoke(cli, ["kaelyfos", "advise", example, "--triggers", "2"])
+    text = CliRunner().invoke(cli, ["kaelyfos", "advise", example])
     assert text.exit_code == 0, text.output
     assert text.output.startswith("model: options: every distinct result of any sequence")
     assert "finished: true" in text.output

@@ -51,20 +51,23 @@ def deck_cards(board: Board) -> tuple[Card, ...]:
 def nest_deals(board: Board) -> tuple[tuple[tuple[str, str], ...], ...]:
     """Every deal of the nests A, B, C onto the nest sites, sorted by letter.
 
-    The first deal gives the letters to the sites in board order.
+    The first deal gives the letters to the sites in order of their ids (never the
+    board file's order).
     """
-    sites = board.nest_sites
+    sites = sorted(board.nest_sites)
     return tuple(
         tuple(sorted(zip(NEST_LETTERS, perm, strict=True))) for perm in permutations(sites)
     )
 
 
 def explorer_sites(board: Board) -> tuple[str, ...]:
-    return tuple(n.id for n in board.nodes if n.revealed)
+    """The face-up nodes, by id."""
+    return tuple(sorted(n.id for n in board.nodes if n.revealed))
 
 
 def bloodsucker_sites(board: Board) -> tuple[str, ...]:
-    return tuple(n.id for n in board.nodes if n.revealed and not n.scarab)
+    """The face-up nodes off the Scarab, by id."""
+    return tuple(sorted(n.id for n in board.nodes if n.revealed and not n.scarab))
 
 
 def trap_sites(board: Board) -> tuple[str, ...]:

@@ -56,7 +56,7 @@ class Action:
 class Position:
     """The planet just before a behaviour card is resolved.
 
-    ``bloodsuckers`` counts free bloodsuckers per node (board order, no zeros);
+    ``bloodsuckers`` counts free bloodsuckers per node (by node id, no zeros);
     ``explorers`` pairs names with nodes (sorted by name); ``nests`` pairs the
     letters A, B, C with nodes.
     """
@@ -227,9 +227,8 @@ class Table:
         )
 
     def result(self, distress: dict[str, int], nightmares: tuple[str, ...]) -> Result:
-        order = self.board.node_ids
         return Result(
-            bloodsuckers=tuple((n, self.free[n]) for n in order if self.free.get(n)),
+            bloodsuckers=tuple(sorted((n, c) for n, c in self.free.items() if c)),
             traps=tuple(sorted(Trap(n, c, d) for n, c, d, _ in self.traps)),
             supply=self.supply,
             removed_from_play=self.removed,
