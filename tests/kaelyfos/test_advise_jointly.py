@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -127,13 +128,34 @@ OPEN = [
 def test_every_combination_matches_brute_force(
     start: Position, spent: list[str], material: int, points: list[str]
 ) -> None:
+    _agrees_jointly(start, spent, material, points, 1)
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None)
+@given(
+    positions(spawn=False),
+    st.lists(st.sampled_from(ALL), unique=True, min_size=2, max_size=3),
+    st.integers(0, 1),
+    st.lists(st.sampled_from(OPEN), unique=True, min_size=1, max_size=2),
+)
+def test_every_combination_matches_brute_force_two_triggers(
+    start: Position, spent: list[str], material: int, points: list[str]
+) -> None:
+    _agrees_jointly(start, spent, material, points, 2)
+
+
+def _agrees_jointly(
+    start: Position, spent: list[str], material: int, points: list[str], triggers: int
+) -> None:
     # Every point but ``points`` settled at its default; the brute force ranks every legal
     # sequence of free actions under every combination of their readings and the three
     # open-tie readings. advise must find the same orders and the same worst cases.
     rulings = {p.id: p.default for p in RULE_POINTS if p.readings and p.id not in points}
-    advice = advise(start, material, tuple(spent), 1, rulings, Budget())
+    advice = advise(start, material, tuple(spent), triggers, rulings, Budget())
     assert advice.finished
-    brute = reference_jointly(start, material, tuple(spent), 1, in_force(rulings), tuple(points))
+    chosen = in_force(rulings)
+    brute = reference_jointly(start, material, tuple(spent), triggers, chosen, tuple(points))
     options = advice.ranking.options
     base = [o.label for o in options]
     for combo, values in brute.items():
@@ -163,6 +185,5 @@ def test_every_combination_matches_brute_force(
     for option, (worst, _) in zip(options, advice.varied.worst, strict=True):
         assert worst.key() == max(v[option.actions] for v in brute.values())
     # and the readings in force give the ranking advise shows
-    chosen = in_force(rulings)
-    plain = rank(start, material, tuple(spent), 1, chosen, Budget())
+    plain = rank(start, material, tuple(spent), triggers, chosen, Budget())
     assert [o.label for o in plain.options] == base

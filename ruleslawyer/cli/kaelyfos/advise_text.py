@@ -86,6 +86,8 @@ def _jointly(advice: Advice) -> list[str]:
         ):
             fewest = min(orders, key=lambda o: (len(o.readings), o.readings))
             name = f"{number[label]}. {label}" if label in number else label
+            if number.get(label) == 1:
+                name += " (still best; the others in another order)"
             count = sum(o.combinations for o in orders)
             lines.append(f"    {name}: {count} combinations ({_readings(fewest.readings)})")
     lines.append("  each option's worst case over them:")

@@ -28,7 +28,6 @@ from ruleslawyer.models.kaelyfos.points import (
     TRAP_TIE,
     UNREACHABLE_EXPLORER,
     UNREVEALED_PASSABLE,
-    WHICH_TRAP,
 )
 from ruleslawyer.models.kaelyfos.state import (
     Decision,
@@ -257,9 +256,9 @@ class _Mover:
         nodes = len(geo.tables["no", "yes"].dist)
         steps = min(self.moves, nodes * (len(self.hunted) + 1) + 1)
         for done in range(steps):
-            dist = distances_at(geo, here, readings)
             if here in self.hunted and readings(STOP_AT_EXPLORER) == "onward":
                 passed |= {here}
+            dist = distances_at(geo, here, readings)
             targets, d, for_trap = self.targets(traps, here, passed, dist, readings)
             touched = touched or any(t in traps for t in targets)
             if not targets or d == 0 or d >= INF:
@@ -347,11 +346,10 @@ def _waiting(table: Table, start: str) -> int:
 
 
 MOVE_MEMO = 20_000
-# Every point the move phase can consult: its memo is keyed on their readings.
-MOVE_POINTS = (*WALK_POINTS, FREE_ON_TRAP, CAUGHT_MOVE, WHICH_TRAP)
 _Runs = tuple[tuple[Table, tuple[Decision, ...], tuple[str, ...]], ...]
-_MOVES: dict[tuple[Any, ...], tuple[tuple[Decision, ...], _Runs, frozenset[str], frozenset[str]]]
-_MOVES = {}
+_Moved = tuple[tuple[Decision, ...], _Runs, frozenset[str], frozenset[str]]
+# per input: the readings the move read (point and reading, sorted), and what it gave
+_MOVES: dict[tuple[Any, ...], dict[frozenset[str], dict[tuple[str, ...], _Moved]]] = {}
 
 
 def move_all(
@@ -364,9 +362,9 @@ def move_all(
     """Move every bloodsucker (see :func:`_move_runs`), then take the picked order's end.
 
     Memoised on what the move reads: the board, the explorers, the move value, the
-    table, the picks (but the move order's) and the readings of :data:`MOVE_POINTS`: the
-    same inputs give the same ends, decisions and points consulted (advise resolves one
-    card under many readings and picks).
+    table, the picks (but the move order's) and the readings of the points it consulted
+    (the same inputs give the same ends, decisions and points consulted; advise resolves
+    one card under many readings and picks).
     """
     key = (
         position.board,
@@ -378,16 +376,26 @@ def move_all(
         table.removed,
         table.tokens,
         table.doppelganger_tokens,
-        tuple(readings.chosen[p] for p in MOVE_POINTS),
         tuple(sorted((k, v) for k, v in picks.items() if k != MOVE_ORDER_KEY)),
     )
-    hit = _MOVES.get(key)
+    seen = _MOVES.get(key, {})
+    hit = next(
+        (
+            found[tuple(readings.chosen[p] for p in sorted(points))]
+            for points, found in seen.items()
+            if tuple(readings.chosen[p] for p in sorted(points)) in found
+        ),
+        None,
+    )
     if hit is None:
         if len(_MOVES) > MOVE_MEMO:
             _MOVES.clear()
         own = Readings(readings.chosen)
         before, runs = _move_runs(table.copy(), position, own, picks)
-        hit = _MOVES[key] = before, runs, frozenset(own.consulted), frozenset(own.reached)
+        consulted = frozenset(own.consulted)
+        hit = before, runs, consulted, frozenset(own.reached)
+        values = tuple(readings.chosen[p] for p in sorted(consulted))
+        _MOVES.setdefault(key, {}).setdefault(consulted, {})[values] = hit
     before, runs, consulted, reached = hit
     decisions += before
     if len(runs) > 1:

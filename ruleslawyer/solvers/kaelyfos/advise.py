@@ -106,6 +106,13 @@ MODEL = (
 )
 
 
+JOINTLY = (
+    "; the rule points the rulings leave open, and advise/open-ties, are varied together: "
+    "every combination of their readings is ranked exactly (which re-rank the options, "
+    "each option's worst case)"
+)
+
+
 def tie_value(ties: str, children: list[Value]) -> Value:
     """An open choice's value under the advise's reading ``ties`` (see :data:`TIE_READINGS`)."""
     if ties == "worst":
@@ -438,7 +445,7 @@ class Advice:
 
     def model(self) -> str:
         ties = f"{OPEN_TIES}={self.ties} ({TIE_READINGS[self.ties]})"
-        return MODEL.format(triggers=self.triggers, ties=ties)
+        return MODEL.format(triggers=self.triggers, ties=ties) + JOINTLY
 
     def worst_cases(self) -> tuple[tuple[Value, tuple[tuple[str, str], ...]], ...]:
         """Each option's worst value over every combination of readings, and where."""

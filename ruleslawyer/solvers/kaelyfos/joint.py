@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ruleslawyer.budget import Budget, watching
+from ruleslawyer.budget import Budget, Progress, watching
 from ruleslawyer.models.kaelyfos.points import EXHAUSTED_DECK, POINTS_BY_ID
 from ruleslawyer.models.kaelyfos.resolve import PHASES, Action, Card, Position, Working
 from ruleslawyer.models.kaelyfos.state import Readings, Result
@@ -39,8 +39,6 @@ from ruleslawyer.solvers.kaelyfos.options import (
     take,
     take_card,
 )
-
-CHECK_EVERY = 1  # calls between budget checks (a call runs one phase of a card at most)
 
 # How a card resolves under every combination of readings: see Joint.resolution.
 Tree = tuple[Any, ...]
@@ -124,8 +122,10 @@ class Joint:
         self.memo: dict[Any, int] = {}
         self.trees: dict[Tree, int] = {}
         self.nodes: list[Tree] = []
-        self.phases: dict[Any, list[tuple[Assignment, int, set[int]]]] = {}
+        # per phase input: the variables it read, their readings, and the tree and reads
+        self.phases: dict[Any, dict[tuple[int, ...], dict[tuple[Any, ...], Any]]] = {}
         self.calls = 0
+        self.progress = Progress("kaelyfos advise: every combination of readings, runs")
         self.zero = self.d.leaf(ZERO)
 
     # -- readings -------------------------------------------------------------------------
@@ -158,7 +158,8 @@ class Joint:
 
         def go(fixed: Assignment) -> list[tuple[Assignment, Any, Hashable]]:
             self.calls += 1
-            if self.calls % CHECK_EVERY == 0 and self.budget.spent():
+            self.progress.update(self.calls)
+            if self.budget.spent():  # a call runs one phase of a card at most
                 raise OutOfTime
             result, consulted = call(self.readings(fixed))
             read = {self.d.index[p] for p in consulted if p in self.d.index}
@@ -333,12 +334,15 @@ class Joint:
                 ), set()
             return self.tree(("leaf", result)), set()
         key = (i, _state(working), tuple(sorted(picks.items())), start, last)
-        for pins, found, used in self.phases.get(key, ()):
-            if all(fixed.get(v) == r for v, r in pins.items()):
-                return found, used
+        known = self.phases.get(key, {})
+        for pinned, found in known.items():
+            hit = found.get(tuple(fixed.get(v) for v in pinned))
+            if hit is not None:
+                return hit
         if ran is None:
             self.calls += 1
-            if self.calls % CHECK_EVERY == 0 and self.budget.spent():
+            self.progress.update(self.calls)
+            if self.budget.spent():  # a call runs one phase of a card at most
                 raise OutOfTime
             done = working.copy()
             done.decisions = []
@@ -379,8 +383,11 @@ class Joint:
             found = parts[0][0]
         for _, more in parts:
             used |= more & fixed.keys()
-        pins = {v: fixed[v] for v in used}
-        self.phases.setdefault(key, []).append((pins, found, used))
+        pinned = tuple(sorted(used))
+        self.phases.setdefault(key, {}).setdefault(pinned, {})[tuple(fixed[v] for v in pinned)] = (
+            found,
+            used,
+        )
         return found, used
 
     def _fold(self, node: int, after: tuple[Any, ...]) -> int:
@@ -529,6 +536,8 @@ def vary(
             plan_fs = [joint.plan(start, p, material, deck, revealed, triggers) for p in plans]
     except OutOfTime:
         return Varied(False)
+    finally:
+        joint.progress.close()
     support = d.support(plan_fs) | {v for r in regions for v in r.fixed}
 
     def changed(fixed: Assignment) -> Readings_:
