@@ -247,12 +247,12 @@ def _may_part(point_id: str, position: Position) -> bool:
             or any(nests[c] in {t.node for t in position.traps} for c in position.card.spawn)
         )
     if point_id == FREE_ON_TRAP:
-        # Free on a trap's node only by spawning onto it or a trap built under it.
+        # Free on a trap's node: spawned onto it, a trap built under it, or placed there.
         nests = dict(position.nests)
-        onto = spawns and any(
-            nests[c] in {t.node for t in position.traps} for c in position.card.spawn
-        )
-        return position.card.move > 0 and (onto or "build" in kinds)
+        trap_nodes = {t.node for t in position.traps}
+        onto = spawns and any(nests[c] in trap_nodes for c in position.card.spawn)
+        placed = any(n in trap_nodes for n, _ in position.bloodsuckers)
+        return position.card.move > 0 and (onto or placed or "build" in kinds)
     if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
         return moving and hunted
     return moving and (hunted or traps)
