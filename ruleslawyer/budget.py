@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,3 +104,25 @@ class Memo(dict[Any, Any]):
 
     def close(self) -> None:
         self.progress.close()
+
+
+_WATCHED: ContextVar[Budget | None] = ContextVar("ruleslawyer_watched_budget", default=None)
+
+
+@contextmanager
+def watching(budget: Budget) -> Iterator[None]:
+    """Let :func:`poll` see ``budget`` while the block runs: loops deep inside a search
+    (in the models, which take no budget) poll it, so a run stops soon after its time."""
+    token = _WATCHED.set(budget)
+    try:
+        yield
+    finally:
+        _WATCHED.reset(token)
+
+
+def poll() -> None:
+    """Raise :class:`BudgetExceeded` when the budget being watched is spent (cheap: call it
+    in any loop whose turns can add up to seconds)."""
+    budget = _WATCHED.get()
+    if budget is not None and budget.spent():
+        raise BudgetExceeded("the time budget")

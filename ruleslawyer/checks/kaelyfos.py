@@ -56,6 +56,7 @@ from ruleslawyer.models.kaelyfos.points import (
     TIMELINE_POINTS,
     TRAP_TIE,
     UNREACHABLE_EXPLORER,
+    WHICH_TRAP,
     in_force,
 )
 from ruleslawyer.models.kaelyfos.resolve import (
@@ -118,7 +119,11 @@ class _Search:
             return
         base = resolve(position, self.chosen)
         for f in open_points:
-            if f.point.readings:
+            if f.point.id == WHICH_TRAP:
+                # Both readings meet the same options (they differ in who picks): the
+                # witness shows each option's result.
+                self._choices(f, position, base)
+            elif f.point.readings:
                 if f.point.id in base.consulted:
                     self._readings(f, position, base)
             elif f.point.id == UNREACHABLE_EXPLORER:
@@ -224,6 +229,9 @@ def _may_part(point_id: str, position: Position) -> bool:
         return hunted and bool(position.bloodsuckers or spawns or position.traps)
     if point_id in ("kaelyfos/trap-distance-tie", MOVE_ORDER, TRAP_TIE):
         return moving and traps
+    if point_id == WHICH_TRAP:
+        nodes = [t.node for t in position.traps]
+        return (moving or spawns) and len(set(nodes)) < len(nodes)
     if point_id == "kaelyfos/trapped-attack":
         return hunted and traps
     if point_id == CAUGHT_MOVE:
@@ -239,12 +247,12 @@ def _may_part(point_id: str, position: Position) -> bool:
             or any(nests[c] in {t.node for t in position.traps} for c in position.card.spawn)
         )
     if point_id == FREE_ON_TRAP:
-        # Free on a trap's node only by spawning onto it or a trap built under it.
+        # Free on a trap's node: spawned onto it, a trap built under it, or placed there.
         nests = dict(position.nests)
-        onto = spawns and any(
-            nests[c] in {t.node for t in position.traps} for c in position.card.spawn
-        )
-        return position.card.move > 0 and (onto or "build" in kinds)
+        trap_nodes = {t.node for t in position.traps}
+        onto = spawns and any(nests[c] in trap_nodes for c in position.card.spawn)
+        placed = any(n in trap_nodes for n, _ in position.bloodsuckers)
+        return position.card.move > 0 and (onto or placed or "build" in kinds)
     if point_id in ("kaelyfos/stop-at-explorer", UNREACHABLE_EXPLORER):
         return moving and hunted
     return moving and (hunted or traps)
@@ -313,6 +321,13 @@ def _prove_quiet(search: _Search) -> None:
             proofs[point_id] = "No node off the Scarab has a build site, so no trap is ever built."
     if not any(board.node(n).build_sites for n in board.nest_sites):
         proofs["kaelyfos/spawn-into-trap"] = "No nest site has a build site for a trap."
+    if not any(board.node(n).build_sites > 1 for n in trap_sites(board)) or (
+        board.trap_tokens + board.doppelganger_trap_tokens < 2
+    ):
+        proofs[WHICH_TRAP] = (
+            "No face-up node has two build sites (or the board has fewer than two trap "
+            "tokens), so no node ever holds two traps."
+        )
     proofs.update(NOT_MODELLED)  # out of the model's reach: nothing to search
     for point_id, proof in proofs.items():
         search.found[point_id].proof = proof
@@ -408,10 +423,10 @@ def timelines(board: Board) -> Iterator[Timeline]:
     """Every timeline to search, smallest first: by advance, then revealed cards, then marker.
 
     The marker starts on any space up to the last trigger; the deck is the board's
-    behaviour cards in file order, the first ``k`` of them revealed already, where the
-    marker can have revealed ``k`` (one card per trigger on or before it).
+    behaviour cards by name, the first ``k`` of them revealed already, where the marker
+    can have revealed ``k`` (one card per trigger on or before it).
     """
-    names = tuple(b.name for b in board.behaviors)
+    names = tuple(sorted(b.name for b in board.behaviors))
     last = max(board.triggers, default=0)
     for step in range(1, last + 2):
         for k in range(len(names) + 1):
@@ -501,11 +516,11 @@ def positions(board: Board) -> Iterator[Position]:
     """Every search position, smallest first: by pieces, then card, then nests, then placement.
 
     Only positions a game can reach (see :mod:`ruleslawyer.models.kaelyfos.setup`): the
-    deck's cards (by move value, then file order), every deal of the nests, explorers on
+    deck's cards (by move value, then spawns), every deal of the nests, explorers on
     face-up cards, free bloodsuckers on face-up cards off the Scarab and off traps, traps
     on build sites of face-up cards.
     """
-    nodes = board.node_ids
+    nodes = tuple(sorted(board.node_ids))
     explorers = {
         k: [
             tuple(zip(EXPLORER_NAMES, c, strict=False))
@@ -519,12 +534,18 @@ def positions(board: Board) -> Iterator[Position]:
     }
     sites = trap_sites(board) if board.trap_tokens else ()
     pairs = list(combinations(sites, 2)) if board.trap_tokens > 1 else []
+    doubles = [n for n in sites if board.node(n).build_sites > 1] if board.trap_tokens > 1 else []
     traps = {
         0: [()],
         1: [(Trap(n, 0),) for n in sites],
         2: [(Trap(n, 1),) for n in sites] + [(Trap(a, 0), Trap(b, 0)) for a, b in pairs],
     }
-    cards = sorted(deck_cards(board), key=lambda c: c.move)
+    if doubles:
+        # Two traps on one node (a node with two build sites): the smallest pair of them
+        # that differ holds 1 and 0.
+        traps[2] += [(Trap(n, 0), Trap(n, 0)) for n in doubles]
+        traps[3] = [(Trap(n, 0), Trap(n, 1)) for n in doubles]
+    cards = sorted(deck_cards(board), key=lambda c: (c.move, c.spawn))
     deals = nest_deals(board)
     largest = max(explorers) + max(bloodsuckers) + max(traps) + 1
     for size in range(largest + 1):
@@ -603,7 +624,15 @@ def _finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
 def _plain_finding(f: _Found, rulings: Mapping[str, str], finished: bool) -> Finding:
     point = f.point
     if f.witness is not None:
-        if point.readings:
+        if point.id == WHICH_TRAP:
+            message = (
+                f"Reached after {f.searched} position(s): the rules do not say which of the "
+                "node's traps takes the bloodsucker, and the options give different results "
+                "(each shown); the readings say who picks: "
+                + "; ".join(f"{r.name}: {r.summary}" for r in point.readings)
+                + "."
+            )
+        elif point.readings:
             message = (
                 f"The readings part on this board after {f.searched} position(s): "
                 f"{', '.join(point.reading_names)} give different results."

@@ -55,18 +55,17 @@ from ruleslawyer.models.kaelyfos.resolve import RULE_POINTS, Action, Card, Posit
 from ruleslawyer.models.kaelyfos.setup import explorer_sites, nest_deals
 from ruleslawyer.models.kaelyfos.state import Readings
 from ruleslawyer.openspiel import adapter
-from ruleslawyer.solvers.kaelyfos.advise import (
+from ruleslawyer.solvers.kaelyfos.advise import Evaluator
+from ruleslawyer.solvers.kaelyfos.options import (
     Deck,
-    Evaluator,
-    _add,
-    _take,
-    crew_decides,
+    add_card,
     deck_of,
     legal_actions,
     next_position,
     remaining,
     settled,
     take,
+    take_card,
 )
 
 NAME = "ruleslawyer_kaelyfos"
@@ -193,7 +192,7 @@ class Kaelyfos(adapter.Machine):
             return 0
         if crew.phase == "resolve":
             decision = self._decision(crew)
-            return 0 if decision is not None and crew_decides(decision.point) else adapter.CHANCE
+            return 0 if decision is not None and decision.crew else adapter.CHANCE
         return adapter.CHANCE
 
     def moves(self, crew: Crew) -> list[tuple[int, Any]]:
@@ -256,8 +255,8 @@ class Kaelyfos(adapter.Machine):
             phase="resolve",
             card=name,
             position=replace(crew.position, card=self.cards[name]),
-            deck=_take(crew.deck, name),
-            revealed=_add(crew.revealed, name),
+            deck=take_card(crew.deck, name),
+            revealed=add_card(crew.revealed, name),
             first=crew.first or name,
         )
         return self._resolving(drawn)

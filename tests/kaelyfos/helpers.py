@@ -36,6 +36,6 @@ def position(
         supply=b.supply - on_board if supply is None else supply,
         card=Card(spawn, move),
         explorers=tuple(sorted((explorers or {}).items())),
-        bloodsuckers=tuple((n, placed[n]) for n in b.node_ids if placed.get(n)),
+        bloodsuckers=tuple(sorted((n, c) for n, c in placed.items() if c)),
         traps=traps,
     )

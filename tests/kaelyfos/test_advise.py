@@ -403,8 +403,9 @@ def test_cli_open_ties_reading(tmp_path: Path) -> None:
     runner = CliRunner()
     plain = runner.invoke(cli, ["kaelyfos", "advise", str(path), "--format", "json"])
     doc = json.loads(plain.output)
-    assert doc["model"].endswith(
+    assert (
         f"{OPEN_TIES}=uniform (each option the rules leave open is equally likely)"
+        in (doc["model"])
     )
     assert doc["options"][0]["option"] == "ada builds on exterior-orifice"
     assert (OPEN_TIES, "worst") in {
@@ -413,7 +414,13 @@ def test_cli_open_ties_reading(tmp_path: Path) -> None:
     worst = runner.invoke(cli, ["kaelyfos", "advise", str(path), "--open-ties", "worst"])
     assert f"met on some draw ({OPEN_TIES}=worst): kaelyfos/pheromone-tie" in worst.output
     assert "  1. nothing: distress 1 " in worst.output
-    assert f"  {OPEN_TIES}=uniform (" in worst.output
+    worst_json = runner.invoke(
+        cli, ["kaelyfos", "advise", str(path), "--open-ties", "worst", "--format", "json"]
+    )
+    assert (OPEN_TIES, "uniform") in {
+        (d["point"], d["reading"])
+        for d in json.loads(worst_json.output)["open_rule_points_changing_the_ranking"]
+    }
 
 
 def test_cli_unfinished_exits_3(tmp_path: Path) -> None:
@@ -428,7 +435,7 @@ def test_cli_unfinished_exits_3(tmp_path: Path) -> None:
 
 def test_cli_text_and_json(tmp_path: Path) -> None:
     example = str(ROOT / "examples/kaelyfos/advise.toml")
-    text = CliRunner().invoke(cli, ["kaelyfos", "advise", example, "--triggers", "2"])
+    text = CliRunner().invoke(cli, ["kaelyfos", "advise", example])
     assert text.exit_code == 0, text.output
     assert text.output.startswith("model: options: every distinct result of any sequence")
     assert "finished: true" in text.output
@@ -501,7 +508,8 @@ def test_open_ties_met_are_named() -> None:
 
 def test_block_order_on_an_open_pheromone_tie() -> None:
     # The tie of test_open_pheromone_tie_ranked_under_each_reading: the board file's order
-    # decides which tied exit `step` lists first, and never the advice.
+    # decides neither which tied exit `step` lists first (they are listed by node id) nor
+    # the advice.
     from ruleslawyer.models.kaelyfos.resolve import step
 
     start = position(
@@ -512,10 +520,10 @@ def test_block_order_on_an_open_pheromone_tie() -> None:
     firsts, rankings = set(), set()
     for seed in range(6):
         moved = replace(start, board=_permuted(seed))
-        firsts.add(step(moved).choices[0][0].labels[0])
+        firsts.add(json.dumps(step(moved).to_json(), sort_keys=True))
         advice = advise(moved, 1, _spent_all_but("Prowl"), 1, {})
         rankings.add(tuple((o.label, o.value) for o in advice.ranking.options))
-    assert len(firsts) == 2  # the file order does move the first option
+    assert len(firsts) == 1
     assert len(rankings) == 1
 
 

@@ -55,9 +55,12 @@ def test_every_point_parts_or_is_proved_quiet_on_the_built_in_board(report: dict
             "kaelyfos/move-order",
             "kaelyfos/unreachable-explorer",
             "kaelyfos/exhausted-deck",
+            "kaelyfos/which-trap",
             *NOT_MODELLED,
         )
     } == {"ambiguity"}
+    # One build site per node: no node ever holds two traps (proved without searching).
+    assert kinds["kaelyfos/which-trap"] == "info"
     # Rules out of the model's reach are info findings that say so.
     assert {kinds[p] for p in NOT_MODELLED} == {"info"}
 

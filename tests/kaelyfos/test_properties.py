@@ -36,7 +36,7 @@ def positions(draw, *, explorers=ANY_NODE, spawn=True) -> Position:
         supply=supply,
         card=Card(tuple(draw(letters)), draw(st.integers(0, 3))),
         explorers=tuple((f"e{i}", n) for i, n in enumerate(crew)),
-        bloodsuckers=tuple((n, free[n]) for n in NODES if n in free),
+        bloodsuckers=tuple(sorted(free.items())),  # by node id, as files give them
         traps=traps,
     )
 

@@ -16,7 +16,7 @@ from ruleslawyer.models.twist_of_fate.play import LAST, LIMIT, TOP, count_toward
 from ruleslawyer.openspiel import GAMES
 from ruleslawyer.openspiel.kaelyfos import Crew
 from ruleslawyer.openspiel.twist_of_fate import Undealt
-from ruleslawyer.solvers.kaelyfos.advise import legal_actions
+from ruleslawyer.solvers.kaelyfos.options import legal_actions
 from tests.openspiel.conformance import Case, check
 
 TOF = "ruleslawyer_twist_of_fate"
@@ -193,7 +193,7 @@ def test_the_model_moves_a_bloodsucker_where_illegal_says_none_stands() -> None:
     from ruleslawyer.models.kaelyfos.points import in_force
     from ruleslawyer.models.kaelyfos.resolve import Card, Position, resolve
     from ruleslawyer.models.kaelyfos.setup import nest_deals
-    from ruleslawyer.solvers.kaelyfos.advise import next_position
+    from ruleslawyer.solvers.kaelyfos.options import next_position
 
     board, _ = load_board("kaelyfos")
     card = deck_cards(board)[0]

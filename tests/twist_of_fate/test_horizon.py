@@ -16,7 +16,17 @@ from hypothesis import strategies as st
 from ruleslawyer.cli.common import EXIT_UNFINISHED
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.twist_of_fate.files import Position
-from ruleslawyer.models.twist_of_fate.play import Character, Deck, Rules, Seat, Side, State, play
+from ruleslawyer.models.twist_of_fate.play import (
+    Character,
+    Deck,
+    Rules,
+    Seat,
+    ShortPile,
+    Side,
+    State,
+    legal_moves,
+    play,
+)
 from ruleslawyer.solvers.twist_of_fate.common import choose
 from ruleslawyer.solvers.twist_of_fate.horizon import analyse_rounds
 from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json, vector_json
@@ -198,7 +208,15 @@ def test_fast_search_agrees_with_brute_force_quick(
 
 
 def _agree(position: Position, rules: Rules, rounds: int, model: str) -> None:
-    fast = analyse_rounds(position, rules, model, rounds)
+    try:
+        fast = analyse_rounds(position, rules, model, rounds)
+    except ShortPile:
+        # a round end within the horizon draws from a pile under three: both refuse it
+        with pytest.raises(ShortPile):
+            for move in legal_moves(position.state, position.deck, rules):
+                after = play(position.state, move, position.deck, rules)
+                reference.value(after, position.deck, rules, rounds, model, position.state.active)
+        return
     assert fast.finished
     root = position.state.active
     laters = []

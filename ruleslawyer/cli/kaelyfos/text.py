@@ -34,7 +34,10 @@ def render(outcome: Step, rulings: Mapping[str, str]) -> str:
     else:
         lines.append("no open rule point changes this result")
     for decision, results in outcome.choices:
-        who = "the crew decides" if decision.point is None else f"open: {decision.point}"
+        if decision.crew:
+            who = "the crew decides" + (f": {decision.point}" if decision.point else "")
+        else:
+            who = f"open: {decision.point}"
         lines.append(f"choice ({who}): {decision.description}")
         for i, (label, result) in enumerate(zip(decision.labels, results, strict=True)):
             shown = " (shown as the result)" if i == 0 else ""

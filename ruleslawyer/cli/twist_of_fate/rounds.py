@@ -8,6 +8,7 @@ import click
 
 from ruleslawyer.cli.common import progress
 from ruleslawyer.errors import InputError
+from ruleslawyer.models.twist_of_fate.play import ShortPile
 
 if TYPE_CHECKING:
     from ruleslawyer.budget import Budget
@@ -38,6 +39,28 @@ def check_crossable(pos: Position, source: str) -> None:
             "the cards set aside from earlier rounds (at least 3), to cross a 2-player "
             "variant's round end",
         )
+    monks = state.seats[state.monks]
+    most = len(monks.in_front) + len(monks.self_played) + sum(len(s.hand) for s in state.seats)
+    if state.round > 1 and most < 3:
+        found = f"at most {most} card(s) in front of the Monks"
+        raise short_pile_error(
+            source, ShortPile("monks.in_front", found, state.round), "on every line of play"
+        )
+
+
+def short_pile_error(
+    source: str, short: ShortPile, where: str = "on some line of play within the horizon"
+) -> InputError:
+    """The one line for a round end that would draw from a pile of fewer than three cards."""
+    return InputError(
+        source,
+        short.place,
+        f"{short.found} at the end of round {short.round} {where}",
+        "at least 3 (the Two-Player Variant draws three random cards from the unused cards "
+        "and three from those in front of the Monks at each round end from round 2 on, and "
+        "says nothing of fewer; a real game always has six): fewer --rounds, or a position "
+        "with the cards a game has",
+    )
 
 
 def solve_rounds(
@@ -66,12 +89,18 @@ def solve_rounds(
 
         found = worlds(pos, source, rules)
         progress(f"solving {len(found)} assignments of the hidden cards of {source} ...")
-        return evaluate_hidden(
-            pos, found, rules, model, budget,
-            rounds=crossing if horizon == "game" else None, solver=solver,
-        )  # fmt: skip
+        try:
+            return evaluate_hidden(
+                pos, found, rules, model, budget,
+                rounds=crossing if horizon == "game" else None, solver=solver,
+            )  # fmt: skip
+        except ShortPile as short:
+            raise short_pile_error(source, short) from None
     from ruleslawyer.solvers.twist_of_fate.horizon import analyse_rounds
     from ruleslawyer.solvers.twist_of_fate.maxn import analysis_json
 
     progress(f"searching every line of play from {source} across {crossing} round end(s) ...")
-    return analysis_json(pos, analyse_rounds(pos, rules, model, crossing, budget))
+    try:
+        return analysis_json(pos, analyse_rounds(pos, rules, model, crossing, budget))
+    except ShortPile as short:
+        raise short_pile_error(source, short) from None

@@ -165,7 +165,6 @@ def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> Positio
                 t.node,
                 f"at most {board.node(t.node).build_sites} trap(s) there (its build sites)",
             )
-    order = {n: i for i, n in enumerate(board.node_ids)}
     for place, name in [("turn", spec.turn)] + [
         (f"nightmares[{i}]", e) for i, e in enumerate(spec.nightmares)
     ]:
@@ -181,9 +180,7 @@ def parse_position(doc: Mapping[str, Any], source: str, folder: Path) -> Positio
         supply=spec.supply,
         card=Card(tuple(spec.card.spawn), spec.card.move),
         explorers=tuple(sorted(spec.explorers.items())),
-        bloodsuckers=tuple(
-            sorted(((n, c) for n, c in spec.bloodsuckers.items() if c), key=lambda x: order[x[0]])
-        ),
+        bloodsuckers=tuple(sorted((n, c) for n, c in spec.bloodsuckers.items() if c)),
         traps=traps,
         removed_from_play=spec.removed_from_play,
         trap_tokens=spec.trap_tokens,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ruleslawyer.budget import poll
 from ruleslawyer.graphs.board import Board
 from ruleslawyer.graphs.pathing import INF, Distances, distances, same_from
 from ruleslawyer.models.kaelyfos.points import (
@@ -28,7 +29,14 @@ from ruleslawyer.models.kaelyfos.points import (
     UNREACHABLE_EXPLORER,
     UNREVEALED_PASSABLE,
 )
-from ruleslawyer.models.kaelyfos.state import Decision, Position, Readings, Table, pick
+from ruleslawyer.models.kaelyfos.state import (
+    Decision,
+    Position,
+    Readings,
+    Table,
+    enter_trap,
+    pick,
+)
 
 
 @dataclass(frozen=True)
@@ -158,6 +166,7 @@ class _Mover:
     readings: Readings
     picks: Mapping[str, int]
     chosen: tuple[str, ...]
+    picked: tuple[tuple[str, int], ...] = ()  # the picks, sorted (a walk's memo key)
 
     @classmethod
     def of(cls, position: Position, readings: Readings, picks: Mapping[str, int]) -> _Mover:
@@ -165,7 +174,8 @@ class _Mover:
         # Reference & FAQ: "Bloodsuckers completely ignore the Scarab and any explorers on it."
         hunted = tuple(node for _, node in position.explorers if node != geo.scarab)
         chosen = tuple(readings.chosen[p] for p in WALK_POINTS)
-        return cls(geo, hunted, position.card.move, readings, picks, chosen)
+        picked = tuple(sorted(picks.items()))
+        return cls(geo, hunted, position.card.move, readings, picks, chosen, picked)
 
     def targets(
         self,
@@ -213,14 +223,12 @@ class _Mover:
         (``kaelyfos/caught-move=yes``) is not drawn by its own trap, stays in it if it does
         not move, and counts as going for a trap (its trap's count depends on the order).
         """
-        node = start.removesuffix(CAUGHT)
-        own = node if node != start else None
-        traps = tuple(t[0] for t in table.traps if t[0] != own)
+        node, own = _origin(start)
+        traps = tuple(dict.fromkeys(t[0] for t in table.traps if t[0] != node or own is None))
         if own is None and node in traps and self.readings(FREE_ON_TRAP) == "hunts":
             # A free bloodsucker on a trap's node: the trap under it does not draw it.
             traps = tuple(t for t in traps if t != node)
-        picked = tuple(sorted(self.picks.items())) if self.picks else ()
-        key = (start, tag, self.hunted, traps, self.moves, self.chosen, picked)
+        key = (start, tag, self.hunted, traps, self.moves, self.chosen, self.picked)
         walk = self.geo.walks.get(key)
         if walk is None:
             if len(self.geo.walks) > WALK_MEMO:
@@ -229,9 +237,11 @@ class _Mover:
         self.readings.consulted |= walk.consulted
         self.readings.reached |= walk.reached
         decisions += walk.decisions
-        home = table.trap_at(node) if own and walk.end == node else None
-        if walk.caught or home is not None:
-            table.catch(home or table.trap_at(walk.end))
+        if own is not None and walk.end == node:
+            table.catch(table.trap_by_id(own))  # back into the trap it left
+        elif walk.caught:
+            who = f"the bloodsucker from {node}"
+            enter_trap(table, walk.end, f"catch:{tag}", who, self.readings, self.picks, decisions)
         else:
             table.free[walk.end] = table.free.get(walk.end, 0) + 1
         return walk.touched or own is not None
@@ -246,9 +256,9 @@ class _Mover:
         nodes = len(geo.tables["no", "yes"].dist)
         steps = min(self.moves, nodes * (len(self.hunted) + 1) + 1)
         for done in range(steps):
-            dist = distances_at(geo, here, readings)
             if here in self.hunted and readings(STOP_AT_EXPLORER) == "onward":
                 passed |= {here}
+            dist = distances_at(geo, here, readings)
             targets, d, for_trap = self.targets(traps, here, passed, dist, readings)
             touched = touched or any(t in traps for t in targets)
             if not targets or d == 0 or d >= INF:
@@ -277,8 +287,9 @@ class _Mover:
         # bloodsucker equally close to the nearest explorer—look at the dots on the
         # bloodsucker's node ... The bloodsucker will move toward the tied option that
         # takes them over the most pheromone dots on their current node."
+        # The tied exits are listed by node id, never in the board file's order.
         most = max(self.geo.dots[here, n] for n in options)
-        return [n for n in options if self.geo.dots[here, n] == most], f"tie:{tag}:{done}"
+        return sorted(n for n in options if self.geo.dots[here, n] == most), f"tie:{tag}:{done}"
 
     def _trap_tie(
         self,
@@ -293,7 +304,7 @@ class _Mover:
         # explorer, bloodsuckers will move toward the trap."): the tie rule names explorers.
         if readings(TRAP_TIE) == "pheromones":
             return self._pheromones(here, options, start, tag, done)
-        return options, f"trap-tie:{tag}:{done}"
+        return sorted(options), f"trap-tie:{tag}:{done}"
 
     def run(self, table: Table, starts: list[str], decisions: list[Decision]) -> None:
         """Move the bloodsuckers on ``starts`` one after another, in that order."""
@@ -306,23 +317,39 @@ class _Mover:
             self.move(table, start, f"{start}#{seen[start]}", decisions)
 
 
-CAUGHT = "@trap"  # a start naming a caught bloodsucker leaving its trap (caught-move=yes)
+CAUGHT = "@trap"  # "<node>@trap<id>": a caught bloodsucker leaving its trap (caught-move=yes)
+
+
+@cache
+def _origin(start: str) -> tuple[str, int | None]:
+    """The node a start names, and the id of the trap it leaves (None: a free bloodsucker)."""
+    node, sep, ident = start.rpartition(CAUGHT)
+    return (node, int(ident)) if sep else (start, None)
 
 
 def lift(table: Table, start: str) -> None:
     """Take the bloodsucker about to move off its node (or out of its trap)."""
-    if start.endswith(CAUGHT):
-        table.trap_at(start.removesuffix(CAUGHT))[1] -= 1  # type: ignore[index]
+    node, own = _origin(start)
+    if own is not None:
+        table.trap_by_id(own)[1] -= 1  # type: ignore[index]
     else:
-        table.free[start] -= 1
+        table.free[node] -= 1
 
 
 def _waiting(table: Table, start: str) -> int:
     """How many bloodsuckers wait to move from ``start``."""
-    if start.endswith(CAUGHT):
-        trap = table.trap_at(start.removesuffix(CAUGHT))
+    node, own = _origin(start)
+    if own is not None:
+        trap = table.trap_by_id(own)
         return trap[1] if trap is not None else 0
-    return table.free.get(start, 0)
+    return table.free.get(node, 0)
+
+
+MOVE_MEMO = 20_000
+_Runs = tuple[tuple[Table, tuple[Decision, ...], tuple[str, ...]], ...]
+_Moved = tuple[tuple[Decision, ...], _Runs, frozenset[str], frozenset[str]]
+# per input: the readings the move read (point and reading, sorted), and what it gave
+_MOVES: dict[tuple[Any, ...], dict[frozenset[str], dict[tuple[str, ...], _Moved]]] = {}
 
 
 def move_all(
@@ -332,18 +359,84 @@ def move_all(
     picks: Mapping[str, int],
     decisions: list[Decision],
 ) -> None:
+    """Move every bloodsucker (see :func:`_move_runs`), then take the picked order's end.
+
+    Memoised on what the move reads: the board, the explorers, the move value, the
+    table, the picks (but the move order's) and the readings of the points it consulted
+    (the same inputs give the same ends, decisions and points consulted; advise resolves
+    one card under many readings and picks).
+    """
+    key = (
+        position.board,
+        position.explorers,
+        position.card.move,
+        tuple(sorted(table.free.items())),
+        tuple(tuple(t) for t in table.traps),
+        table.supply,
+        table.removed,
+        table.tokens,
+        table.doppelganger_tokens,
+        tuple(sorted((k, v) for k, v in picks.items() if k != MOVE_ORDER_KEY)),
+    )
+    seen = _MOVES.get(key, {})
+    hit = next(
+        (
+            found[tuple(readings.chosen[p] for p in sorted(points))]
+            for points, found in seen.items()
+            if tuple(readings.chosen[p] for p in sorted(points)) in found
+        ),
+        None,
+    )
+    if hit is None:
+        if len(_MOVES) > MOVE_MEMO:
+            _MOVES.clear()
+        own = Readings(readings.chosen)
+        before, runs = _move_runs(table.copy(), position, own, picks)
+        consulted = frozenset(own.consulted)
+        hit = before, runs, consulted, frozenset(own.reached)
+        values = tuple(readings.chosen[p] for p in sorted(consulted))
+        _MOVES.setdefault(key, {}).setdefault(consulted, {})[values] = hit
+    before, runs, consulted, reached = hit
+    decisions += before
+    if len(runs) > 1:
+        decisions.append(
+            Decision(
+                MOVE_ORDER_KEY,
+                MOVE_ORDER,
+                "bloodsuckers heading for a trap end differently by who moves first",
+                tuple("first: " + ", ".join(perm) for _, _, perm in runs),
+            )
+        )
+    end, made, _ = runs[pick(picks, MOVE_ORDER_KEY, len(runs))]
+    decisions += made
+    end = end.copy()
+    table.free, table.traps, table.supply = end.free, end.traps, end.supply
+    table.tokens, table.doppelganger_tokens = end.tokens, end.doppelganger_tokens
+    readings.consulted |= consulted
+    readings.reached |= reached
+
+
+MOVE_ORDER_KEY = "move-order"
+
+
+def _move_runs(
+    table: Table, position: Position, readings: Readings, picks: Mapping[str, int]
+) -> tuple[tuple[Decision, ...], _Runs]:
+    """The decisions met by the bloodsuckers whose order does not matter, and each distinct
+    end of moving the others in every order: (table, decisions, the first order to it)."""
     mover = _Mover.of(position, readings, picks)
-    order = position.board.node_ids
+    decisions: list[Decision] = []
+    order = sorted(position.board.node_ids)  # by id: the board file's order never shows
     starts = [n for n in order for _ in range(table.free.get(n, 0))]
     # FAQ: "Bloodsuckers caught in traps count as "bloodsuckers" where effects are
     # concerned." / Move: "Each bloodsucker moves the amount indicated".
-    caught = [t[0] + CAUGHT for t in table.traps if t[1]]
+    caught = [f"{t[0]}{CAUGHT}{t[3]}" for t in table.traps if t[1]]
     if caught and position.card.move and readings(CAUGHT_MOVE) == "yes":
         starts += [c for c in caught for _ in range(_waiting(table, c))]
     if not table.traps:
         # Without traps no bloodsucker's move can change another's: one order is all orders.
         mover.run(table, starts, decisions)
-        return
+        return tuple(decisions), ((table, (), ()),)
     # "Each bloodsucker moves": the rulebook names no order. Only bloodsuckers that go for
     # a trap (alone, from this position) can feel another's move; try their orders.
     dependent = []
@@ -356,23 +449,11 @@ def move_all(
     mover.run(table, rest, decisions)
     if len(set(dependent)) < 2:  # alike bloodsuckers: every order is the same order
         mover.run(table, dependent, decisions)
-        return
-    totals = Counter(dependent)  # board order
+        return tuple(decisions), ((table, (), ()),)
+    totals = Counter(dependent)  # by node id
     outcomes = _orders(mover, table, tuple(totals.items()), totals, {})
-    runs = list(outcomes.values())
-    if len(runs) > 1:
-        decisions.append(
-            Decision(
-                "move-order",
-                MOVE_ORDER,
-                "bloodsuckers heading for a trap end differently by who moves first",
-                tuple("first: " + ", ".join(perm) for _, _, perm in runs),
-            )
-        )
-    chosen, made, _ = runs[pick(picks, "move-order", len(runs))]
-    decisions += made
-    table.free, table.traps, table.supply = chosen.free, chosen.traps, chosen.supply
-    table.tokens, table.doppelganger_tokens = chosen.tokens, chosen.doppelganger_tokens
+    runs = tuple((end, tuple(made), tuple(perm)) for end, made, perm in outcomes.values())
+    return tuple(decisions), runs
 
 
 _Ends = dict[tuple[Any, ...], tuple[Table, list[Decision], list[str]]]
@@ -390,6 +471,7 @@ def _orders(
     Bloodsuckers from one node are alike, so states repeat across orders: memoised on
     the table and what is left to move. Each end keeps the first order reaching it.
     """
+    poll()  # every order of many bloodsuckers can take long: the search's budget stops it
     # A trap destroyed meanwhile took the bloodsuckers waiting in it to the supply.
     left = tuple((s, min(c, _waiting(table, s))) for s, c in left if _waiting(table, s))
     if not left:

@@ -145,6 +145,7 @@ OUT_OF_TOKENS = "kaelyfos/out-of-trap-tokens"
 TRIGGER_PASSED = "kaelyfos/trigger-passed"
 TWO_TRIGGERS = "kaelyfos/two-triggers"
 EXHAUSTED_DECK = "kaelyfos/exhausted-deck"
+WHICH_TRAP = "kaelyfos/which-trap"
 TIMELINE_POINTS = (TRIGGER_PASSED, TWO_TRIGGERS, EXHAUSTED_DECK)
 
 RULE_POINTS: tuple[RulePoint, ...] = (
@@ -424,6 +425,25 @@ RULE_POINTS: tuple[RulePoint, ...] = (
             ),
         ),
         "no-card",
+    ),
+    RulePoint(
+        WHICH_TRAP,
+        "A bloodsucker caught on a node holding two traps that differ: which trap takes it",
+        Kind.GAP,
+        (TRAPPED, BUILD),
+        (
+            Reading(
+                "open",
+                'the rules name one trap ("place it on the trap token"): which of the node\'s '
+                "traps takes it is left open, a choice nobody makes",
+            ),
+            Reading(
+                "crew",
+                "the players place the bloodsucker: the crew chooses the trap, as it chooses "
+                "who takes a distress",
+            ),
+        ),
+        "open",
     ),
 )
 

@@ -14,7 +14,7 @@ change this result, which is what lets the checks skip most alternatives.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,10 @@ from ruleslawyer.models.kaelyfos.state import (
     Result,
     Table,
     Trap,
+    enter_trap,
+    kinds,
     pick,
+    trap_of,
 )
 
 __all__ = [
@@ -93,7 +96,7 @@ class Step:
             "choices": [
                 {
                     "point": d.point,
-                    "decided_by": "crew" if d.point is None else "nobody: the rules are silent",
+                    "decided_by": "crew" if d.crew else "nobody: the rules are silent",
                     "description": d.description,
                     "options": [
                         {"option": label, "result": res.to_json()}
@@ -166,28 +169,95 @@ def resolve(
 ) -> Outcome:
     """Resolve the card under the readings ``chosen``; ``picks`` selects options by decision key."""
     readings = Readings(chosen)
-    table = Table.of(position)
-    decisions: list[Decision] = []
-    picks = picks or {}
-    free_actions(table, position, readings)
-    _spawn(table, position, readings)
-    move_all(table, position, readings, picks, decisions)
-    distress = _attack(table, position, readings, picks, decisions)
-    result = table.result(distress, _nightmares(position, distress, readings, picks, decisions))
+    working = Working.of(position)
+    for phase in PHASES:
+        phase(working, position, readings, picks or {})
     return Outcome(
-        result, tuple(decisions), frozenset(readings.consulted), frozenset(readings.reached)
+        working.result(),
+        tuple(working.decisions),
+        frozenset(readings.consulted),
+        frozenset(readings.reached),
     )
 
 
-def free_actions(table: Table, position: Position, readings: Readings) -> None:
-    """The position's free actions, in order, before the card (each on its explorer's node)."""
+@dataclass
+class Working:
+    """A card part-way through :func:`resolve`: the table, the decisions met, the attack's
+    distress and who has a waking nightmare (once those phases have run)."""
+
+    table: Table
+    decisions: list[Decision]
+    distress: dict[str, int] | None = None
+    nightmares: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, position: Position) -> Working:
+        return cls(Table.of(position), [])
+
+    def copy(self) -> Working:
+        distress = dict(self.distress) if self.distress is not None else None
+        return Working(self.table.copy(), list(self.decisions), distress, self.nightmares)
+
+    def result(self) -> Result:
+        return self.table.result(self.distress or {}, self.nightmares)
+
+
+Phase = Callable[[Working, Position, Readings, Mapping[str, int]], None]
+
+
+def _free_actions_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    free_actions(w.table, p, r, picks, w.decisions)
+
+
+def _spawn_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    _spawn(w.table, p, r, picks, w.decisions)
+
+
+def _move_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    move_all(w.table, p, r, picks, w.decisions)
+
+
+def _attack_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    w.distress = _attack(w.table, p, r, picks, w.decisions)
+
+
+def _nightmare_phase(w: Working, p: Position, r: Readings, picks: Mapping[str, int]) -> None:
+    w.nightmares = _nightmares(p, w.distress or {}, r, picks, w.decisions)
+
+
+# Bloodsuckers: "Bloodsuckers will spawn on nests, move toward explorers, and then attack
+# any explorers on their node. In that order." (the free actions come first; each phase
+# reads only the working copy and the readings, so it can be run again on its own)
+PHASES: tuple[Phase, ...] = (
+    _free_actions_phase,
+    _spawn_phase,
+    _move_phase,
+    _attack_phase,
+    _nightmare_phase,
+)
+
+
+def free_actions(
+    table: Table,
+    position: Position,
+    readings: Readings,
+    picks: Mapping[str, int] | None = None,
+    decisions: list[Decision] | None = None,
+) -> None:
+    """The position's free actions, in order, before the card (each on its explorer's node).
+
+    A destroy without a target on a node holding traps of different kinds is the crew's
+    choice (a decision in ``decisions``, picked by ``picks``).
+    """
     where = dict(position.explorers)
-    for action in position.actions:
+    for i, action in enumerate(position.actions):
         node = where[action.explorer]
         if action.kind == "build":
             _build(table, node, readings)
-        else:
-            _destroy(table, node, readings)
+            continue
+        trap = _target(table, node, action, f"destroy:{i}", picks or {}, decisions)
+        if trap is not None:
+            _destroy(table, trap, readings)
 
 
 def _build(table: Table, node: str, readings: Readings) -> None:
@@ -197,13 +267,12 @@ def _build(table: Table, node: str, readings: Readings) -> None:
         return  # no empty build site left (an earlier action filled it)
     if table.tokens:
         table.tokens -= 1
-        trap = [node, 0, False]
+        trap = table.add_trap(node, False)
     elif table.doppelganger_tokens and readings(OUT_OF_TOKENS) == "doppelganger-token":
         table.doppelganger_tokens -= 1
-        trap = [node, 0, True]
+        trap = table.add_trap(node, True)
     else:
         return  # no available trap token: no trap
-    table.traps.append(trap)
     if table.free.get(node) and readings(BUILD_ON_BLOODSUCKERS) == "caught":
         # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly trapped";
         # a second catch destroys the trap, and any left stay free.
@@ -212,13 +281,40 @@ def _build(table: Table, node: str, readings: Readings) -> None:
             table.catch(trap)
 
 
-def _destroy(table: Table, node: str, readings: Readings) -> None:
+def _target(
+    table: Table,
+    node: str,
+    action: Action,
+    key: str,
+    picks: Mapping[str, int],
+    decisions: list[Decision] | None,
+) -> list[Any] | None:
+    """The trap a destroy takes: its target, the node's one kind of trap, or the crew's pick.
+
+    FAQ: "You may destroy a trap on your node": any one of them, the crew's choice. None
+    when no such trap is left (an earlier action destroyed it).
+    """
+    options = kinds(table.traps_at(node))
+    if action.target is not None:
+        wanted = (action.target.caught, action.target.doppelganger)
+        return next((t for t in options if (t[1], t[2]) == wanted), None)
+    if len(options) > 1 and decisions is not None:
+        decisions.append(
+            Decision(
+                key,
+                None,
+                f"which trap {action.explorer} destroys on {node}",
+                tuple(trap_of(t).words() for t in options),
+                crew=True,
+            )
+        )
+    return options[pick(picks, key, len(options))] if options else None
+
+
+def _destroy(table: Table, trap: list[Any], readings: Readings) -> None:
     # FAQ: "You may destroy a trap on your node (and any bloodsuckers on it) as a free
     # action." Traps (a trap destroyed by its second catch): "Return it and the
     # bloodsuckers to the supply."
-    trap = table.trap_at(node)
-    if trap is None:
-        return  # an earlier action destroyed it
     table.remove_trap(trap, token_back=readings(DESTROYED_TOKEN) == "available")
     if trap[1]:
         if readings(DESTROYED_BLOODSUCKERS) == "supply":
@@ -259,24 +355,31 @@ def _nightmares(
                     NIGHTMARE_LIMIT,
                     f"one waking nightmare for the crew: {', '.join(eligible)} gained distress",
                     tuple(eligible),
+                    crew=True,
                 )
             )
             eligible = [eligible[pick(picks, "nightmare", len(eligible))]]
     return tuple(sorted(out + eligible))
 
 
-def _spawn(table: Table, position: Position, readings: Readings) -> None:
+def _spawn(
+    table: Table,
+    position: Position,
+    readings: Readings,
+    picks: Mapping[str, int],
+    decisions: list[Decision],
+) -> None:
     nests = dict(position.nests)
     # Spawn: "Place a bloodsucker (black marker) on the nests indicated, in the order shown."
-    for letter in position.card.spawn:
+    for i, letter in enumerate(position.card.spawn):
         # "If a bloodsucker would spawn and there are no black markers available, it doesn't spawn."
         if table.supply == 0:
             continue
         table.supply -= 1
         node = nests[letter]
-        trap = table.trap_at(node)
-        if trap is not None and readings(SPAWN_INTO_TRAP) == "caught":
-            table.catch(trap)
+        if table.traps_at(node) and readings(SPAWN_INTO_TRAP) == "caught":
+            who = f"the bloodsucker spawned on nest {letter} (spawn {i + 1})"
+            enter_trap(table, node, f"catch:spawn{i + 1}", who, readings, picks, decisions)
         else:
             table.free[node] = table.free.get(node, 0) + 1
 
@@ -293,7 +396,7 @@ def _attack(
 ) -> dict[str, int]:
     board = position.board
     distress = {name: 0 for name, _ in position.explorers}
-    for node in board.node_ids:
+    for node in sorted(board.node_ids):  # by id: the board file's order never shows
         # FAQ: bloodsuckers "completely ignore the Scarab and any explorers on it".
         here = sorted(
             name for name, at in position.explorers if at == node and node != board.scarab
@@ -328,6 +431,7 @@ def _attack(
                     tuple(
                         ", ".join(f"{e} {n}" for e, n in zip(here, s, strict=True)) for s in shares
                     ),
+                    crew=True,
                 )
             )
         for name, n in zip(here, shares[pick(picks, f"distress:{node}", len(shares))], strict=True):

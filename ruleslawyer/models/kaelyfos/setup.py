@@ -20,12 +20,14 @@ with a position that no legal setup and play reaches:
   built under it); under both ``caught`` readings no free bloodsucker shares a
   trap's node (one moving onto it is "instantly trapped");
 - traps stand on build sites of face-up cards off the Scarab ("If you are on a
-  node with an empty build site, you may build a trap"), no more of them than
-  there are trap tokens, each holding 0 or 1 bloodsuckers (a second destroys it).
+  node with an empty build site, you may build a trap"), no more on a node than its
+  build sites and no more in all than there are trap tokens, each holding 0 or 1
+  bloodsuckers (a second destroys it).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from itertools import permutations
 
@@ -49,20 +51,23 @@ def deck_cards(board: Board) -> tuple[Card, ...]:
 def nest_deals(board: Board) -> tuple[tuple[tuple[str, str], ...], ...]:
     """Every deal of the nests A, B, C onto the nest sites, sorted by letter.
 
-    The first deal gives the letters to the sites in board order.
+    The first deal gives the letters to the sites in order of their ids (never the
+    board file's order).
     """
-    sites = board.nest_sites
+    sites = sorted(board.nest_sites)
     return tuple(
         tuple(sorted(zip(NEST_LETTERS, perm, strict=True))) for perm in permutations(sites)
     )
 
 
 def explorer_sites(board: Board) -> tuple[str, ...]:
-    return tuple(n.id for n in board.nodes if n.revealed)
+    """The face-up nodes, by id."""
+    return tuple(sorted(n.id for n in board.nodes if n.revealed))
 
 
 def bloodsucker_sites(board: Board) -> tuple[str, ...]:
-    return tuple(n.id for n in board.nodes if n.revealed and not n.scarab)
+    """The face-up nodes off the Scarab, by id."""
+    return tuple(sorted(n.id for n in board.nodes if n.revealed and not n.scarab))
 
 
 def trap_sites(board: Board) -> tuple[str, ...]:
@@ -94,6 +99,12 @@ def illegal(position: Position, readings: Mapping[str, str] | None = None) -> li
     ]
     sites = set(trap_sites(board))
     out += [f"trap on {t.node}" for t in position.traps if t.node not in sites or t.caught > 1]
+    per_node = Counter(t.node for t in position.traps)
+    out += [
+        f"{k} traps on {n}: more than its build sites"
+        for n, k in per_node.items()
+        if n in sites and k > board.node(n).build_sites
+    ]
     available, doppelgangers = position.tokens()
     if available < 0 or doppelgangers < 0:
         out.append(f"{len(position.traps)} traps: more than the trap tokens")

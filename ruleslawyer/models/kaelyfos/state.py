@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruleslawyer.graphs.board import Board
+from ruleslawyer.models.kaelyfos.points import WHICH_TRAP
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class Card:
     move: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Trap:
     node: str
     caught: int = 0
@@ -29,20 +30,33 @@ class Trap:
             doc["doppelganger"] = True
         return doc
 
+    def words(self) -> str:
+        """The trap among others on its node: "the empty trap", "the trap holding 1"."""
+        kind = "doppelganger trap" if self.doppelganger else "trap"
+        if self.caught:
+            return f"the {kind} holding {self.caught}"
+        return f"the empty {kind}"
+
 
 @dataclass(frozen=True)
 class Action:
-    """A free action an explorer takes on their node before the card: build or destroy a trap."""
+    """A free action an explorer takes on their node before the card: build or destroy a trap.
+
+    ``target`` names the trap a destroy takes when the node holds traps that differ (how
+    many they have caught, which kind of token): the crew chooses it. None: the node's
+    only kind of trap, or, in a position file, the crew's choice made during ``step``.
+    """
 
     kind: str  # "build" | "destroy"
     explorer: str
+    target: Trap | None = None
 
 
 @dataclass(frozen=True)
 class Position:
     """The planet just before a behaviour card is resolved.
 
-    ``bloodsuckers`` counts free bloodsuckers per node (board order, no zeros);
+    ``bloodsuckers`` counts free bloodsuckers per node (by node id, no zeros);
     ``explorers`` pairs names with nodes (sorted by name); ``nests`` pairs the
     letters A, B, C with nodes.
     """
@@ -103,12 +117,16 @@ class Result:
 
 @dataclass(frozen=True)
 class Decision:
-    """A choice made during resolution: by the crew (``point`` None) or left open by the rules."""
+    """A choice met during resolution: made by the crew (``crew``) or left open by the rules.
+
+    ``point`` is the rule point that makes it a choice (None: a rule gives it to the crew).
+    """
 
     key: str
     point: str | None
     description: str
     labels: tuple[str, ...]
+    crew: bool = False
 
 
 @dataclass
@@ -132,11 +150,17 @@ def _markers(
 
 @dataclass
 class Table:
-    """The mutable working copy of a position while one card resolves (never escapes)."""
+    """The mutable working copy of a position while one card resolves (never escapes).
+
+    A trap is ``[node, caught, doppelganger, id]``: ``id`` tells apart traps sharing a node
+    while the card resolves (a caught bloodsucker that leaves its trap comes back to it).
+    Traps start sorted by node, catches and kind, so the order a file lists them in never
+    shows; :meth:`key` and :meth:`result` sort them again.
+    """
 
     board: Board
     free: dict[str, int]
-    traps: list[list[Any]]  # [node, caught, doppelganger]
+    traps: list[list[Any]]  # [node, caught, doppelganger, id]
     supply: int
     removed: int
     tokens: int  # bloodsucker trap tokens available
@@ -147,7 +171,7 @@ class Table:
         return cls(
             position.board,
             dict(position.bloodsuckers),
-            [[t.node, t.caught, t.doppelganger] for t in position.traps],
+            [[t.node, t.caught, t.doppelganger, i] for i, t in enumerate(sorted(position.traps))],
             position.supply,
             position.removed_from_play,
             *position.tokens(),
@@ -164,6 +188,11 @@ class Table:
             self.doppelganger_tokens,
         )
 
+    def add_trap(self, node: str, doppelganger: bool) -> list[Any]:
+        trap = [node, 0, doppelganger, 1 + max((t[3] for t in self.traps), default=-1)]
+        self.traps.append(trap)
+        return trap
+
     def remove_trap(self, trap: list[Any], token_back: bool = True) -> None:
         """Take ``trap`` off the board; its token is available again if ``token_back``."""
         self.traps.remove(trap)
@@ -172,8 +201,11 @@ class Table:
         elif token_back:
             self.tokens += 1
 
-    def trap_at(self, node: str) -> list[Any] | None:
-        return next((t for t in self.traps if t[0] == node), None)
+    def traps_at(self, node: str) -> list[list[Any]]:
+        return [t for t in self.traps if t[0] == node]
+
+    def trap_by_id(self, ident: int) -> list[Any] | None:
+        return next((t for t in self.traps if t[3] == ident), None)
 
     def catch(self, trap: list[Any]) -> None:
         # Traps: "If a bloodsucker moves onto a node with a trap, it is instantly trapped
@@ -187,7 +219,7 @@ class Table:
     def key(self) -> tuple[Any, ...]:
         return (
             tuple(sorted((n, c) for n, c in self.free.items() if c)),
-            tuple(tuple(t) for t in self.traps),
+            tuple(sorted((n, c, d) for n, c, d, _ in self.traps)),
             self.supply,
             self.removed,
             self.tokens,
@@ -195,16 +227,61 @@ class Table:
         )
 
     def result(self, distress: dict[str, int], nightmares: tuple[str, ...]) -> Result:
-        order = self.board.node_ids
         return Result(
-            bloodsuckers=tuple((n, self.free[n]) for n in order if self.free.get(n)),
-            traps=tuple(Trap(n, c, d) for n, c, d in self.traps),
+            bloodsuckers=tuple(sorted((n, c) for n, c in self.free.items() if c)),
+            traps=tuple(sorted(Trap(n, c, d) for n, c, d, _ in self.traps)),
             supply=self.supply,
             removed_from_play=self.removed,
             distress=tuple(sorted(distress.items())),
             nightmares=nightmares,
             trap_tokens=self.tokens,
         )
+
+
+def kinds(traps: list[list[Any]]) -> list[list[Any]]:
+    """One trap of each kind among ``traps`` (caught, doppelganger), in that order.
+
+    Traps of one kind on a node are alike: which of them a bloodsucker enters, or an
+    explorer destroys, changes nothing.
+    """
+    first: dict[tuple[int, bool], list[Any]] = {}
+    for t in sorted(traps, key=lambda t: (t[1], t[2], t[3])):
+        first.setdefault((t[1], t[2]), t)
+    return list(first.values())
+
+
+def trap_of(trap: list[Any]) -> Trap:
+    return Trap(trap[0], trap[1], trap[2])
+
+
+def enter_trap(
+    table: Table,
+    node: str,
+    key: str,
+    who: str,
+    readings: Readings,
+    picks: Mapping[str, int],
+    decisions: list[Decision],
+) -> None:
+    """A bloodsucker caught on ``node``: into the node's trap, or the one picked of several.
+
+    Traps: "If a bloodsucker moves onto a node with a trap, it is instantly trapped ...;
+    place it on the trap token." With traps of different kinds on the node the rules do
+    not say which (``kaelyfos/which-trap``): a choice, listed in the order of :func:`kinds`.
+    """
+    options = kinds(table.traps_at(node))
+    if len(options) > 1:
+        decisions.append(
+            Decision(
+                key,
+                WHICH_TRAP,
+                f"{who} is caught on {node}: which of its traps takes it "
+                f"({', '.join(trap_of(t).words() for t in options)})",
+                tuple(f"into {trap_of(t).words()}" for t in options),
+                crew=readings(WHICH_TRAP) == "crew",
+            )
+        )
+    table.catch(options[pick(picks, key, len(options))])
 
 
 def pick(picks: Mapping[str, int], key: str, options: int) -> int:

@@ -550,6 +550,37 @@ def chance_outcomes(state: State, deck: Deck, rules: Rules) -> tuple[tuple[int, 
     return tuple(out)
 
 
+DRAWN = 3  # "takes three random cards" from each pile at a 2-player round end
+
+
+class ShortPile(ValueError):
+    """A 2-player round end that would draw from a pile of fewer than three cards.
+
+    The Two-Player Variant draws "three random cards from the six unused cards" and "three
+    random cards currently in front of "Monks"", and says nothing of fewer: a real game
+    always has six there (each player's nine cards, at most six on the other player), so
+    only a made-up position can come short, and it is refused rather than guessed at.
+    """
+
+    def __init__(self, place: str, found: str, round_: int):
+        self.place, self.found, self.round = place, found, round_
+        super().__init__(f"{place}: {found} at the end of round {round_}")
+
+
+def short_pile(state: State, rules: Rules) -> ShortPile | None:
+    """Why the round end of ``state`` cannot draw as the rules say (None: it can)."""
+    if state.monks is None or state.round == 1:
+        return None
+    monks = state.seats[state.monks]
+    pile = len(monks.in_front) + len(monks.self_played)
+    if pile < DRAWN:
+        return ShortPile("monks.in_front", f"{pile} card(s) in front of the Monks", state.round)
+    take = 0 if rules.leftover_cards == "set-aside" and not state.unused else DRAWN
+    if len(state.unused) < take:
+        return ShortPile("unused", f"{len(state.unused)} unused card(s)", state.round)
+    return None
+
+
 def saved_for_next(saved: tuple[str, ...], deck: Deck, rules: Rules) -> tuple[str, ...]:
     """The next round's unused cards: the three unused and three Monks' cards saved "for the
     following round" (leftover-cards: merged into one pile of six, or set aside out of the

@@ -28,33 +28,64 @@ each option equally likely), never by the order of the board file.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ruleslawyer.budget import Budget, Progress
+from ruleslawyer.budget import Budget, Progress, poll, watching
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.kaelyfos.points import (
     EXHAUSTED_DECK,
-    NIGHTMARE_LIMIT,
-    OUT_OF_TOKENS,
     POINTS_BY_ID,
+    RULE_POINTS,
     in_force,
 )
-from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, free_actions, resolve
-from ruleslawyer.models.kaelyfos.state import Readings, Result, Table
+from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, resolve
+from ruleslawyer.models.kaelyfos.state import Readings, Result
+from ruleslawyer.solvers.kaelyfos.joint import Order, Varied, vary
+from ruleslawyer.solvers.kaelyfos.options import (
+    OPEN_TIES,
+    TIE_READINGS,
+    ZERO,
+    Deck,
+    OutOfTime,
+    Value,
+    action_json,
+    add_card,
+    deck_of,
+    label,
+    mean,
+    next_position,
+    reachable,
+    remaining,
+    settled,
+    take,
+    take_card,
+)
 
-Deck = tuple[tuple[str, int], ...]  # card name and copies, sorted by name, no zeros
+__all__ = [  # what balance and the tests take from here
+    "MODEL",
+    "OPEN_TIES",
+    "TIE_READINGS",
+    "ZERO",
+    "Deck",
+    "Evaluator",
+    "OutOfTime",
+    "Value",
+    "advise",
+    "deck_provenance",
+    "follow_ups",
+    "label",
+    "mean",
+    "next_position",
+    "other_readings",
+    "rank",
+    "reachable",
+    "remaining",
+    "title",
+]
 
-# How a choice the rules leave open is made: the advise's own readings, default first.
-OPEN_TIES = "advise/open-ties"
-TIE_READINGS = {
-    "uniform": "each option the rules leave open is equally likely",
-    "worst": "the open option worst for the crew happens",
-    "best": "the open option best for the crew happens",
-}
 OPEN_TIES_TITLE = (
     "A choice the rules leave open (pheromone tie, move order, open trap tie): which option"
 )
@@ -75,32 +106,11 @@ MODEL = (
 )
 
 
-class OutOfTime(Exception):
-    """The budget ran out mid-evaluation."""
-
-
-@dataclass(frozen=True)
-class Value:
-    """What a line is worth to the crew: lower is better, compared by :meth:`key`."""
-
-    expected: Fraction  # expected total distress
-    nightmares: Fraction  # expected waking nightmares
-    worst: int  # the largest total distress that can occur
-
-    def key(self) -> tuple[Fraction, Fraction, int]:
-        return self.expected, self.nightmares, self.worst
-
-
-ZERO = Value(Fraction(0), Fraction(0), 0)
-
-
-def mean(values: list[tuple[Fraction, Value]]) -> Value:
-    """The expectation of ``values`` (probability, value); the worst of any that can occur."""
-    return Value(
-        sum((p * v.expected for p, v in values), Fraction(0)),
-        sum((p * v.nightmares for p, v in values), Fraction(0)),
-        max(v.worst for _, v in values),
-    )
+JOINTLY = (
+    "; the rule points the rulings leave open, and advise/open-ties, are varied together: "
+    "every combination of their readings is ranked exactly (which re-rank the options, "
+    "each option's worst case)"
+)
 
 
 def tie_value(ties: str, children: list[Value]) -> Value:
@@ -110,13 +120,6 @@ def tie_value(ties: str, children: list[Value]) -> Value:
     if ties == "best":
         return min(children, key=Value.key)
     return mean([(Fraction(1, len(children)), v) for v in children])
-
-
-def crew_decides(point: str | None) -> bool:
-    """Whether a decision met while a card resolves is the crew's (else the rules leave it open)."""
-    # Attack: "the explorers choose who takes the distress"; the per-crew nightmare limit
-    # names no one ("who, the rules do not say: a choice"): the crew's too.
-    return point is None or point == NIGHTMARE_LIMIT
 
 
 @dataclass(frozen=True)
@@ -138,12 +141,8 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         return {
             "option": self.label,
-            "actions": [{"action": a.kind, "by": a.explorer} for a in self.actions],
-            "expected_distress": str(self.value.expected),
-            "expected_distress_float": round(float(self.value.expected), 6),
-            "expected_nightmares": str(self.value.nightmares),
-            "expected_nightmares_float": round(float(self.value.nightmares), 6),
-            "worst_distress": self.value.worst,
+            "actions": [action_json(a) for a in self.actions],
+            **_figures(self.value),
         }
 
 
@@ -153,104 +152,6 @@ class Ranking:
     finished: bool
     consulted: frozenset[str]
     ties: frozenset[str] = frozenset()  # open points whose choice a card met
-
-
-def deck_of(names: list[str] | tuple[str, ...]) -> Deck:
-    return tuple(sorted(Counter(names).items()))
-
-
-def _take(deck: Deck, name: str) -> Deck:
-    return tuple((n, c - (n == name)) for n, c in deck if c - (n == name))
-
-
-def _add(deck: Deck, name: str) -> Deck:
-    return deck_of([n for n, c in deck for _ in range(c)] + [name])
-
-
-def label(actions: tuple[Action, ...], position: Position) -> str:
-    where = dict(position.explorers)
-    if not actions:
-        return "nothing"
-    return ", then ".join(f"{a.explorer} {a.kind}s on {where[a.explorer]}" for a in actions)
-
-
-def next_position(position: Position, result: Result) -> Position:
-    """The position after a card: its result, the same explorers, no actions pending.
-
-    The next trigger is taken to fall in a turn of its own: nobody has had a waking
-    nightmare in it yet.
-    """
-    return replace(_table_as(position, result), had_nightmare=())
-
-
-def _table_as(position: Position, result: Result) -> Position:
-    """``position`` with the pieces of ``result`` (the same turn), no actions pending.
-
-    Traps are listed by node id (a stable sort: traps sharing a node keep their order, the
-    only order a card can feel), so the order actions were taken in does not show.
-    """
-    return replace(
-        position,
-        bloodsuckers=result.bloodsuckers,
-        traps=tuple(sorted(result.traps, key=lambda t: t.node)),
-        supply=result.supply,
-        removed_from_play=result.removed_from_play,
-        trap_tokens=result.trap_tokens,
-        actions=(),
-    )
-
-
-def settled(position: Position) -> Position:
-    """``position`` in the normal form :func:`next_position` gives (tokens counted)."""
-    return _table_as(position, Table.of(position).result({}, ()))
-
-
-def legal_actions(position: Position, material: int, readings: Readings) -> list[Action]:
-    """The free actions open now, by explorer (by name), destroy before build."""
-    board = position.board
-    table = Table.of(position)
-    out = []
-    for name, node in position.explorers:
-        if table.trap_at(node) is not None:
-            out.append(Action("destroy", name))
-        if material < 1 or node == board.scarab:
-            continue
-        if sum(t[0] == node for t in table.traps) >= board.node(node).build_sites:
-            continue  # no empty build site
-        doppelganger = table.doppelganger_tokens and readings(OUT_OF_TOKENS) == "doppelganger-token"
-        if table.tokens or doppelganger:
-            out.append(Action("build", name))
-    return out
-
-
-def take(position: Position, action: Action, readings: Readings) -> Position:
-    """The position after one free action."""
-    table = Table.of(position)
-    free_actions(table, replace(position, actions=(action,)), readings)
-    return _table_as(position, table.result({}, ()))
-
-
-def reachable(
-    position: Position, material: int, readings: Readings
-) -> list[tuple[tuple[Action, ...], Position, int]]:
-    """Every distinct position free actions reach from ``position``, with the material left.
-
-    Breadth first, so each is labelled with its first shortest sequence; the actions are
-    tried in :func:`legal_actions` order, which depends on explorer names, not the board.
-    A position reached with less material than another way is dropped: unspent material
-    can always stay unspent, so it never does worse.
-    """
-    start = settled(position)
-    out = [((), start, material)]
-    most = {start: material}
-    for actions, here, left in out:  # grows while it is read
-        for action in legal_actions(here, left, readings):
-            there = take(here, action, readings)
-            spent = left - (action.kind == "build")
-            if most.get(there, -1) < spent:
-                most[there] = spent
-                out.append(((*actions, action), there, spent))
-    return [(a, p, m) for a, p, m in out if most[p] == m]
 
 
 Continuation = Callable[[Result], Value]
@@ -271,6 +172,7 @@ def card_value(
     """
 
     def branch(picks: dict[str, int], out: Any) -> Value:
+        poll()
         seen(out)
         decision = next((d for d in out.decisions if d.key not in picks), None)
         if decision is None:
@@ -285,7 +187,7 @@ def card_value(
             )
             for i in range(1, len(decision.labels))
         ]
-        if crew_decides(decision.point):
+        if decision.crew:
             return min(children, key=Value.key)
         return tie_value(ties, children)
 
@@ -314,9 +216,7 @@ class Evaluator:
 
     def _seen(self, out: Any) -> None:
         self.consulted |= out.consulted
-        self.met |= {
-            d.point for d in out.decisions if d.point is not None and not crew_decides(d.point)
-        }
+        self.met |= {d.point for d in out.decisions if d.point is not None and not d.crew}
 
     def drawable(self, deck: Deck, revealed: Deck) -> tuple[Deck, Deck]:
         """The deck to draw from and the revealed cards (reshuffled when the deck is out)."""
@@ -358,8 +258,8 @@ class Evaluator:
             return self.memo[key]
         self.calls += 1
         self.progress.update(self.calls)
-        if self.calls % 16 == 0 and self.budget.spent():
-            raise OutOfTime
+        if self.budget.spent():
+            raise OutOfTime("kaelyfos advise")
         total = sum(c for _, c in deck)
         values = [
             (Fraction(copies, total), self.card(position, material, deck, revealed, name, triggers))
@@ -378,7 +278,7 @@ class Evaluator:
         triggers: int,
     ) -> Value:
         """``name`` drawn next from ``deck`` (as :meth:`drawable` leaves it), and what follows."""
-        left, shown = _take(deck, name), _add(revealed, name)
+        left, shown = take_card(deck, name), add_card(revealed, name)
 
         def later(result: Result) -> Value:
             after = next_position(position, result)
@@ -421,13 +321,13 @@ def rank(
     evaluator = Evaluator(chosen, cards, budget, ties, between)
     scored: list[Option] = []
     finished = True
-    for actions, after, left in reachable(position, material, evaluator.readings):
+    with watching(budget):
         try:
-            value = evaluator.draw(after, left, deck, deck_of(spent), triggers)
+            for actions, after, left in reachable(position, material, evaluator.readings):
+                value = evaluator.draw(after, left, deck, deck_of(spent), triggers)
+                scored.append(Option(actions, label(actions, position), value))
         except OutOfTime:
             finished = False
-            break
-        scored.append(Option(actions, label(actions, position), value))
     evaluator.progress.close()
     scored.sort(key=lambda o: (*o.value.key(), len(o.actions)))
     consulted = evaluator.consulted | evaluator.readings.consulted
@@ -462,13 +362,15 @@ def follow_ups(
     triggers: int,
     chosen: Mapping[str, str],
     ties: str = "uniform",
+    budget: Budget | None = None,
 ) -> tuple[FollowUp, ...]:
-    """The crew's best free actions before the second trigger, after ``option`` and each card."""
+    """The crew's best free actions before the second trigger, after ``option`` and each card
+    (:data:`OutOfTime` when ``budget`` runs out)."""
     if triggers < 2:
         return ()
     board = position.board
     cards = {b.name: Card(b.spawn, b.move) for b in board.behaviors}
-    evaluator = Evaluator(chosen, cards, Budget(), ties)
+    evaluator = Evaluator(chosen, cards, budget or Budget(), ties)
     after = settled(position)
     for action in option.actions:
         after = take(after, action, evaluator.readings)
@@ -486,7 +388,7 @@ def follow_ups(
 
         card_value(replace(after, card=cards[name]), chosen, ties, collect)
         for i, nxt in enumerate(seen, 1):
-            rest, shown = evaluator.drawable(_take(deck, name), _add(revealed, name))
+            rest, shown = evaluator.drawable(take_card(deck, name), add_card(revealed, name))
             best = evaluator.best(nxt, left, rest, shown, triggers - 1)
             value = evaluator.draw(best[1], best[2], rest, shown, triggers - 1)
             out.append(FollowUp(name, i, len(seen), label(best[0], position), value))
@@ -510,12 +412,6 @@ def refuse_oversized(board: Any, triggers: int, source: str) -> None:
         )  # fmt: skip
 
 
-def remaining(board: Any, spent: tuple[str, ...]) -> Deck:
-    printed = Counter(b.name for b in board.behaviors)
-    printed.subtract(Counter(spent))
-    return tuple(sorted((n, c) for n, c in printed.items() if c > 0))
-
-
 def deck_provenance(board: Any) -> str:
     """The board's name and provenance, saying when its cards are placeholders."""
     printed = board.provenance == "printed"
@@ -535,17 +431,41 @@ class Advice:
     triggers: int
     rulings: Mapping[str, str]
     ranking: Ranking
-    divergences: tuple[tuple[str, str, Ranking], ...]
+    varied: Varied  # the open rule points, every combination of their readings
     finished: bool
     then: tuple[FollowUp, ...] = ()  # after the best option and each first card
     ties: str = "uniform"  # the advise's reading of choices the rules leave open
 
+    @property
+    def divergences(self) -> tuple[tuple[str, str, Ranking], ...]:
+        """Each open point's reading that alone (the others in force) re-ranks the options."""
+        return tuple(
+            (point, reading, _ranking(order)) for point, reading, order in self.varied.alone
+        )
+
     def model(self) -> str:
         ties = f"{OPEN_TIES}={self.ties} ({TIE_READINGS[self.ties]})"
-        return MODEL.format(triggers=self.triggers, ties=ties)
+        return MODEL.format(triggers=self.triggers, ties=ties) + JOINTLY
+
+    def worst_cases(self) -> tuple[tuple[Value, tuple[tuple[str, str], ...]], ...]:
+        """Each option's worst value over every combination of readings, and where."""
+        return self.varied.worst if self.varied.finished else ()
+
+    def safest(self) -> Option | None:
+        """The option with the best worst case over the combinations (None: not checked)."""
+        worst = self.worst_cases()
+        if not worst:
+            return None
+        pairs = zip(self.ranking.options, worst, strict=True)
+        return min(pairs, key=lambda p: (*p[1][0].key(), len(p[0].actions)))[0]
 
     def to_json(self) -> dict[str, Any]:
         board = self.position.board
+        worst = self.worst_cases()
+        options = [o.to_json() for o in self.ranking.options]
+        for doc, (value, where) in zip(options, worst, strict=False):
+            doc["worst_case_over_readings"] = {**_figures(value), "readings": dict(where)}
+        safest = self.safest()
         return {
             "model": self.model(),
             "behaviour_cards": deck_provenance(board),
@@ -556,7 +476,7 @@ class Advice:
             "rulings": dict(self.rulings),
             "finished": self.finished,
             "open_ties_met": sorted(self.ranking.ties),
-            "options": [o.to_json() for o in self.ranking.options],
+            "options": options,
             "then_after_the_first_card": [f.to_json() for f in self.then],
             "open_rule_points_changing_the_ranking": [
                 {
@@ -568,7 +488,38 @@ class Advice:
                 }
                 for p, r, other in self.divergences
             ],
+            "open_rule_points_jointly": {
+                "checked": self.varied.finished,
+                "points": list(self.varied.points),
+                "combinations": self.varied.combinations,
+                "other_orders": [
+                    {
+                        "readings": dict(o.readings),
+                        "combinations": o.combinations,
+                        "options": [
+                            _ranking(o).options[i].to_json() for i in range(len(o.options))
+                        ],
+                    }
+                    for o in self.varied.orders
+                ],
+                "best_in_the_worst_case": safest.label if safest else None,
+            },
         }
+
+
+def _figures(value: Value) -> dict[str, Any]:
+    return {
+        "expected_distress": str(value.expected),
+        "expected_distress_float": round(float(value.expected), 6),
+        "expected_nightmares": str(value.nightmares),
+        "expected_nightmares_float": round(float(value.nightmares), 6),
+        "worst_distress": value.worst,
+    }
+
+
+def _ranking(order: Order) -> Ranking:
+    options = tuple(Option(actions, label, value) for actions, label, value in order.options)
+    return Ranking(options, True, frozenset())
 
 
 def other_readings(
@@ -605,43 +556,26 @@ def advise(
     budget: Budget | None = None,
     ties: str = "uniform",
 ) -> Advice:
-    """Rank the crew's free actions; show each open rule point whose readings re-rank them.
-
-    The open rule points are those the ranking consulted and ``rulings`` does not settle,
-    then :data:`OPEN_TIES` (``ties`` in force) when a card met a choice the rules leave open.
+    """Rank the crew's free actions, then rank them again under every combination of the
+    readings of the rule points ``rulings`` does not settle and of :data:`OPEN_TIES`
+    (``ties`` in force): which combinations re-rank them, and each option's worst case.
     """
     budget = budget or Budget()
     chosen = in_force(dict(rulings))
     base = rank(position, material, spent, triggers, chosen, budget, ties)
-    finished = base.finished
-    divergences = []
-    for point, reading, readings, tie_reading in other_readings(
-        base.consulted, base.ties, rulings, chosen, ties
-    ):
-        if not finished:
-            break
-        other = rank(position, material, spent, triggers, readings, budget, tie_reading)
-        finished = finished and other.finished
-        if _order(other) != _order(base):
-            divergences.append((point, reading, other))
-    then = (
-        follow_ups(position, base.options[0], material, spent, triggers, chosen, ties)
-        if base.finished and base.options
-        else ()
-    )
-    return Advice(
-        position,
-        material,
-        spent,
-        triggers,
-        chosen,
-        base,
-        tuple(divergences),
-        finished,
-        then,
-        ties,
-    )
-
-
-def _order(ranking: Ranking) -> tuple[str, ...]:
-    return tuple(o.label for o in ranking.options)
+    varied = Varied(False)
+    if base.finished:
+        open_points = [p.id for p in RULE_POINTS if p.readings and p.id not in rulings]
+        plans = [o.actions for o in base.options]
+        varied = vary(position, material, spent, triggers, chosen, ties, open_points, plans, budget)
+    then: tuple[FollowUp, ...] = ()
+    finished = base.finished and varied.finished
+    if finished and base.options:
+        try:
+            with watching(budget):
+                then = follow_ups(
+                    position, base.options[0], material, spent, triggers, chosen, ties, budget
+                )
+        except OutOfTime:
+            finished = False
+    return Advice(position, material, spent, triggers, chosen, base, varied, finished, then, ties)

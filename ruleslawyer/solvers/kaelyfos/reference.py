@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from itertools import permutations
+from itertools import permutations, product
 
-from ruleslawyer.models.kaelyfos.points import EXHAUSTED_DECK, NIGHTMARE_LIMIT
+from ruleslawyer.models.kaelyfos.points import EXHAUSTED_DECK
 from ruleslawyer.models.kaelyfos.resolve import Action, Card, Position, free_actions, resolve
 from ruleslawyer.models.kaelyfos.state import Readings, Result, Table
 from ruleslawyer.solvers.kaelyfos.advise import next_position
@@ -41,11 +41,14 @@ def sequences(
 ) -> Iterator[tuple[tuple[Action, ...], Position, int]]:
     """Every legal sequence of free actions, the position it leaves and the material left."""
     yield (), position, material
-    for name, _ in position.explorers:
-        for kind in ("destroy", "build"):
-            if kind == "build" and material == 0:
-                continue
-            action = Action(kind, name)
+    for name, node in position.explorers:
+        # every trap on the explorer's node may be the one destroyed (named when the
+        # node's traps differ, as advise names them)
+        here = [t for t in position.traps if t.node == node]
+        named = len(set(here)) > 1
+        actions = [Action("destroy", name, t if named else None) for t in here]
+        for action in actions + ([Action("build", name)] if material else []):
+            kind = action.kind
             table = Table.of(position)
             before = table.key()
             free_actions(table, replace(position, actions=(action,)), Readings(chosen))
@@ -68,7 +71,7 @@ def _card(
         if d.key in picks:
             continue
         kids = [_card(position, game, later, {**picks, d.key: i}) for i in range(len(d.labels))]
-        if d.point is None or d.point == NIGHTMARE_LIMIT:
+        if d.crew:
             return min(kids)
         if game.ties == "worst":
             return max(kids)
@@ -177,4 +180,28 @@ def reference_balance(
             firsts = _firsts(after, left, deck, [], triggers, game)
             per_card = {name: _mean([v for n, v in firsts if n == name]) for name in dict(firsts)}
             out[nests][actions] = (_mean([v for _, v in firsts]), per_card)
+    return out
+
+
+def reference_jointly(
+    start: Position,
+    material: int,
+    spent: tuple[str, ...],
+    triggers: int,
+    chosen: Mapping[str, str],
+    points: tuple[str, ...],
+) -> dict[tuple[tuple[str, str], ...], dict[tuple[Action, ...], Triple]]:
+    """Every combination of the readings of ``points`` and of the three ways to take a
+    choice the rules leave open (``uniform``, ``worst``, ``best``; keyed as
+    ``advise/open-ties``): the value of every legal sequence of free actions under it."""
+    from ruleslawyer.models.kaelyfos.points import POINTS_BY_ID
+
+    names = [POINTS_BY_ID[p].reading_names for p in points]
+    out = {}
+    for combo in product(*names, ("uniform", "worst", "best")):
+        readings = dict(zip(points, combo[:-1], strict=True))
+        key = tuple(sorted({**readings, "advise/open-ties": combo[-1]}.items()))
+        out[key] = reference_options(
+            start, material, spent, triggers, {**chosen, **readings}, combo[-1]
+        )
     return out

@@ -32,6 +32,7 @@ from ruleslawyer.models.twist_of_fate.play import (
     chance_outcomes,
     legal_moves,
     play,
+    short_pile,
 )
 from ruleslawyer.solvers.twist_of_fate.common import (
     UTILITY,
@@ -127,9 +128,17 @@ class HorizonSearch:
         return full_key(state, self.deck, rounds_left)
 
     def outcomes(self, state: State, rounds_left: int) -> tuple[tuple[int, State], ...]:
-        """The next round's starts if this round end is crossed, else nothing."""
+        """The next round's starts if this round end is crossed, else nothing.
+
+        :class:`ShortPile` when the round end would draw from a pile of fewer than three
+        cards: the rules do not say what is drawn then, and the search never stops there
+        as if the horizon had come.
+        """
         if rounds_left == 0:
             return ()
+        short = short_pile(state, self.rules)
+        if short is not None:
+            raise short
         return chance_outcomes(state, self.deck, self.rules)
 
     def value(self, state: State, rounds_left: int) -> EVector:

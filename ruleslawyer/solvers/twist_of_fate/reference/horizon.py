@@ -22,6 +22,7 @@ from ruleslawyer.models.twist_of_fate.play import (
     chance_outcomes,
     legal_moves,
     play,
+    short_pile,
 )
 from ruleslawyer.solvers.twist_of_fate.common import (
     EVector,
@@ -37,7 +38,10 @@ def stop_vector(state: State) -> EVector:
 
 
 def crossable(state: State, deck: Deck, rules: Rules, rounds_left: int) -> bool:
-    """Whether the search goes on past this round end (a draw exists and rounds are left)."""
+    """Whether the search goes on past this round end (rounds are left); a draw from a pile
+    of fewer than three cards is refused (:class:`ShortPile`), as the fast search does."""
+    if rounds_left > 0 and (short := short_pile(state, rules)) is not None:
+        raise short
     return rounds_left > 0 and bool(chance_outcomes(state, deck, rules))
 
 
