@@ -12,37 +12,41 @@ from ruleslawyer.models.twisted_cryptids.play import legal_moves, scored_humans,
 from ruleslawyer.solvers.twisted_cryptids.advise import advise, world_count
 from ruleslawyer.solvers.twisted_cryptids.reference import brute_force
 from ruleslawyer.solvers.twisted_cryptids.simulate import position
+from tests.twisted_cryptids.small import assert_matches, late_position, small_game
 
 GAME = builtin_game()
-# 2-player positions late in seeded games with few hidden cards (found by a scan of seeds):
-# (seed, moves) -> a Dawn, a Reveal with one choice, a Reveal with five target choices
-# (4, 61) is a last-round Dawn whose reference takes minutes: slow
-SMALL = [
-    (1, 58),
-    (3, 67),
-    pytest.param(4, 61, marks=pytest.mark.slow),
-    (7, 58),
+SMALL = small_game()
+# Positions of seeded 2-player games of the small game (two Sighting kinds, 5 Sites, 3 Hidden
+# Traits: few worlds for the reference, which plays every one on its own), found by a scan
+# of seeds: (last round, seed, first move looked at, cards left in the actor's hand). Mid
+# rounds: Day turns with one card, a reveal; last round: the actor's Day turn with no card
+# (their pass), then the Dusk, the Night's moves and placements of both, the end scoring
+# with every deal of Hidden Traits.
+FAST = [
+    (False, 0, 40, 1),
+    (False, 1, 40, 1),
+    (False, 3, 40, 1),
+    (False, 6, 40, 1),
+    (True, 7, 40, 0),
+    (True, 6, 40, 0),
+    (True, 8, 40, 0),
 ]
+# the last round with a card in hand on four Sites: the reference takes 10-35 s each
+SLOW = [(True, 4, 40, 1), (True, 0, 40, 1)]
 
 
-@pytest.mark.parametrize(("seed", "moves"), SMALL)
-def test_exact_matches_brute_force(seed: int, moves: int) -> None:
-    state = position(GAME, 2, seed, moves)
-    actor = state.actor()
-    assert actor is not None
-    # a Dawn: all three of the actor's Day turns are to come; the reference plays every Day
-    # line in every world on its own (with one card in hand, 14 minutes), so the actor's hand
-    # is emptied: their Day turns pass (test_advise_model.py checks chosen Day turns)
-    hands = tuple(() if p == actor else h for p, h in enumerate(state.hands))
-    state = replace(state, hands=hands)
+@pytest.mark.parametrize(
+    ("last", "seed", "start", "cards"),
+    [*FAST, *(pytest.param(*p, marks=pytest.mark.slow) for p in SLOW)],
+)
+def test_exact_matches_brute_force(last: bool, seed: int, start: int, cards: int) -> None:
+    game = small_game(sites=4) if (last and cards) else SMALL
+    state = late_position(game, seed, start, cards, ("day", "choose", "reveal"), last)
+    assert state is not None and (state.round == game.rounds) == last
     fast = advise(state, exact_limit=10_000)
     assert fast["mode"] == "exact" and fast["finished"]
-    ref = brute_force(state)
     assert len(fast["choices"]) == len(legal_moves(state))
-    for row in fast["choices"]:
-        mine, leader = ref[row["move"]]
-        assert row["score_change"]["mean"] == pytest.approx(mine, abs=1e-4)
-        assert row["leader_score_change"]["mean"] == pytest.approx(leader, abs=1e-4)
+    assert_matches(fast, brute_force(state))
 
 
 def test_own_reveal_known_answer() -> None:
@@ -90,8 +94,10 @@ def test_sampled_is_seeded_and_says_so() -> None:
     assert a == b
     assert a["mode"] == "sampled" and a["samples"] == 20 and a["seed"] == 9
     assert all("interval95" in r["score_change"] for r in a["choices"])
-    means = [r["score_change"]["mean"] for r in a["choices"]]
-    assert means == sorted(means, reverse=True)
+    # best first: in the last round by the chance to win, then the expected score
+    assert a["scoring"] == "final" and all("interval95" in r["win_chance"] for r in a["choices"])
+    keys = [(-r["win_chance"]["mean"], -r["score_change"]["mean"]) for r in a["choices"]]
+    assert keys == sorted(keys)
 
 
 def test_budget_ends_early() -> None:
