@@ -62,7 +62,7 @@ from ruleslawyer.solvers.twisted_cryptids.night import last_night, last_night_ap
 
 HORIZON_PHASES = frozenset({"night-move", "night-place", "refill", "over"})
 TOLERANCE = 1e-9
-MAX_CELLS = 4_000_000  # entries of one value array beyond which the search stops unfinished
+MAX_CELLS = 16_000_000  # entries of one value array beyond which the search stops unfinished
 
 SCORE, WIN = 0, 1
 
@@ -245,6 +245,15 @@ class Worlds:
             actor_tops = actor_tops * self._histogram(root, actor, sampled)
         self.actor_tops = actor_tops  # the actor's weights over the other players' tops
         self.actor_point = self._point(root, actor)  # the actor's own tops
+        # the actor's own axes and their values as the actor knows them: (axis, value index)
+        self.actor_known = [
+            (i, self.axes[i].values.index(kind_of(root, actor, root.stacks[actor][a.stack][0])))
+            for i, a in enumerate(self.axes)
+            if a.owner == actor and a.stack >= 0
+        ]
+        if frame.scoring == "final" and frame.trait is not None:
+            i = self.index[(actor, -1)]
+            self.actor_known.append((i, self.axes[i].values.index(frame.trait)))
         self.public = public
         self.traits = self._traits()
         self.leaders = [leader_of(root, p) for p in range(self.n)]
@@ -530,37 +539,52 @@ class Search:
 
     # --- the play ----------------------------------------------------------------------
 
-    def value(self, state: State) -> np.ndarray:
-        f = self.frame
-        if f.done(state):
-            key = memo_key(state)
-            hit = self.memo.get(key)
-            if hit is None:
-                hit = self.memo[key] = self.terminal(state)
-            return hit
-        key = memo_key(state)
+    def value(self, state: State, full: bool = False) -> np.ndarray:
+        """The value of ``state``. ``full``: for every value of the actor's own axes (another
+        player's choice above weighs them: that player does not see the actor's cards);
+        otherwise only at the actor's own (the others dimension 1), which is all the actor's
+        figures and choices read."""
+        key = (memo_key(state), full)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        self._tick()
-        if state.phase == "reveal":
-            out = self.reveal(state)
-        elif state.phase in NIGHT_STEPS and last_night_applies(self, state):
-            out = last_night(self, state)
+        if self.frame.done(state):
+            out = self.terminal(state)
         else:
-            out = self.by_engine(state)
+            self._tick()
+            if state.phase == "reveal":
+                out = self.reveal(state, full)
+            elif state.phase in NIGHT_STEPS and last_night_applies(self, state):
+                out = last_night(self, state)
+            else:
+                out = self.by_engine(state, full)
+        if not full:
+            out = self._narrow(out)
         if out.size > MAX_CELLS:
             raise TooManyWorlds
         self.memo[key] = out
         return out
 
-    def by_engine(self, state: State) -> np.ndarray:
+    def _narrow(self, values: np.ndarray) -> np.ndarray:
+        """``values`` at the actor's own Stack tops (and Hidden Trait, when known) only."""
+        for axis, at in self.worlds.actor_known:
+            if values.shape[1 + axis] > 1:
+                values = values.take([at], axis=1 + axis)
+        return values
+
+    def _needs_full(self, player: int, options: int, full: bool) -> bool:
+        """Whether the values after a choice of ``player`` among ``options`` moves must hold
+        every value of the actor's axes: another player chooses, weighing them."""
+        return full or (player != self.frame.actor and options > 1)
+
+    def by_engine(self, state: State, full: bool = False) -> np.ndarray:
         """The value of ``state`` (not a reveal): its player's choice over the value after
         each of their moves."""
         player = state.actor()
         assert player is not None
         moves = self.frame.moves(state, player)
-        children = [self.value(step(state, m, checked=False)) for m in moves]
+        wide = self._needs_full(player, len(moves), full)
+        children = [self.value(step(state, m, checked=False), wide) for m in moves]
         return self.decide(player, self.fixed(state), children)
 
     def fixed(self, state: State) -> tuple[tuple[int, int], ...]:
@@ -574,23 +598,20 @@ class Search:
                     out.append((i, w.axes[i].values.index(kind_of(state, q, s))))
         return tuple(sorted(out))
 
-    def reveal(self, state: State) -> np.ndarray:
-        """The revealer's top card, each kind it may be (one slice of its axis each), then
-        their choice of targets for its effect (the card face up)."""
+    def reveal(self, state: State, full: bool = False) -> np.ndarray:
+        """The revealer's top card, each kind it may be (one slice of its axis each; the
+        actor's own only as it is unless ``full``), then their choice of targets for its
+        effect (the card face up)."""
         q = state.actor()
         assert q is not None and state.encounter is not None
         stack = state.spots[q].index(state.encounter)
         axis = self.worlds.index[(q, stack)]
+        if q == self.frame.actor and not full:
+            return self._targets(state, q, full)
         slices: list[np.ndarray | None] = []
         for kind in self.worlds.axes[axis].values:
             there = with_top(state, q, stack, kind)
-            if there is None:
-                slices.append(None)
-                continue
-            moves = legal_moves(there)
-            after = [step(there, m, checked=False) for m in moves]
-            children = [self.value(s) for s in after]
-            slices.append(self.decide(q, self.fixed(after[0]), children))
+            slices.append(None if there is None else self._targets(there, q, full))
         real = [s for s in slices if s is not None]
         shape = list(np.broadcast_shapes(*(s.shape for s in real)))
         shape[1 + axis] = 1
@@ -598,6 +619,14 @@ class Search:
         return np.concatenate(
             [zero if s is None else np.broadcast_to(s, shape) for s in slices], axis=1 + axis
         )
+
+    def _targets(self, state: State, player: int, full: bool) -> np.ndarray:
+        """The revealer's choice of Sites for their Sighting's effect."""
+        moves = legal_moves(state)
+        after = [step(state, m, checked=False) for m in moves]
+        wide = self._needs_full(player, len(moves), full)
+        children = [self.value(s, wide) for s in after]
+        return self.decide(player, self.fixed(after[0]), children)
 
     def decide(
         self,
