@@ -3,15 +3,16 @@ seeded reproducibility and the CLI."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
 from ruleslawyer.models.twisted_cryptids.game import builtin_game
 from ruleslawyer.models.twisted_cryptids.play import legal_moves, scored_humans, step
-from ruleslawyer.solvers.twisted_cryptids.advise import advise, world_count
+from ruleslawyer.solvers.twisted_cryptids.advise import advise, inert_points, world_count
 from ruleslawyer.solvers.twisted_cryptids.reference import brute_force
-from ruleslawyer.solvers.twisted_cryptids.simulate import position
+from ruleslawyer.solvers.twisted_cryptids.simulate import deal, position
 from tests.twisted_cryptids.small import assert_matches, late_position, small_game
 
 GAME = builtin_game()
@@ -113,3 +114,33 @@ def test_step_is_not_changed_by_advice() -> None:
     before = legal_moves(state)
     advise(state)
     assert legal_moves(state) == before and step(state, before[0]) == step(state, before[0])
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_three_players_last_round_matches_brute_force(seed: int) -> None:
+    # 8 Hidden Trait cards among 3 players: 512 deals, more than advise weighs (TRAIT_DEALS):
+    # only the actor's own counts, stated; the other choices and the win as always
+    game = small_game(traits=8, real_deals=1)
+    state = deal(game, 3, seed)
+    rng = random.Random(seed)
+    moves = 0
+    while not (state.round == game.rounds and state.phase in ("day", "choose", "reveal")):
+        state = step(state, rng.choice(legal_moves(state)))
+        moves += 1
+    actor = state.actor()
+    state = replace(state, hands=tuple(() if p == actor else h for p, h in enumerate(state.hands)))
+    fast = advise(state, exact_limit=10_000)
+    assert "not counted, by them or by anyone" in fast["hidden_traits"]
+    assert_matches(fast, brute_force(state))
+
+
+def test_inert_rule_points_are_not_ranked_again() -> None:
+    # With 2 or 3 players no cap binds under any reading of small-game-cap: its readings,
+    # and whether the cap binds the Night, cannot part (legal_sites)
+    two = position(GAME, 2, 7, 58)
+    assert inert_points(two) == {
+        "twisted-cryptids/small-game-cap",
+        "twisted-cryptids/optional-move-constraints",
+        "twisted-cryptids/night-placement-limits",
+    }
+    assert inert_points(position(GAME, 4, 0, 40)) == frozenset()

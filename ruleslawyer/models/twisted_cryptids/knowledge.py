@@ -130,8 +130,10 @@ def public_slots(state: State, player: int) -> Hidden:
 
 
 def multinomial(counts: Iterable[int]) -> int:
-    """Distinct orderings of a multiset with these multiplicities."""
+    """Distinct orderings of a multiset with these multiplicities (0 when one is negative)."""
     counts = list(counts)
+    if any(c < 0 for c in counts):
+        return 0
     out = factorial(sum(counts))
     for c in counts:
         out //= factorial(c)

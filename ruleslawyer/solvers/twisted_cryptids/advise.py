@@ -56,6 +56,7 @@ from ruleslawyer.models.twisted_cryptids.play import (
 from ruleslawyer.solvers.rule_readings import divergences, in_force
 from ruleslawyer.solvers.twisted_cryptids.search import (
     SCORE,
+    TRAIT_DEALS,
     WIN,
     OutOfTime,
     Search,
@@ -219,13 +220,23 @@ def scoring_text(state: State, *, trait_known: bool = True) -> str:
     )
 
 
-def traits_text(*, trait_known: bool = True) -> str:
-    """How the last round weighs the Hidden Traits, in words."""
+def traits_text(state: State, *, trait_known: bool = True, weighed: bool = True) -> str:
+    """How the last round weighs the Hidden Traits, in words (``weighed``: every player's is a
+    world axis)."""
     own = (
         "the actor's as the record names it"
         if trait_known
         else "the actor's: not in the record, any card they cannot rule out"
     )
+    if not weighed:
+        own = own if trait_known else "the actor's: not in the record, not counted"
+        cards = len(state.game.traits)
+        return (
+            f"{own}; the other players' unknown to the actor and not counted, by them or by "
+            f"anyone: {cards} cards among {state.n} players make more deals than the "
+            f"{TRAIT_DEALS} advise weighs (a stated simplification; the rulebook prints no "
+            "Hidden Trait texts)"
+        )
     return (
         f"{own}; the other players' unknown to the actor: each any Hidden Trait card of the "
         "game file but the actor's own and those the actor knows are out of play, no two "
@@ -369,7 +380,8 @@ def advise(
         if final
         else "expected score, then the least for the leader"
     )
-    traits = traits_text(trait_known=trait_known) if final else None
+    weighed = frame.weighs_traits
+    traits = traits_text(state, trait_known=trait_known, weighed=weighed) if final else None
     model = (
         f"each figure: the actor's expected change of {score}"
         + (", and their chance to win" if final else "")
@@ -447,7 +459,10 @@ def advise_readings(
         order,
         base,
         candidates=[
-            p.id for p in rp.RULE_POINTS if not any(e.startswith(p.id + "=") for e in elsewhere)
+            p.id
+            for p in rp.RULE_POINTS
+            if not any(e.startswith(p.id + "=") for e in elsewhere)
+            and p.id not in inert_points(state)
         ],
         out_of_time=lambda: budget is not None and budget.spent(),
     )
@@ -465,6 +480,23 @@ def advise_readings(
     ]
     base["finished"] = base["finished"] and tried and all(d.result["finished"] for d in found)
     return base
+
+
+def inert_points(state: State) -> frozenset[str]:
+    """Rule points whose readings cannot part in this game, so ranking under them again
+    would repeat the ranking: with 2-3 players no cap can bind under any reading of
+    ``small-game-cap`` (3 players at a Site leave nobody to add), so neither that point nor
+    whether the cap binds the Night (``optional-move-constraints``,
+    ``night-placement-limits``) changes a legal move (``play.legal_sites``)."""
+    from ruleslawyer.models.twisted_cryptids.play import player_cap
+
+    caps = {player_cap(state.n, r) for r in rp.SMALL_GAME_CAP.reading_names}
+    never = all(cap is None or cap >= state.n for cap in caps)
+    if not never:
+        return frozenset()
+    return frozenset(
+        {rp.SMALL_GAME_CAP.id, rp.OPTIONAL_MOVE_CONSTRAINTS.id, rp.NIGHT_PLACEMENT_LIMITS.id}
+    )
 
 
 def best_move(

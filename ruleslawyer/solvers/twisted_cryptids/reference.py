@@ -41,6 +41,7 @@ from ruleslawyer.models.twisted_cryptids.play import (
     final_scores,
     legal_moves,
     step,
+    tie_break_humans,
     winners,
 )
 from ruleslawyer.solvers.twisted_cryptids.advise import (
@@ -51,7 +52,12 @@ from ruleslawyer.solvers.twisted_cryptids.advise import (
     label,
     stacks_of,
 )
-from ruleslawyer.solvers.twisted_cryptids.search import TOLERANCE, frame_of, leader_of
+from ruleslawyer.solvers.twisted_cryptids.search import (
+    TOLERANCE,
+    final_score,
+    frame_of,
+    leader_of,
+)
 from ruleslawyer.solvers.twisted_cryptids.stacks import distinct_permutations
 
 Line = tuple[int, State]  # (world index, that world's state)
@@ -80,10 +86,11 @@ class Reference:
         )
         self.excluded = set(self.frame.excluded)
         self.final = self.frame.scoring == "final"
+        self.deals = self.frame.weighs_traits
         self.leaders = [leader_of(state, p) for p in range(self.n)]
         per_player = [self._arrangements(q) for q in range(self.n)]
         traits = (
-            list(itertools.permutations(trait_candidates(state), self.n)) if self.final else [()]
+            list(itertools.permutations(trait_candidates(state), self.n)) if self.deals else [()]
         )
         self.worlds = [
             (stacks, deal) for stacks in itertools.product(*per_player) for deal in traits
@@ -152,9 +159,16 @@ class Reference:
             mine: list[float] = [float(state.myth[p] - root.myth[p]) for p in range(self.n)]
             return (*mine, mine[self.actor])
         deal = self.worlds[world][1]
-        end = final_scores(replace(state, traits=deal))
-        start = final_scores(replace(root, traits=deal))
-        won = winners(replace(state, traits=deal))
+        if self.deals:
+            end = final_scores(replace(state, traits=deal))
+            start = final_scores(replace(root, traits=deal))
+            won = winners(replace(state, traits=deal))
+        else:  # only the actor's Hidden Trait counts
+            end = [final_score(state, p, self.frame.trait_of(p)) for p in range(self.n)]
+            start = [final_score(root, p, self.frame.trait_of(p)) for p in range(self.n)]
+            best = [p for p in range(self.n) if end[p] == max(end)]
+            most = max(tie_break_humans(state, p) for p in best)
+            won = tuple(p for p in best if tie_break_humans(state, p) == most)
         out: list[float] = []
         for p in range(self.n):
             out += [float(end[p] - start[p]), (p in won) / len(won)]
@@ -268,7 +282,7 @@ class Reference:
             weight = self.actor_weight[w]
             if self._kinds_of(a, stacks[a]) != mine:
                 weight = 0.0
-            if self.final:
+            if self.deals:
                 own = deal[a]
                 if self.frame.trait is not None and own != self.frame.trait:
                     weight = 0.0

@@ -62,6 +62,7 @@ from ruleslawyer.solvers.twisted_cryptids.night import last_night, last_night_ap
 
 HORIZON_PHASES = frozenset({"night-move", "night-place", "refill", "over"})
 TOLERANCE = 1e-9
+TRAIT_DEALS = 400  # Hidden Trait deals (cards ** players) the last round weighs at most
 MAX_CELLS = 16_000_000  # entries of one value array beyond which the search stops unfinished
 
 SCORE, WIN = 0, 1
@@ -166,6 +167,18 @@ class Frame:
                     return (Pass(),)
         return legal_moves(state)
 
+    @property
+    def weighs_traits(self) -> bool:
+        """Whether every player's Hidden Trait is a world axis (the last round, while the
+        deals of them stay few: ``TRAIT_DEALS`` at most; beyond, only the actor's counts)."""
+        deals = len(self.root.game.traits) ** self.root.n
+        return self.scoring == "final" and deals <= TRAIT_DEALS
+
+    def trait_of(self, player: int) -> int | None:
+        """The Hidden Trait counted for ``player`` when the traits are not world axes: the
+        actor's own as known; nobody else's."""
+        return self.trait if player == self.actor else None
+
     def done(self, state: State) -> bool:
         if state.round != self.root.round or state.phase == "over":
             return True
@@ -224,7 +237,7 @@ class Worlds:
         root, actor = frame.root, frame.actor
         self.frame, self.n = frame, root.n
         self.axes = _tops_axes(root)
-        if frame.scoring == "final":
+        if frame.weighs_traits:
             every = trait_candidates(root)
             self.axes += [Axis(q, -1, every) for q in range(root.n)]
         self.dims = len(self.axes)
@@ -251,7 +264,7 @@ class Worlds:
             for i, a in enumerate(self.axes)
             if a.owner == actor and a.stack >= 0
         ]
-        if frame.scoring == "final" and frame.trait is not None:
+        if frame.weighs_traits and frame.trait is not None:
             i = self.index[(actor, -1)]
             self.actor_known.append((i, self.axes[i].values.index(frame.trait)))
         self.public = public
@@ -329,7 +342,7 @@ class Worlds:
         f = self.frame
         if viewer == f.actor:
             traits = self.traits
-            if self.frame.scoring == "final":
+            if self.frame.weighs_traits:
                 allowed = [t for t in self.axes[-1].values if t not in f.excluded]
                 for q in range(self.n):
                     if q != viewer:
@@ -350,7 +363,7 @@ class Worlds:
         (the trait any card they cannot rule out when the record does not name it)."""
         f = self.frame
         tops, traits = self.weights(f.actor, ())
-        if f.scoring == "final":
+        if f.weighs_traits:
             allowed = (
                 [f.trait]
                 if f.trait is not None
@@ -491,8 +504,20 @@ class Search:
         hit = self._scored.get(key)
         if hit is None:
             reached = amounts(state, p, self._objectives, own)
-            hit = self._scored[key] = self._bonus_along(p, reached) + final_score(state, p, None)
+            plain = final_score(state, p, None)
+            if self.frame.weighs_traits:
+                hit = self._bonus_along(p, reached) + plain
+            else:
+                trait = self.frame.trait_of(p)
+                bonus = 0 if trait is None else self._bonus_of(trait, reached)
+                hit = np.full((1,) * self.worlds.dims, float(plain + bonus))
+            self._scored[key] = hit
         return hit
+
+    def _bonus_of(self, trait: int, reached: tuple[int, ...]) -> int:
+        """The bonus of Hidden Trait ``trait`` with the objectives at ``reached``."""
+        t = self.frame.root.game.traits[trait]
+        return t.score(dict(zip(self._objectives, reached, strict=True))[t.objective])
 
     def _bonus_along(self, p: int, amounts: tuple[int, ...]) -> np.ndarray:
         """The Hidden Trait bonus along ``p``'s trait axis, the objectives at ``amounts``."""
