@@ -2,7 +2,8 @@
 same run.
 
 Run from the repository root:
-``python benchmarks/twisted_cryptids_play.py [--games 200] [--agent-games 1] [--base REV]``.
+``python benchmarks/twisted_cryptids_play.py [--games 200] [--agent-games 1] [--base REV]
+[--agent-players 2 ...]``.
 
 CLI rows: ``ruleslawyer twisted-cryptids advise`` on each shipped example record (every open
 rule point ranked again, as shipped), in a fresh process, with this tree's code and with the
@@ -14,8 +15,8 @@ every world of every player's cards and Hidden Traits on its own, finishes), ``a
 beside ``reference.plain_means``; every figure must agree. balance rows: ``balance s`` for
 ``--games`` seeded games under the random policy, beside a plain loop playing the same seeded
 games with ``play_random`` and nothing else; then ``--agent-games`` games under ``--policy
-advise`` (2 and 4 players) and the seconds a game. The last line is the CLI wall time of
-``balance --games N`` over every player count in a fresh process.
+advise`` (``--agent-players``, default 2) and the seconds a game. The last line is the CLI
+wall time of ``balance --games N`` over every player count in a fresh process.
 """
 
 from __future__ import annotations
@@ -111,6 +112,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--agent-games", type=int, default=1)
     parser.add_argument("--base", default="09bf77e")
+    parser.add_argument(
+        "--agent-players", type=int, nargs="+", default=[2], help="player counts of the agent rows"
+    )
     args = parser.parse_args()
     game = builtin_game()
     cli_rows(args.base)
@@ -126,7 +130,7 @@ def main() -> None:
         slow = time.perf_counter() - start
         print(f"{players} players{'':<20} {args.games:>6} {fast:>10.1f} {slow:>13.1f}")
     print(f"\n{'balance --policy advise':<28} {'games':>6} {'balance s':>10} {'s a game':>9}")
-    for players in (2, 4):
+    for players in args.agent_players:
         start = time.perf_counter()
         balance(game, players, args.agent_games, 0, agent=Agent("advise"))
         fast = time.perf_counter() - start
