@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -33,9 +33,9 @@ from ruleslawyer.models.twisted_cryptids.play import (
     tie_break_humans,
 )
 
-if TYPE_CHECKING:
-    from ruleslawyer.solvers.twisted_cryptids.search import Search
-
+# ``search`` below: the calling :class:`~ruleslawyer.solvers.twisted_cryptids.search.Search`
+# (not imported: it imports this module)
+Search = Any
 MAX_ENDS = 20_000
 # the rule points a player's own Night moves depend on (the others' rulings share its tree)
 TREE_POINTS = (
