@@ -15,14 +15,15 @@ from ruleslawyer.solvers.twisted_cryptids.simulate import deal
 GAME = builtin_game()
 
 
-def small_game(sites: int = 5, traits: int = 3, real_deals: int = 2) -> Game:
+def small_game(sites: int = 5, traits: int = 3, real_deals: int = 2, other: str = "hoax") -> Game:
     """The built-in game with each Cryptid's nine Sightings ``real_deals`` real-deal and the
-    rest hoax, the first ``sites`` Sites and the first ``traits`` Hidden Traits (the Rest
-    Areas as they are)."""
+    rest of kind ``other`` (hoax: its effect at the Encounter Site; decoy: a Site for its
+    hunter chosen by the revealer), the first ``sites`` Sites and the first ``traits`` Hidden
+    Traits (the Rest Areas as they are)."""
     first = GAME.cryptids[0].sightings
     deal_card = next(s for s in first if s.kind == "real-deal")
-    hoax = next(s for s in first if s.kind == "hoax")
-    sightings = (deal_card,) * real_deals + (hoax,) * (9 - real_deals)
+    rest = next(s for s in first if s.kind == other)
+    sightings = (deal_card,) * real_deals + (rest,) * (9 - real_deals)
     return replace(
         GAME,
         sites=GAME.sites[:sites],

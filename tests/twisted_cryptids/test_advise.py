@@ -19,29 +19,36 @@ GAME = builtin_game()
 SMALL = small_game()
 # Positions of seeded 2-player games of the small game (two Sighting kinds, 5 Sites, 3 Hidden
 # Traits: few worlds for the reference, which plays every one on its own), found by a scan
-# of seeds: (last round, seed, first move looked at, cards left in the actor's hand). Mid
-# rounds: Day turns with one card, a reveal; last round: the actor's Day turn with no card
-# (their pass), then the Dusk, the Night's moves and placements of both, the end scoring
-# with every deal of Hidden Traits.
+# of seeds: (last round, seed, first move looked at, cards left in the actor's hand, the
+# second Sighting kind). Mid rounds: Day turns with one card, reveals; last round: the
+# actor's Day turn with no card (their pass), then the Dusk, the Night's moves and placements
+# of both, the end scoring with every deal of Hidden Traits. With decoys (a Site for the
+# hunter chosen by the revealer) the other player's reveal targets are choices too.
 FAST = [
-    (False, 0, 40, 1),
-    (False, 1, 40, 1),
-    (False, 3, 40, 1),
-    (False, 6, 40, 1),
-    (True, 7, 40, 0),
-    (True, 6, 40, 0),
-    (True, 8, 40, 0),
+    (False, 0, 40, 1, "hoax"),
+    (False, 1, 40, 1, "hoax"),
+    (False, 3, 40, 1, "hoax"),
+    (False, 6, 40, 1, "hoax"),
+    (True, 7, 40, 0, "hoax"),
+    (True, 6, 40, 0, "hoax"),
+    (True, 8, 40, 0, "hoax"),
+    (False, 2, 40, 1, "decoy"),
+    (False, 3, 40, 1, "decoy"),
+    (True, 2, 40, 0, "decoy"),
+    (True, 7, 40, 0, "decoy"),
 ]
 # the last round with a card in hand on four Sites: the reference takes 10-35 s each
-SLOW = [(True, 4, 40, 1), (True, 0, 40, 1)]
+SLOW = [(True, 4, 40, 1, "hoax"), (True, 0, 40, 1, "hoax")]
 
 
 @pytest.mark.parametrize(
-    ("last", "seed", "start", "cards"),
+    ("last", "seed", "start", "cards", "other"),
     [*FAST, *(pytest.param(*p, marks=pytest.mark.slow) for p in SLOW)],
 )
-def test_exact_matches_brute_force(last: bool, seed: int, start: int, cards: int) -> None:
-    game = small_game(sites=4) if (last and cards) else SMALL
+def test_exact_matches_brute_force(
+    last: bool, seed: int, start: int, cards: int, other: str
+) -> None:
+    game = small_game(sites=4 if (last and cards) else 5, other=other)
     state = late_position(game, seed, start, cards, ("day", "choose", "reveal"), last)
     assert state is not None and (state.round == game.rounds) == last
     fast = advise(state, exact_limit=10_000)

@@ -186,14 +186,14 @@ def _lines(state: State, actor: int, cap: int) -> int:
 
 
 def _small_position(
-    seed: int, start: int, cards: int, last: bool, cap: int = 3_000
+    seed: int, start: int, cards: int, last: bool, other: str = "hoax", cap: int = 3_000
 ) -> State | None:
     """A position of seeded 2-player game ``seed`` of the small game (as ``simulate --moves``
     plays them, from move ``start``) where advise may be asked and the reference is quick:
     the actor holding only the first ``cards`` cards of their hand, the reference's worlds
     times the actor's lines of Day play at most ``cap`` (in the last round, whose Night both
     players choose too, no card in hand and at most 300 worlds)."""
-    game = small_game()
+    game = small_game(other=other)
     phases = ("day", "choose", "reveal")
     state = late_position(game, seed, start, 0 if last else cards, phases, last)
     if state is None:
@@ -213,14 +213,15 @@ def _small_position(
     later=st.sampled_from([None, 0, 1]),
     cards=st.integers(0, 2),
     last=st.booleans(),
+    other=st.sampled_from(["hoax", "decoy"]),
 )
 def test_differential_against_plain_reference(
-    seed: int, start: int, later: int | None, cards: int, last: bool
+    seed: int, start: int, later: int | None, cards: int, last: bool, other: str
 ) -> None:
     # the whole model against the plain reference: the actor's later choices, the other
-    # player's (a tie, reveal targets, the last Night), the last round's chance to win over
-    # every deal of Hidden Traits, the worst case
-    state = _small_position(seed, start, cards, last)
+    # player's (a tie, reveal targets with decoys, the last Night), the last round's chance
+    # to win over every deal of Hidden Traits, the worst case
+    state = _small_position(seed, start, cards, last, other)
     assume(state is not None)
     assert state is not None
     fast = advise(state, exact_limit=100_000, later_turns=later)

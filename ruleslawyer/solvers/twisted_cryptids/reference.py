@@ -290,8 +290,14 @@ class Reference:
                     weight = 0.0
             at_root.append(weight)
         # every world is played (the others weigh the ones the actor rules out), the
-        # figures weigh them as the actor does
-        live = range(len(self.worlds))
+        # figures weigh them as the actor does; a reveal at the position turns the actor's
+        # card face up: the worlds with another card there are no longer anyone's
+        live: list[int] = list(range(len(self.worlds)))
+        if root.phase == "reveal":
+            assert root.encounter is not None
+            j = root.spots[a].index(root.encounter)
+            top = mine[j][0]
+            live = [w for w in live if self._kinds_of(a, self.worlds[w][0][a])[j][0] == top]
         total = sum(at_root)
         out = {}
         n2 = 2 * self.n if self.final else self.n
