@@ -151,3 +151,26 @@ def test_inert_rule_points_are_not_ranked_again() -> None:
         "twisted-cryptids/night-placement-limits",
     }
     assert inert_points(position(GAME, 4, 0, 40)) == frozenset()
+
+
+def test_event_sites_chosen_by_their_resolver_match_brute_force() -> None:
+    # Under event-chooser=player-order the flipped Event's second effect is resolved by the
+    # next player in order: bob picks its Sites for himself (a seeded round-4 Dawn of the
+    # small game with decoys, hunting-season: attract 2 hunters, then move 1 hiker)
+    game = small_game(other="decoy")
+    rulings = {"twisted-cryptids/event-chooser": "player-order"}
+    state = deal(game, 2, 7, rulings)
+    rng = random.Random(7)
+    while not (
+        state.phase == "dawn"
+        and state.round >= 3
+        and state.dawn_step == 0
+        and len(game.events[state.event_deck[0]].effect) == 2
+    ):
+        state = step(state, rng.choice(legal_moves(state)))
+    actor = state.actor()
+    assert actor is not None and state.round == 4
+    state = replace(state, hands=tuple(() if p == actor else h for p, h in enumerate(state.hands)))
+    after = step(state, legal_moves(state)[0])
+    assert after.phase == "dawn" and after.actor() != actor  # the other player resolves next
+    assert_matches(advise(state, exact_limit=10_000), brute_force(state))
