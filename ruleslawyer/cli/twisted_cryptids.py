@@ -148,16 +148,19 @@ def advise(
     fmt: str,
     output: Path | None,
 ) -> None:
-    """Rank every legal choice of the perspective player, to act in RECORD's [position], by
-    the expected change of the score the horizon counts (theirs, and the leader's).
+    """Rank every legal choice of the perspective player, to act in RECORD's [position]: in
+    the last round by their chance to win, then their expected score; before it by their
+    expected Myth (with the leader's, and the worst case over the other players' choices).
 
     Averaged over the other players' hidden Stacks consistent with the record (the worlds
     `stacks` counts): exactly when there are at most --exact-limit, else --samples seeded
-    worlds with 95% intervals. Horizon: this round's Dusk reveals, counting Myth; in the last
-    round the end of the game, counting the printed end-of-game scoring. The perspective's
-    later choices within the horizon (their later Day turns of this round too): their best;
-    the other players': the first legal move. Then every open
-    rule point whose other readings change the ranking (--ruling settles one).
+    worlds with 95% intervals; in the last round over the Hidden Traits the others may hold
+    too. Horizon: this round's Dusk reveals, counting Myth; in the last round the end of the
+    game, counting the printed end-of-game scoring and who wins. Every choice within the
+    horizon is its player's, made from what they know for their own goal (the First
+    Player's tie-break, reveal targets, Night moves and placements, the perspective's later
+    Day turns); the others' Day turns pass (their hands are unknown). Then every open rule
+    point whose other readings change the ranking (--ruling settles one).
 
     \b
     RECORD: a `stacks` record with a [position] table (the board, every Hiding Spot, the phase,
@@ -167,6 +170,7 @@ def advise(
     from ruleslawyer.solvers.twisted_cryptids.advise import advise_readings
     from ruleslawyer.solvers.twisted_cryptids.position import (
         NOT_AVERAGED,
+        excluded_traits,
         position_state,
         trait_known,
     )
@@ -185,6 +189,7 @@ def advise(
         hidden=hidden,
         not_averaged=NOT_AVERAGED,
         trait_known=trait_known(rec),
+        excluded=excluded_traits(rec, game),
         later_turns=later_turns,
     )
     result = {"position": str(record), **result}
@@ -201,20 +206,27 @@ def _rulings(options: tuple[str, ...], source: str) -> dict[str, str]:
     return resolve_rulings(RULE_POINTS, {}, parse_ruling_options(options), source=source)
 
 
-def _stat_text(stat: dict[str, Any]) -> str:
-    text = f"{stat['mean']:+.2f}"
+def _stat_text(stat: dict[str, Any], form: str = "+.2f") -> str:
+    text = format(stat["mean"], form)
     if "interval95" in stat:
         low, high = stat["interval95"]
-        text += f" [{low:+.2f}, {high:+.2f}]"
+        text += f" [{format(low, form)}, {format(high, form)}]"
     return text
 
 
 def _choice_lines(choices: list[dict[str, Any]], indent: str = "") -> list[str]:
-    return [
-        f"{indent}{i:3}. score {_stat_text(row['score_change'])}; leader "
-        f"{_stat_text(row['leader_score_change'])}: {row['move']}"
-        for i, row in enumerate(choices, start=1)
-    ]
+    lines = []
+    for i, row in enumerate(choices, start=1):
+        worst = row["worst_case"]
+        figures = f"score {_stat_text(row['score_change'])}; leader "
+        figures += f"{_stat_text(row['leader_score_change'])}; worst "
+        if "win_chance" in row:
+            figures = f"win {_stat_text(row['win_chance'], '.2f')}; " + figures
+            figures += f"win {worst['win_chance']:.2f}, score {worst['score_change']:+.2f}"
+        else:
+            figures += f"{worst['score_change']:+.2f}"
+        lines.append(f"{indent}{i:3}. {figures}: {row['move']}")
+    return lines
 
 
 def render_advice(r: dict[str, Any]) -> str:
@@ -231,14 +243,17 @@ def render_advice(r: dict[str, Any]) -> str:
         f"prior: {r['prior']}; {how}",
         f"horizon: {r['horizon']}",
         f"score counted (each figure: its expected change): {r['score']}",
+        *([f"hidden traits: {r['hidden_traits']}"] if r["hidden_traits"] else []),
+        f"ranked by: {r['ranking']}",
         f"policy: {r['policy']}",
+        f"worst case: {r['worst_case']}",
         f"later Day turns of the actor this round: {r['later_day_turns']}, chosen "
         f"{r['later_day_turns_chosen']}",
         f"not averaged: {r['not_averaged']}",
         "rulings: "
         + (", ".join(settled) if settled else "every rule point at its default reading"),
         f"finished: {str(r['finished']).lower()} ({r['moves_ranked']} of {r['moves_legal']} "
-        "legal choices)",
+        "legal choices" + (f"; {r['unfinished_reason']}" if r["unfinished_reason"] else "") + ")",
         *_choice_lines(r["choices"]),
     ]
     changing = r["open_rule_points_changing_the_ranking"]

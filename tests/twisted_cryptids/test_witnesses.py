@@ -267,3 +267,35 @@ CHECKS = {
 def test_committed_witness_replays(point):
     assert point in WITNESSES, f"{point} has no witness in {REPORT.name}"
     CHECKS[point](WITNESSES[point])
+
+
+def _spot_lists(position: Any) -> list[list[str]]:
+    """Every list of one player's Hiding Spots in a witness position."""
+    if isinstance(position, dict):
+        out = []
+        for key, value in position.items():
+            if key.startswith("hiding_spots") and isinstance(value, list):
+                out.append(value)
+            elif key.startswith("hiding_spots") and isinstance(value, dict):
+                out += list(value.values())
+        return out
+    return []
+
+
+def test_witness_spots_are_listed_in_stack_order() -> None:
+    # "Each Stack will correspond to one of your numbered Hiding Spot tokens": a witness lists
+    # a player's Hiding Spots as Stacks 1..3, each a Site, "on a Stack" or "boxed"
+    witnesses = committed()
+    lists = [s for w in witnesses.values() for s in _spot_lists(w["position"])]
+    assert len(lists) >= 10
+    assert all(len(spots) == 3 for spots in lists)
+    boxed = witnesses["twisted-cryptids/boxed-spot-move"]["position"]
+    assert boxed["hiding_spots"][boxed["boxed_stack"] - 1] == "boxed"
+    # replayed: the tie-break-count witness's spots before the last Night, Stack by Stack
+    pos = witnesses["twisted-cryptids/tie-break-count"]["position"]
+    state, move = seeded(pos)
+    state = step(state, move)
+    for p, name in enumerate(state.players):
+        for j, site in enumerate(state.snapshot[p]):
+            shown = pos["hiding_spots_before_final_night"][name][j]
+            assert shown == (NAMES[site] if site >= 0 else "on a Stack")

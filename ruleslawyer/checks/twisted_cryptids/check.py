@@ -15,7 +15,7 @@ from typing import Any
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.checks.twisted_cryptids import searches
-from ruleslawyer.checks.twisted_cryptids.searches import with_ruling
+from ruleslawyer.checks.twisted_cryptids.searches import night_spots, spot_names, with_ruling
 from ruleslawyer.findings import (
     Finding,
     Kind,
@@ -29,8 +29,6 @@ from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import Game, load_game, structural_problems
 from ruleslawyer.models.twisted_cryptids.play import (
-    BOXED,
-    ON_STACK,
     Choose,
     GameMove,
     KeepTrait,
@@ -307,9 +305,7 @@ def _deadlock_witness(game: Game, n: int, rulings: Mapping[str, str]) -> Witness
         position={
             "players": n,
             "cap": cap,
-            "hiding_spots": {
-                names[p]: [game.sites[s].name for s in board.spots[p]] for p in range(n)
-            },
+            "hiding_spots": {names[p]: spot_names(before, p, board.spots[p]) for p in range(n)},
             "humans_at_dusk": {game.sites[s].name: humans[s] for s in range(len(humans))},
             "encounter": game.sites[board.site or 0].name,
             "first_player": names[before.first],
@@ -467,16 +463,6 @@ def _night_own_site(game: Game, rulings: Mapping[str, str], playable: bool) -> F
         witness=witness,
         finished=parted,
     )
-
-
-def night_spots(state: State) -> dict[str, list[str]]:
-    """Each player's Hiding Spots on Sites, by Site name, sorted ("on a Stack" for a
-    returned one not yet placed, "boxed" for one returned to the box)."""
-    names = {ON_STACK: "on a Stack", BOXED: "boxed"}
-    return {
-        state.players[p]: sorted(names.get(s) or state.game.sites[s].name for s in state.spots[p])
-        for p in range(state.n)
-    }
 
 
 def _replay_round_one(

@@ -16,7 +16,9 @@ from ruleslawyer.findings import Finding, RulePoint, Witness, point_finding
 from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import HUMANS, Game
 from ruleslawyer.models.twisted_cryptids.play import (
+    BOXED,
     NIGHT_STEPS,
+    ON_STACK,
     GameMove,
     Move,
     Place,
@@ -46,6 +48,20 @@ Test = Callable[[State, GameMove, State], dict[str, Any] | None]
 
 
 SEARCH_SECONDS = 60.0  # each seeded search stops here and says finished: false
+
+
+def spot_names(state: State, player: int, spots: tuple[int, ...] | None = None) -> list[str]:
+    """``player``'s Hiding Spots (``spots``, default where they stand) in Stack order, Stack 1
+    first: the Site's name, "on a Stack" for a returned one not yet placed, "boxed" for one
+    returned to the box."""
+    names = {ON_STACK: "on a Stack", BOXED: "boxed"}
+    own = state.spots[player] if spots is None else spots
+    return [names.get(s) or state.game.sites[s].name for s in own]
+
+
+def night_spots(state: State) -> dict[str, list[str]]:
+    """Each player's Hiding Spots in Stack order (:func:`spot_names`)."""
+    return {state.players[p]: spot_names(state, p) for p in range(state.n)}
 
 
 def searched(
@@ -213,9 +229,7 @@ def tie_break(game: Game, rulings: Mapping[str, str], budget: Budget) -> Finding
         names = [s.name for s in game.sites]
 
         def where(spots: tuple[tuple[int, ...], ...]) -> dict[str, list[str]]:
-            return {
-                after.players[p]: [names[s] for s in spots[p] if s >= 0] for p in range(after.n)
-            }
+            return {after.players[p]: spot_names(after, p, spots[p]) for p in range(after.n)}
 
         return {
             "description": (
@@ -368,12 +382,7 @@ def night_order(game: Game, rulings: Mapping[str, str], budget: Budget) -> Findi
                             ),
                             "position": {
                                 "round": after.round,
-                                "hiding_spots": {
-                                    after.players[p]: [
-                                        game.sites[s].name for s in after.spots[p] if s >= 0
-                                    ]
-                                    for p in range(after.n)
-                                },
+                                "hiding_spots": night_spots(after),
                                 "encounter": game.sites[after.encounter or 0].name,
                                 "places": after.players[first],
                                 "may_move": after.players[second],
@@ -471,7 +480,7 @@ def boxed_spot_move(game: Game, rulings: Mapping[str, str], budget: Budget) -> F
                 "round": after.round,
                 "player": after.players[p],
                 "boxed_stack": stack + 1,
-                "hiding_spots": [game.sites[s].name for s in after.spots[p] if s >= 0],
+                "hiding_spots": spot_names(after, p),
             },
             "results": results,
         }

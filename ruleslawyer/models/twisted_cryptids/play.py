@@ -31,6 +31,7 @@ the token stays on its Stack and the player tries again next Night.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Mapping
@@ -197,8 +198,7 @@ class State:
         return len(self.players)
 
     def reading(self, point_id: str) -> str:
-        point = next(p for p in rp.RULE_POINTS if p.id == point_id)
-        return dict(self.rulings).get(point_id, point.default or "")
+        return _reading(self.rulings, point_id)
 
     def order(self) -> tuple[int, ...]:
         """Players in player order, starting with the First Player."""
@@ -231,6 +231,13 @@ class State:
 
     def humans_at(self, site: int) -> int:
         return sum(self.sites[site])
+
+
+@functools.lru_cache(maxsize=4096)
+def _reading(rulings: tuple[tuple[str, str], ...], point_id: str) -> str:
+    """The reading of ``point_id`` in force under ``rulings`` (its default when not ruled)."""
+    point = next(p for p in rp.RULE_POINTS if p.id == point_id)
+    return dict(rulings).get(point_id, point.default or "")
 
 
 def player_cap(n: int, small_game_reading: str = "no-cap") -> int | None:
@@ -570,9 +577,10 @@ def _set(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type
     return (*items[:index], value, *items[index + 1 :])
 
 
-def step(state: State, move: GameMove) -> State:
-    """The state after ``move``; :class:`IllegalMove` when it is not legal here."""
-    if not is_legal(state, move):
+def step(state: State, move: GameMove, *, checked: bool = True) -> State:
+    """The state after ``move``; :class:`IllegalMove` when it is not legal here (``checked``;
+    a search stepping only moves :func:`legal_moves` listed may skip the check)."""
+    if checked and not is_legal(state, move):
         raise IllegalMove(f"{move!r} is not legal in phase {state.phase} (round {state.round})")
     player = state.actor()
     assert player is not None

@@ -5,8 +5,9 @@ Every seat plays one policy (:func:`policy_text` states it):
 - ``random``: a uniformly random legal move at every choice (Hidden Trait, placements,
   Events, Day turns, Encounter ties, reveal targets, Night, refills);
 - ``advise``: the move ``advise`` ranks first from the seat's own view
-  (:func:`ruleslawyer.solvers.twisted_cryptids.advise.best_move`: its own Stacks known, every
-  other unrevealed card averaged, the horizon and scoring ``advise`` states); before round 1
+  (:func:`ruleslawyer.solvers.twisted_cryptids.advise.best_move`: its own Stacks and Hidden
+  Trait known, every other unrevealed card averaged, the horizon, ranking and model of the
+  other players ``advise`` states); before round 1
   (Hidden Trait, setup placements) that horizon counts nothing, so those are uniformly
   random.
 
@@ -54,15 +55,18 @@ class Agent:
             return POLICY
         return (
             "advise: every seat, at every choice from round 1 on, the move `advise` ranks "
-            "first from the seat's own view (its own Stacks known; every other unrevealed "
-            f"card averaged, exactly over the worlds when at most {self.exact_limit}, else "
-            f"over {self.samples} worlds sampled with the game's seed; horizon: this round's "
-            "Dusk reveals counting Myth, in the last round the end of the game counting the "
-            "printed end-of-game scoring without the other players' Hidden Traits; the seat's "
-            "later choices its best, except its later Day turns of the round, which pass "
-            "(advise --later-turns 0); the others' the first legal move; a tie: the least for "
-            "the leader, then the first legal move); Hidden Trait and setup placements "
-            "(nothing counted before round 1): uniformly random"
+            "first from the seat's own view (its own Stacks and Hidden Trait known, the one it "
+            "returned to the box out of play; every other unrevealed card averaged, exactly "
+            f"over the worlds when at most {self.exact_limit}, else over {self.samples} worlds "
+            "sampled with the game's seed; horizon: this round's Dusk reveals counting Myth, "
+            "ranked by expected Myth; in the last round the end of the game, ranked by the "
+            "chance to win, then the expected score (the others' Hidden Traits any they "
+            "cannot rule out); every choice within the horizon made by its own player for "
+            "their own goal, from what they know, except the seat's own later Day turns of "
+            "the round, which pass (advise --later-turns 0), and the other seats' Day turns, "
+            "which pass in its model (their hands unknown); ties: the least for the leader, "
+            "then the move's words); Hidden Trait and setup placements (nothing counted "
+            "before round 1): uniformly random"
         )
 
     def choose(self, state: State, rng: random.Random, seed: int) -> GameMove:

@@ -24,7 +24,6 @@ the known slots, one by one.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
@@ -33,13 +32,14 @@ from typing import Any
 from ruleslawyer.errors import InputError
 from ruleslawyer.models.twisted_cryptids import points as rp
 from ruleslawyer.models.twisted_cryptids.game import HUMANS, STACK_DEPTH, STACKS, Game
+from ruleslawyer.models.twisted_cryptids.knowledge import Hidden
 from ruleslawyer.models.twisted_cryptids.play import (
     BOXED,
     ON_STACK,
     State,
     encounter_candidates,
 )
-from ruleslawyer.solvers.twisted_cryptids.advise import Hidden, stacks_of
+from ruleslawyer.solvers.twisted_cryptids.advise import stacks_of
 from ruleslawyer.solvers.twisted_cryptids.record import Record
 
 NOT_AVERAGED = (
@@ -286,29 +286,21 @@ def brute_force(
     rulings: Mapping[str, str] | None = None,
     later_turns: int | None = None,
 ) -> dict[str, Any]:
-    """Reference: per move (described), the mean (actor, leader) counted score change over
-    every ordering of each other player's unrevealed cards that agrees with the known slots
+    """Reference: per move (described), the actor's mean figures, every world of every
+    player's unrevealed cards played on its own, the actor's weights from the known slots
     (``later_turns`` as ``advise`` takes it)."""
     from ruleslawyer.solvers.twisted_cryptids.reference import plain_means
 
     state, hidden = position_state(record, game, display, rulings)
-    per_player = []
-    for h in hidden:
-        sightings = game.cryptids[state.cryptids[h.player]].sightings
-        cards = [s for s in h.fixed if s is not None] + list(h.free)
-        options = []
-        for order in set(itertools.permutations(cards)):
-            if all(
-                f is None or sightings[f].kind == sightings[o].kind
-                for f, o in zip(h.fixed, order, strict=True)
-            ):
-                flat = iter(order)
-                options.append(
-                    (h.player, tuple(tuple(next(flat) for _ in range(k)) for k in h.sizes))
-                )
-        per_player.append(options)
-    worlds = [
-        tuple(dict(combo).get(p, state.stacks[p]) for p in range(state.n))
-        for combo in itertools.product(*per_player)
-    ]
-    return plain_means(state, worlds, trait_known=trait_known(record), later_turns=later_turns)
+    return plain_means(
+        state,
+        hidden=hidden,
+        trait_known=trait_known(record),
+        excluded=excluded_traits(record, game),
+        later_turns=later_turns,
+    )
+
+
+def excluded_traits(record: Record, game: Game) -> tuple[int, ...]:
+    """The Hidden Traits the record says are out of play (ids)."""
+    return tuple(sorted(game.trait(name) for name in record.excluded_traits))

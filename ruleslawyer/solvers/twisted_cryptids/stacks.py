@@ -28,11 +28,11 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from math import factorial
 from typing import Any
 
 from ruleslawyer.errors import InconsistentRecord
 from ruleslawyer.models.twisted_cryptids.game import STACK_DEPTH, STACKS, Game, Trait
+from ruleslawyer.models.twisted_cryptids.knowledge import multinomial
 from ruleslawyer.solvers.twisted_cryptids.record import Record
 from ruleslawyer.solvers.z3util import check
 
@@ -252,16 +252,6 @@ def _score(trait: Trait, amount: Any) -> Any:
 
 
 # --- exact counts by combinatorics ---------------------------------------------------------
-
-
-def multinomial(counts: Iterable[int]) -> int:
-    counts = list(counts)
-    if any(c < 0 for c in counts):
-        return 0
-    out = factorial(sum(counts))
-    for c in counts:
-        out //= factorial(c)
-    return out
 
 
 def _free(view: PlayerView) -> tuple[Counter[str], tuple[int, ...]] | None:
