@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.gamefiles import builtin_path
-from ruleslawyer.tomlwriter import dumps
+from ruleslawyer.gamefiles.source import builtin_path
+from ruleslawyer.gamefiles.tomlwriter import dumps
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "twisted-cryptids"
 LISTS = ("site", "sighting", "cryptid", "action", "event", "trait")
