@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -57,6 +57,7 @@ from ruleslawyer.models.cunning_folk.village import (
     cards_of,
 )
 from ruleslawyer.solvers.balance_stats import rate
+from ruleslawyer.solvers.cunning_folk import continuation
 from ruleslawyer.solvers.cunning_folk.advise import (
     WIN_WEIGHT,
     Claim,
@@ -119,6 +120,7 @@ class Seat:
     table: Table
     head: Mapping[str, Any]  # the log's setup, players, perspective and rulings
     events: tuple[dict[str, Any], ...] = ()
+    goes_on: continuation.Table | None = None  # what a game that goes on is worth (None: shipped)
 
     def log(self) -> Log:
         return parse_log({**self.head, "event": list(self.events)}, "balance")
@@ -152,7 +154,7 @@ def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     if state.phase == CHALLENGE:
         log = seat.log()
         claim = Claim(seat.head["players"][state.player], state.cell, state.claim, len(seat.events))
-        out = claim_outcomes(filter_worlds(log), claim, log)
+        out = claim_outcomes(log, claim, goes_on=seat.goes_on)
         better = (
             out["challenge"]["expected_utility_value"] > out["accept"]["expected_utility_value"]
         )
@@ -176,7 +178,7 @@ def advise_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     }
     log = parse_log(document, "balance")
     claim = Claim(names[state.player], state.cell, state.claim, len(seat.events))
-    best = claim_outcomes(filter_worlds(log), claim, log)["best"]
+    best = claim_outcomes(log, claim, goes_on=seat.goes_on)["best"]
     return "challenge" if best == "challenge" else "accept"
 
 
@@ -296,9 +298,13 @@ def play(
     rng: random.Random,
     max_moves: int,
     village: tuple[str, ...] | None = None,
+    *,
+    marks: tuple[int, ...] | None = None,
+    goes_on: continuation.Table | None = None,
 ) -> Played:
-    """One game from ``village`` (default: a deal from ``rng``); every move is one of the
-    state machine's legal moves."""
+    """One game from ``village`` (default: a deal from ``rng``), starting with ``marks``
+    suspected cards (default none); every move is one of the state machine's legal moves.
+    ``goes_on``: what the agents value a game that goes on at (default: the shipped table)."""
     names = head["players"]
     known: list[dict[str, Any]] = [{} for _ in names]
     if village is None and table.setup.declares:
@@ -308,12 +314,14 @@ def play(
     heads = [{**head, **known[p], "perspective": names[p]} for p in range(table.players)]
     logs: list[list[dict[str, Any]]] = [[] for _ in names]
     state = start(table, village)
+    if marks is not None:
+        state = replace(state, marks=marks)
     moves: list[str] = []
     outcome = "unended"
     while state.phase != OVER and len(moves) < max_moves:
         actor = state.actor
         legal = legal_moves(table, state)
-        seat = Seat(actor, table, heads[actor], tuple(logs[actor]))
+        seat = Seat(actor, table, heads[actor], tuple(logs[actor]), goes_on)
         move = policies[actor](seat, state, legal, rng)
         after = step(table, state, move)
         for p, log in enumerate(logs):
