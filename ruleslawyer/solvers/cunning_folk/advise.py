@@ -74,7 +74,7 @@ from ruleslawyer.solvers.cunning_folk.elder import (
 )
 from ruleslawyer.solvers.cunning_folk.runs import Planner, play_out
 from ruleslawyer.solvers.cunning_folk.stage import ACTIONS, Position, run_stakes
-from ruleslawyer.solvers.cunning_folk.views import Views, views
+from ruleslawyer.solvers.cunning_folk.views import TooMany, Views, views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
 
 __all__ = ["ACTIONS", "Claim", "advise", "claim_outcomes", "information_gain", "pending_claim"]
@@ -444,8 +444,9 @@ def advise(
         },
     }
 
-    def unfinished(stage: str) -> dict[str, Any]:
-        reason = f"the time budget ended before {stage}"
+    def unfinished(stage: str, why: BudgetExceeded | None = None) -> dict[str, Any]:
+        cause = str(why) if isinstance(why, TooMany) else "the time budget ended"
+        reason = f"{cause} before {stage}"
         return {"worlds": None, "finished": False, **head, "unfinished": reason}
 
     if not worlds.finished:
@@ -470,8 +471,8 @@ def advise(
             if claim is not None
             else run_in_progress(log, worlds, odds, goes_on, planner, budget)
         )
-    except BudgetExceeded:
-        return unfinished("the run in progress was planned")
+    except BudgetExceeded as e:
+        return unfinished("the run in progress was planned", e)
     if claim is not None and budget.spent():
         return unfinished("the claim was weighed")
     try:
@@ -490,8 +491,8 @@ def advise(
                     if sum(m < 2 for m in log.marks_now()) == 2
                     else None
                 )
-    except BudgetExceeded:
-        return unfinished("the claim was weighed")
+    except BudgetExceeded as e:
+        return unfinished("the claim was weighed", e)
     elder = {
         role: {
             "run_success_probability": float(best.win_probability),

@@ -197,36 +197,39 @@ def estimate(marks: tuple[int, ...], games: int, seed: int = SEED, first: int = 
     return Row(marks, games, tuple(wins), unended)
 
 
-def states() -> list[tuple[int, ...]]:
-    """Every state: 2 to 4 players in, each clear or suspected."""
-    return [m for k in (2, 3, 4) for m in itertools.product((0, 1), repeat=k)]
+def states(players: Sequence[int] = (2, 3, 4)) -> list[tuple[int, ...]]:
+    """Every state: 2 to 4 players in (``players``), each clear or suspected."""
+    return [m for k in players for m in itertools.product((0, 1), repeat=k)]
 
 
-def dump(rows: Sequence[tuple[Row, Row]], seed: int) -> str:
-    """The table as TOML: each state's whole sample and its first games (the check)."""
+def head(command: str, seed: int) -> str:
+    """The table file's opening lines: what it is and the command that makes it."""
     lines = [
         "# Cunning Folk: what a game that goes on is worth to each seat (sampled).",
-        "# Regenerate: .venv/bin/python -m ruleslawyer.solvers.cunning_folk.continuation "
-        f"--games {rows[0][0].games} --seed {seed}",
+        f"# Regenerate (each --players part, then the parts one after another): {command}",
         "# marks: the players still in, from the one to move next (1: holds a suspected card);",
         "# wins: games won by each of them; unended: games with no winner after 400 moves;",
-        f"# check_*: the first {rows[0][1].games} of those games (replayed by the tests).",
+        f"# check_*: the first {CHECK_GAMES} of those games (replayed by the tests).",
         'provenance = "sampled"',
         f"method = {_toml(METHOD)}",
         f"seed = {seed}",
     ]
-    for row, check in rows:
-        lines += [
-            "",
-            "[[state]]",
-            f"marks = {list(row.marks)}",
-            f"games = {row.games}",
-            f"wins = {list(row.wins)}",
-            f"unended = {row.unended}",
-            f"check_games = {check.games}",
-            f"check_wins = {list(check.wins)}",
-            f"check_unended = {check.unended}",
-        ]
+    return "\n".join(lines) + "\n"
+
+
+def block(row: Row, check: Row) -> str:
+    """One state's sample as TOML."""
+    lines = [
+        "",
+        "[[state]]",
+        f"marks = {list(row.marks)}",
+        f"games = {row.games}",
+        f"wins = {list(row.wins)}",
+        f"unended = {row.unended}",
+        f"check_games = {check.games}",
+        f"check_wins = {list(check.wins)}",
+        f"check_unended = {check.unended}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -242,12 +245,18 @@ def check_rows() -> dict[tuple[int, ...], dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Regenerate the Cunning Folk continuation table.")
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--players", default="2,3,4", help="players in: the states to sample")
+    parser.add_argument("--no-head", action="store_true", help="the states only (a later part)")
     parser.add_argument("-o", "--output", default="-")
     args = parser.parse_args(argv)
-    rows = []
-    for marks in states():
+    players = [int(p) for p in args.players.split(",")]
+    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+    if not args.no_head:
+        command = ".venv/bin/python -m ruleslawyer.solvers.cunning_folk.continuation"
+        out.write(head(f"{command} --games N --players K --seed {args.seed}", args.seed))
+    for marks in states(players):
         check = estimate(marks, min(CHECK_GAMES, args.games), args.seed)
         rest = estimate(marks, args.games - check.games, args.seed, check.games)
         whole = Row(
@@ -256,14 +265,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             tuple(a + b for a, b in zip(check.wins, rest.wins, strict=True)),
             check.unended + rest.unended,
         )
-        rows.append((whole, check))
+        out.write(block(whole, check))
+        out.flush()
         print(f"{marks}: {whole.wins} unended {whole.unended}", file=sys.stderr)
-    text = dump(rows, args.seed)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+    if out is not sys.stdout:
+        out.close()
 
 
 if __name__ == "__main__":

@@ -229,6 +229,9 @@ class Policy:
         key = self._key(rows, picked)
         if key in memo:
             return memo[key]
+        budget = self.budget
+        if budget is not None and len(memo) % CHECK_EVERY == 0 and budget.spent():
+            raise BudgetExceeded(f"{self.elder} run played out")
         _, ties = self._value(rows, picked)
         ends: Counter[str] = Counter()
         for option in ties:

@@ -45,15 +45,16 @@ from ruleslawyer.solvers.cunning_folk.deduce import (
 )
 from ruleslawyer.solvers.cunning_folk.exact import rational
 from ruleslawyer.solvers.cunning_folk.exact import solve as solve_exact
+from ruleslawyer.solvers.cunning_folk.holds import ranges
 from ruleslawyer.solvers.cunning_folk.runs import Planner, play_out, twins, where
 from ruleslawyer.solvers.cunning_folk.stage import (
+    Leaf,
     Position,
-    action_values,
     answered,
     over,
     run_stakes,
 )
-from ruleslawyer.solvers.cunning_folk.views import Views, views
+from ruleslawyer.solvers.cunning_folk.views import TooMany, Views, views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
 
 PASS = "pass"
@@ -106,6 +107,7 @@ class Info:
     actions: tuple[str, ...]
     mine: tuple[tuple[Fraction, Fraction], ...]  # per action: challenger's (challenged, accepted)
     hers: tuple[tuple[Fraction, Fraction], ...]  # per action: claimant's (challenged, accepted)
+    leaves: tuple[tuple[Leaf, Leaf], ...] = ()  # per action: what is left (challenged, accepted)
 
 
 @dataclass(frozen=True)
@@ -177,10 +179,11 @@ def build_stage(
                     not own.face_up[cell] or log.rules.liar_face_up == "must-claim"
                 )
                 actions = (() if forced else (PASS,)) + CLAIMABLE
-                payoffs = [
-                    _payoffs(pos, planner, seen, here, own, (twin[cell], cell), role, a, me)
+                leaves = [
+                    _leaves(pos, planner, seen, here, own, (twin[cell], cell), role, a, me)
                     for a in actions
                 ]
+                payoffs = [_payoff(pos, pair, me) for pair in leaves]
                 here_infos.append(
                     Info(
                         k,
@@ -191,6 +194,7 @@ def build_stage(
                         actions,
                         tuple(m for m, _ in payoffs),
                         tuple(h for _, h in payoffs),
+                        tuple(leaves),
                     )
                 )
             done[cell] = here_infos
@@ -216,7 +220,7 @@ def _cards(worlds: Any, cell: int) -> dict[str, int]:
     }
 
 
-def _payoffs(
+def _leaves(
     pos: Position,
     planner: Planner,
     seen: Views,
@@ -226,30 +230,34 @@ def _payoffs(
     card: str,
     action: str,
     me: int,
-) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
-    """The challenger's and the claimant's values when ``action`` is challenged, accepted
-    (``cells``: the cell her run is planned at, a twin of the cell she looked at, and that
-    cell)."""
+) -> tuple[Leaf, Leaf]:
+    """What ``action`` leaves when challenged and when accepted (``cells``: the cell her
+    run is planned at, a twin of the cell she looked at, and that cell)."""
     claimant = pos.claimant
     if action == PASS:
-        v = pos.values(pos.marks, pos.left(pos.marks, claimant))
-        return (v[me], v[me]), (v[claimant], v[claimant])
-    out_mine, out_hers = [], []
+        leaf = Leaf(pos.marks, PASS, False)
+        return leaf, leaf
+    out = []
     for challengers in ((me,), ()):
-        true = card == action
-        marks, acts = answered(pos, action, true, challengers)
+        marks, acts = answered(pos, action, card == action, challengers)
         if acts and action in ELDERS and not over(marks):
             mine_worlds = where(own, cells[0], card, face_up=bool(challengers))
             plan = planner.plan(mine_worlds, action, run_stakes(pos, marks, claimant, claimant))
             ended = {"exhausted": 1}  # no world of his has this card: never reached
-            ends = play_out(plan, seen.worlds, here, cells) if here.any() else ended
-            out_mine.append(action_values(pos, marks, action, True, ends)[me])
-            out_hers.append(plan.value)
+            his = play_out(plan, seen.worlds, here, cells) if here.any() else ended
+            out.append(Leaf(marks, action, True, his, planner.own_ends(plan, mine_worlds)))
         else:
-            v = action_values(pos, marks, action, acts, None)
-            out_mine.append(v[me])
-            out_hers.append(v[claimant])
-    return (out_mine[0], out_mine[1]), (out_hers[0], out_hers[1])
+            out.append(Leaf(marks, action, acts))
+    return out[0], out[1]
+
+
+def _payoff(
+    pos: Position, leaves: tuple[Leaf, Leaf], me: int
+) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
+    """The challenger's and the claimant's values (challenged, accepted) of two leaves."""
+    mine = tuple(leaf.value(pos, me, False) for leaf in leaves)
+    hers = tuple(leaf.value(pos, pos.claimant, True) for leaf in leaves)
+    return (mine[0], mine[1]), (hers[0], hers[1])
 
 
 # --- the solution ------------------------------------------------------------------------
@@ -805,14 +813,18 @@ def equilibrium(
             return {"finished": True, "worlds": worlds.total, **head, **figures}
         game = build_stage(base, claimant, cells, goes_on, odds=odds, budget=budget)
         eq = solve(game, budget)
-    except BudgetExceeded:
-        reason = "the time budget ended before the stage was solved"
+    except BudgetExceeded as e:
+        cause = str(e) if isinstance(e, TooMany) else "the time budget ended"
+        reason = f"{cause} before the stage was solved"
         return {"finished": False, "worlds": worlds.total, **head, "unfinished": reason}
+    pos = position(base, claimant, goes_on)
+    me = base.players.index(base.perspective or "")
     out = {
         "finished": True,
         "worlds": worlds.total,
         **head,
         **result_json(game, eq),
+        "goes_on_ranges": ranges(game, pos, me, eq, gains),
         "stage_game": stage_json(game),
     }
     if pending is not None:
@@ -908,6 +920,19 @@ def strategy_lines(result: dict[str, Any]) -> list[str]:
         made = [f"{a} {row['probability']}" for a, row in rows.items() if row["on_path"]]
         if made:
             lines.append(f"  {cell}: " + ", ".join(made))
+    for row in result["goes_on_ranges"]:
+        low, high = row["interval95"]
+        holds = "holds" if row["holds_within_interval"] else "may change"
+        where_ = (
+            f"only at {row['holds_from']:+.4f} (a mix that moves with it)"
+            if row["holds_from"] == row["holds_to"]
+            else f"from {row['holds_from']:+.4f} to {row['holds_to']:+.4f}"
+        )
+        lines.append(
+            f"goes on ({row['state']}; {me} {row['you']}): {row['value_float']:+.4f} "
+            f"[{low:+.4f}, {high:+.4f}]; this equilibrium stays one {where_}: {holds} within "
+            "the interval"
+        )
     lines.append(
         "value: "
         + ", ".join(

@@ -38,6 +38,14 @@ class Planner:
     rules: Rules
     budget: Budget | None = None
     cache: dict[tuple, Policy] = field(default_factory=dict)
+    ends: dict[int, Counter[str]] = field(default_factory=dict)
+
+    def own_ends(self, plan: Policy, worlds: Worlds) -> Counter[str]:
+        """How ``plan`` ends in the worlds it was planned over (its runner's own chances)."""
+        found = self.ends.get(id(plan))
+        if found is None:
+            found = self.ends[id(plan)] = plan.play(worlds.village, worlds.weight)
+        return found
 
     def plan(
         self, worlds: Worlds, elder: str, stakes: Stakes, picked: tuple[int, ...] = ()

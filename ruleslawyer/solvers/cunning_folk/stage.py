@@ -175,6 +175,24 @@ def action_values(
     return pos.values(marks, mover)
 
 
+@dataclass(frozen=True)
+class Leaf:
+    """What a claim stage leaves: the suspected cards, whether the claimant acts, and how
+    her elder run ends in the perspective's worlds (``his``) and in hers (``hers``), so
+    that either side's value can be worked out again under other continuation values."""
+
+    marks: tuple[int, ...]
+    role: str
+    acts: bool
+    his: Mapping[str, Fraction | int] | None = None
+    hers: Mapping[str, Fraction | int] | None = None
+
+    def value(self, pos: Position, seat: int, own: bool) -> Fraction:
+        """``seat``'s value here: ``own`` the claimant's run as it ends in her worlds."""
+        run = self.hers if own else self.his
+        return action_values(pos, self.marks, self.role, self.acts, run)[seat]
+
+
 def outcome_text(pos: Position, marks: Sequence[int], before: Sequence[int], me: int = -1) -> str:
     """The suspected cards the answers gave, in words (``me``: the seat called "you")."""
     parts = []

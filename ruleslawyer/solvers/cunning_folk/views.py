@@ -42,8 +42,15 @@ from ruleslawyer.solvers.cunning_folk.worlds import (
 )
 
 KEPT, SWAPPED = len(ROLES), len(ROLES) + 1  # trie symbols of a swap's outcome
+# More rows than this (villages times what another player may have seen) is a log where
+# the perspective knows too little of what another player saw to weigh it exactly here.
+MAX_ROWS = 1_500_000
 SYMBOLS = len(ROLES) + 2
 _PLACE = np.array([len(ROLES) ** k for k in range(9)], dtype=np.int64)
+
+
+class TooMany(BudgetExceeded):
+    """Too many (village, information state) pairs to weigh exactly: its message says why."""
 
 
 class Trie:
@@ -210,7 +217,7 @@ def views(
     village, weight = _initial_village(log.setup)
     rows = _Rows(village.copy(), weight.copy(), np.zeros((len(weight), len(tracked)), np.int64))
     for event in events:
-        _spent(budget)
+        _spent(budget, rows)
         actor = tracked.index(event.player) if event.player in tracked else -1
         if actor >= 0 and event.look >= 0:
             _look(rows, event.look, actor, tries[actor], True)
@@ -245,7 +252,7 @@ def _own_worlds(
     village, weight = _initial_village(public_setup(log))
     rows = _Rows(village.copy(), weight.copy(), np.zeros((len(weight), 1), np.int64))
     for event in events:
-        _spent(budget)
+        _spent(budget, rows)
         mine = event.player == player
         if mine and event.look >= 0:
             _look(rows, event.look, 0, trie, False)
@@ -259,6 +266,11 @@ def _own_worlds(
     return out
 
 
-def _spent(budget: Budget | None) -> None:
+def _spent(budget: Budget | None, rows: _Rows | None = None) -> None:
     if budget is not None and budget.spent():
         raise BudgetExceeded("the players' worlds")
+    if rows is not None and len(rows.weight) > MAX_ROWS:
+        raise TooMany(
+            f"more than {MAX_ROWS:,} (village, what another player saw alone) pairs to weigh "
+            "exactly (the perspective knows too little of what that player saw)"
+        )

@@ -1,0 +1,133 @@
+"""How far each continuation value may move before a two-player equilibrium stops being one.
+
+The stage's payoffs rest on the sampled continuation values (:mod:`.continuation`). Every
+leaf (:class:`.stage.Leaf`) is linear in them, the runs' plans held: so, for each value
+the stage reaches (a state of the table and the perspective's place in it; the
+claimant's value there is its negative, two players being zero-sum there), the payoffs
+move along a line as it does. The equilibrium printed stays an equilibrium (each side's
+strategy still a best response over its own worlds) over an interval of that value; it
+is found by bisection to 4 places, with the exact best-response test (floats, 1e-12
+tolerance) at each step. A mix that one side keeps only because it is indifferent holds
+at its value alone: the interval is then that point, and the output says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ruleslawyer.solvers.cunning_folk.continuation import state_text, stated
+from ruleslawyer.solvers.cunning_folk.stage import Position
+
+STEPS = 20  # bisection steps: 2 / 2**20 is under 1e-5
+EPSILON = 1e-12
+
+
+def ranges(
+    game: Any,
+    pos: Position,
+    me: int,
+    eq: Any,
+    gains: Callable[[Any, Sequence, Sequence, Any], tuple[Any, Any]],
+) -> list[dict[str, Any]]:
+    """Per continuation value the stage reaches: its value, 95% interval, and the range
+    over which ``eq`` stays an equilibrium of ``game`` (the others held)."""
+    table = pos.goes_on
+    her = pos.claimant
+    out = []
+    for state, k in _keys(pos):
+        moved = _moved(pos, state, k, her, me)
+        d_mine, d_hers = _derivative(game, pos, moved, me)
+        if not any(any(v for pair in row for v in pair) for row in d_mine + d_hers):
+            continue
+        value = table.value(state, k)
+
+        def holds(t: float, d_mine=d_mine, d_hers=d_hers) -> bool:
+            shifted = _shift(game, d_mine, d_hers, t)
+            hers, his = gains(shifted, eq.cell_mix, eq.claim_mix, eq.challenge)
+            return float(hers) <= EPSILON and float(his) <= EPSILON
+
+        low = _edge(holds, -1 - float(value))
+        high = _edge(holds, 1 - float(value))
+        interval = table.interval(state, k)
+        out.append(
+            {
+                "state": state_text(state),
+                "marks": list(state),
+                "you": k + 1,
+                "value": str(value),
+                "value_float": float(value),
+                "interval95": [round(interval[0], 4), round(interval[1], 4)],
+                "holds_from": round(float(value) + low, 4),
+                "holds_to": round(float(value) + high, 4),
+                "holds_within_interval": float(value) + low <= interval[0] + 1e-9
+                and interval[1] <= float(value) + high + 1e-9,
+            }
+        )
+    return out
+
+
+def _keys(pos: Position) -> list[tuple[tuple[int, ...], int]]:
+    """Every (state, the perspective's place) a two-player stage can reach."""
+    return [((a, b), k) for a in (0, 1) for b in (0, 1) for k in (0, 1)]
+
+
+def _moved(pos: Position, state: tuple[int, ...], k: int, her: int, me: int) -> Position:
+    """The position with the perspective's value at (state, place k) one higher (hers one
+    lower), every other value as it was."""
+    table = pos.goes_on
+    values = {}
+    for s in [(a, b) for a in (0, 1) for b in (0, 1)]:
+        values[s] = [table.value(s, 0), table.value(s, 1)]
+    values[state][k] += 1
+    values[state][1 - k] -= 1
+    return replace(pos, goes_on=stated(values, "moved"))
+
+
+def _derivative(game: Any, pos: Position, moved: Position, me: int) -> tuple[list, list]:
+    """How every payoff moves per unit of the moved value (each leaf is linear in it)."""
+    d_mine, d_hers = [], []
+    for info in game.infos:
+        rows_m, rows_h = [], []
+        for pair in info.leaves:
+            rows_m.append(
+                tuple(leaf.value(moved, me, False) - leaf.value(pos, me, False) for leaf in pair)
+            )
+            rows_h.append(
+                tuple(
+                    leaf.value(moved, pos.claimant, True) - leaf.value(pos, pos.claimant, True)
+                    for leaf in pair
+                )
+            )
+        d_mine.append(tuple(rows_m))
+        d_hers.append(tuple(rows_h))
+    return d_mine, d_hers
+
+
+def _shift(game: Any, d_mine: list, d_hers: list, t: float) -> Any:
+    def moved(rows: Sequence, d: Sequence) -> tuple:
+        return tuple(
+            tuple(float(v) + t * float(dv) for v, dv in zip(pair, dpair, strict=True))
+            for pair, dpair in zip(rows, d, strict=True)
+        )
+
+    infos = tuple(
+        replace(x, mine=moved(x.mine, dm), hers=moved(x.hers, dh))
+        for x, dm, dh in zip(game.infos, d_mine, d_hers, strict=True)
+    )
+    return replace(game, infos=infos)
+
+
+def _edge(holds: Callable[[float], bool], limit: float) -> float:
+    """The furthest shift towards ``limit`` (from 0) at which ``holds`` is still true."""
+    if holds(limit):
+        return limit
+    inside, outside = 0.0, limit
+    for _ in range(STEPS):
+        middle = (inside + outside) / 2
+        if holds(middle):
+            inside = middle
+        else:
+            outside = middle
+    return inside
