@@ -360,3 +360,17 @@ def test_matches_the_plain_reference_on_many_generated_logs(
     seed: int, any_rules: bool, players: int
 ) -> None:
     _check_against_reference(seed, any_rules, max_worlds=2000, players=players)
+
+
+def test_the_knowledge_example_through_the_cli() -> None:
+    # examples/cunning-folk/her-knowledge.toml (the case above, with the shipped table):
+    # her run ends 34 times in 35 on a card that does not oppose; accepting is better
+    # whatever the sampled values, within their intervals.
+    path = Path(__file__).resolve().parents[2] / "examples" / "cunning-folk" / "her-knowledge.toml"
+    done = CliRunner().invoke(cli, ["cunning-folk", "advise", str(path), "--format", "json"])
+    assert done.exit_code == 0, done.output
+    found = json.loads(done.stdout)["claim"]
+    assert found["true_fraction"] == "1/5"
+    assert found["claimant_run"] == {"failed": "34/35", "won": "1/35"}
+    assert found["best"] == "accept"
+    assert all(row["holds_within_interval"] for row in found["sensitivity"])

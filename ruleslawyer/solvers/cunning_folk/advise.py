@@ -111,7 +111,9 @@ KNOWLEDGE = (
     "what she has seen (the public events, her own looks, the card she has just looked at, "
     "whether her own swaps changed the cards over; never what only you saw), for her own "
     "values (a win, a suspected card, stopping or declining where the rulings allow it), "
-    "and played out in each of your worlds; the claim's chance is over your worlds"
+    "and played out in each of your worlds; the claim's chance is over your worlds "
+    "(scoundrels: another player's own kept and set-aside cards are not in the log, so "
+    "their worlds start from the public deal)"
 )
 VILLAGER_POINT = "cunning-folk/villager-challenge"
 HORIZON = (
@@ -266,8 +268,7 @@ def claim_json(
         **out,
         "suspected_now": dict(zip(log.players, log.marks_now(), strict=True)),
         "best": better(values["challenge"], values["accept"]),
-        "best_by": "the expected value (each seat's value of each branch, the game "
-        "going on at its continuation value)",
+        "best_by": "the expected value to you, a game that goes on at its continuation value",
         "sensitivity": sensitivity(answers, me, goes_on),
     }
 
@@ -620,7 +621,7 @@ def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
     if figure is None:
         return (
             f"at equilibrium: not computed here ({players} players: `cunning-folk "
-            "equilibrium` gives an approximate one, by CFR)"
+            "equilibrium` gives an approximate one, by CFR+)"
         )
     path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
     return (

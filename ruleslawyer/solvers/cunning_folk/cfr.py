@@ -580,6 +580,9 @@ MULTI_ASSUMPTIONS = {
     "perspective takes from the perspective's worlds given their own state and the card; "
     "the claimant's elder run is planned over her worlds, valued by the perspective as it "
     "ends in his worlds and by the others as it ends in hers",
+    "goes_on_ranges": "not computed with three or four players (`cunning-folk advise` gives "
+    "the range of each continuation value over which its answer holds, for any number of "
+    "players; `equilibrium` gives it for two)",
     "solution": "approximate: CFR+ (regret matching, regrets floored at 0, the average "
     "strategy weighted by iteration), stopped when the NashConv is at most 0.001 of the "
     "payoff range (2), after 20000 iterations, or at the time budget; the NashConv (the sum "

@@ -74,7 +74,8 @@ KNOWLEDGE = (
     "type what she knows and the card she then sees; she weighs the card she may see and "
     "her elder run's chance by her own worlds, and plans the run over them; the challenger "
     "weighs her information states, the card and how her run ends by his own worlds; each "
-    "knows the other's strategy (not the other's cards)"
+    "knows the other's strategy (not the other's cards); scoundrels: her own kept and "
+    "set-aside cards are not in the log, so her worlds start from the public deal"
 )
 SOLUTION = (
     "a Nash equilibrium of the stage with each player's payoffs over their own worlds (not "
@@ -915,6 +916,16 @@ def strategy_lines(result: dict[str, Any]) -> list[str]:
         for card, mix in by_card.items():
             parts = ", ".join(f"{a} {v}" for a, v in mix.items() if v not in ("0", "0.0"))
             lines.append(f"  {cell} {card:<11}: {parts}")
+    pending = result.get("pending")
+    if pending is not None:
+        path = (
+            "" if pending["on_path"] else " (a claim never made at equilibrium: one that deters it)"
+        )
+        claim = result["pending_claim"]
+        lines.append(
+            f"{me}'s answer to the pending claim ({claim['cell']} {claim['role']}): challenge "
+            f"with probability {pending['probability']}{path}"
+        )
     lines.append(f"{me}'s challenge probability, per cell and claim (claims made):")
     for cell, rows in result["challenge_probability"].items():
         made = [f"{a} {row['probability']}" for a, row in rows.items() if row["on_path"]]

@@ -21,6 +21,8 @@ from ruleslawyer.solvers.cunning_folk.continuation import state_text, stated
 from ruleslawyer.solvers.cunning_folk.stage import Position
 
 STEPS = 20  # bisection steps: 2 / 2**20 is under 1e-5
+# Every (state, the perspective's place) a two-player stage can reach.
+KEYS = [((a, b), k) for a in (0, 1) for b in (0, 1) for k in (0, 1)]
 EPSILON = 1e-12
 
 
@@ -36,7 +38,7 @@ def ranges(
     table = pos.goes_on
     her = pos.claimant
     out = []
-    for state, k in _keys(pos):
+    for state, k in KEYS:
         moved = _moved(pos, state, k, her, me)
         d_mine, d_hers = _derivative(game, pos, moved, me)
         if not any(any(v for pair in row for v in pair) for row in d_mine + d_hers):
@@ -66,11 +68,6 @@ def ranges(
             }
         )
     return out
-
-
-def _keys(pos: Position) -> list[tuple[tuple[int, ...], int]]:
-    """Every (state, the perspective's place) a two-player stage can reach."""
-    return [((a, b), k) for a in (0, 1) for b in (0, 1) for k in (0, 1)]
 
 
 def _moved(pos: Position, state: tuple[int, ...], k: int, her: int, me: int) -> Position:
