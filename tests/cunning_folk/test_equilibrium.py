@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.models.cunning_folk.log import Log
@@ -28,6 +30,7 @@ from ruleslawyer.solvers.cunning_folk.equilibrium import (
     solve,
     stage_log,
 )
+from ruleslawyer.solvers.cunning_folk.views import TooMany
 from tests.cunning_folk.helpers import log_of, marks_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -329,3 +332,33 @@ def test_budget_says_finished_false(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(cli, ["cunning-folk", "equilibrium", str(TWO)])
     assert result.exit_code == 3
     assert result.output.startswith("finished: false (the time budget ended before the stage")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 100_000), any_rules=st.booleans())
+def test_advise_and_the_stage_agree_on_generated_claims(seed: int, any_rules: bool) -> None:
+    # On any two-player log ending in a pending claim, advise's value of each answer is the
+    # stage's payoff of that claim at that cell averaged over her types as my worlds weigh
+    # them (the same leaves, worked out apart: advise from the log with her look, the stage
+    # from the log before it and each card she may see).
+    from tests.cunning_folk.test_claim import pending_log
+
+    document = pending_log(seed, any_rules, players=2)
+    assume(document is not None)
+    log = log_of(document)
+    claim = pending_claim(document, log)
+    table = marks_table(F(-1, 3), F(1, 3))
+    try:
+        advice = claim_outcomes(log, claim, goes_on=table)
+    except TooMany:
+        assume(False)
+    game = build_stage(stage_log(log, claim), claim.player, (claim.cell,), table)
+    for answer, k in (("challenge", 0), ("accept", 1)):
+        stage = sum(
+            (
+                game.prior[x.cls] * x.chance * x.mine[x.actions.index(claim.role)][k]
+                for x in game.infos
+            ),
+            F(0),
+        )
+        assert stage == F(advice[answer]["game"]["expected_value"]), answer

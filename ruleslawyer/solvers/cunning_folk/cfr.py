@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -40,7 +40,7 @@ from ruleslawyer.solvers.cunning_folk import continuation
 from ruleslawyer.solvers.cunning_folk.claim import position
 from ruleslawyer.solvers.cunning_folk.equilibrium import PASS, Multi
 from ruleslawyer.solvers.cunning_folk.runs import Planner, play_out, where
-from ruleslawyer.solvers.cunning_folk.stage import action_values, answered, over, run_stakes
+from ruleslawyer.solvers.cunning_folk.stage import Leaf, answered, over, run_stakes
 from ruleslawyer.solvers.cunning_folk.views import views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds
 
@@ -70,6 +70,9 @@ class MultiStage:
     weight: np.ndarray  # (players, n_o)
     prior: np.ndarray  # (n_o,) the perspective's chance of each outcome
     utility: np.ndarray  # (players, actions, 2**answerers, n_o)
+    perspective: str = ""
+    pos: Any = None  # the stage's position (its continuation table)
+    leaves: dict[tuple[int, int, int], Leaf] | None = None  # per (action, answers, outcome)
 
     @property
     def answerers(self) -> int:
@@ -156,6 +159,8 @@ def build_multi_stage(
         )
         allowed[t] = [not (forced and a == PASS) for a in ACTIONS]
     memo: dict[tuple, tuple] = {}
+    me_seat = log.players.index(me)
+    leaves: dict[tuple[int, int, int], Leaf] = {}
     for o, (t, combo) in enumerate(outcomes):
         k, card = types[t]
         key = (k, ROLE_CODE[card], *combo)
@@ -164,10 +169,11 @@ def build_multi_stage(
             for m in range(2 ** (n - 1)):
                 if action == PASS and m:
                     utility[:, a, m, o] = utility[:, a, 0, o]
+                    leaves[(a, m, o)] = leaves[(a, 0, o)]
                     continue
-                utility[:, a, m, o] = _leaf(
-                    pos, planner, seen, own[k], rows, cell, card, action, m, seats, me, memo
-                )
+                leaf = _leaf(pos, planner, seen, own[k], rows, cell, card, action, m, seats, memo)
+                leaves[(a, m, o)] = leaf
+                utility[:, a, m, o] = _values(pos, leaf, seats, me_seat)
     names = tuple(log.players[s] for s in seats)
     return MultiStage(
         names,
@@ -188,6 +194,9 @@ def build_multi_stage(
         chance,
         prior,
         utility,
+        me,
+        pos,
+        leaves,
     )
 
 
@@ -270,33 +279,30 @@ def _leaf(
     action: str,
     mask: int,
     seats: Sequence[int],
-    me: str,
     memo: dict[tuple, tuple],
-) -> list[float]:
-    """Each player's value (in ``seats`` order) after ``action`` and the challenges ``mask``."""
+) -> Leaf:
+    """What ``action`` and the challenges ``mask`` leave: her run, if any, as it ends in
+    her worlds and in the perspective's (``rows``)."""
     if action == PASS:
-        v = pos.values(pos.marks, pos.left(pos.marks, pos.claimant))
-        return [float(v[s]) for s in seats]
+        return Leaf(pos.marks, PASS, False)
     challengers = [seats[1 + b] for b in range(len(seats) - 1) if mask >> b & 1]
     marks, acts = answered(pos, action, card == action, challengers)
     if not (acts and action in ELDERS and not over(marks)):
-        v = action_values(pos, marks, action, acts, None)
-        return [float(v[s]) for s in seats]
+        return Leaf(marks, action, acts)
     key = (id(own), card, action, bool(challengers), marks)
     if key not in memo:
         mine = where(own, cell, card, face_up=bool(challengers))
         plan = planner.plan(mine, action, run_stakes(pos, marks, pos.claimant, pos.claimant))
-        hers = plan.play(mine.village, mine.weight)
-        memo[key] = (plan, action_values(pos, marks, action, True, hers))
-    plan, theirs = memo[key]
-    out = [float(theirs[s]) for s in seats]
-    me_seat = pos.players.index(me)
-    if rows is not None and rows.any():
-        ends = play_out(plan, seen.worlds, rows)
-        out[list(seats).index(me_seat)] = float(
-            action_values(pos, marks, action, True, ends)[me_seat]
-        )
-    return out
+        memo[key] = (plan, plan.play(mine.village, mine.weight))
+    plan, hers = memo[key]
+    his = play_out(plan, seen.worlds, rows) if rows is not None and rows.any() else hers
+    return Leaf(marks, action, True, his, hers)
+
+
+def _values(pos: Any, leaf: Leaf, seats: Sequence[int], me: int) -> list[float]:
+    """Each player's value of ``leaf`` (in ``seats`` order): the perspective's with the
+    claimant's run as it ends in his worlds, everyone else's as it ends in hers."""
+    return [float(leaf.value(pos, s, s != me)) for s in seats]
 
 
 # --- CFR+ ----------------------------------------------------------------------------------
@@ -499,6 +505,63 @@ def solve(
     )
 
 
+def goes_on_ranges(game: MultiStage, approx: Approximate, role: str) -> list[dict[str, Any]]:
+    """For the pending claim: per continuation value it rests on (the perspective's, in one
+    state), the range over which his best answer against the others' average strategies
+    stays the same at each of his information states for that claim, the others'
+    strategies and the claimant's runs held. Linear in that value, so exact."""
+    pos, leaves = game.pos, game.leaves
+    if pos is None or leaves is None:
+        return []
+    me = pos.players.index(game.perspective)
+    j = game.players.index(game.perspective) - 1  # his place among the answerers
+    a = ACTIONS.index(role)
+    profile = approx.profile
+    sigma = profile.claimant(True)
+    answers = [profile.answerer(i, True) for i in range(game.answerers)]
+    masks = 2**game.answerers
+    shares: dict[tuple, np.ndarray] = {}
+    for m in range(masks):
+        for o in range(len(game.kind)):
+            for key, share in leaves[(a, m, o)].terms(pos, me, False)[1].items():
+                shares.setdefault(key, np.zeros((masks, len(game.kind))))[m, o] = float(share)
+
+    def incentive(mine: np.ndarray) -> list[float]:
+        """His challenge-minus-accept value at each earlier-answers set when his values of
+        this claim's leaves are ``mine`` (linear in them)."""
+        utility = game.utility.copy()
+        utility[j + 1, a] = mine
+        value, reach = _tree(replace(game, utility=utility), answers, a)
+        out = []
+        for mask in range(2**j):
+            w = game.weight[j + 1] * sigma[game.kind, a] * reach[(j, mask)]
+            gain = value[(j + 1, mask | 1 << j)][j + 1] - value[(j + 1, mask)][j + 1]
+            out.append(float((w * gain).sum()))
+        return out
+
+    now = incentive(game.utility[j + 1, a])
+    table = pos.goes_on
+    rows = []
+    for key in sorted(shares):
+        state, k = key
+        slope = incentive(shares[key])
+        value = float(table.value(state, k))
+        low, high = -1.0 - value, 1.0 - value
+        for g, d in zip(now, slope, strict=True):
+            if not d:
+                continue
+            if not g:  # indifferent: any move changes his best answer
+                low = high = 0.0
+                continue
+            turn = -g / d
+            if (g > 0) == (d > 0):
+                low = max(low, turn)
+            else:
+                high = min(high, turn)
+        rows.append(table.holds(state, k, value + low, value + high))
+    return rows
+
+
 def result_json(game: MultiStage, approx: Approximate) -> dict[str, Any]:
     """The approximate strategies, values and NashConv as JSON-able figures."""
     profile = approx.profile
@@ -580,9 +643,9 @@ MULTI_ASSUMPTIONS = {
     "perspective takes from the perspective's worlds given their own state and the card; "
     "the claimant's elder run is planned over her worlds, valued by the perspective as it "
     "ends in his worlds and by the others as it ends in hers",
-    "goes_on_ranges": "not computed with three or four players (`cunning-folk advise` gives "
-    "the range of each continuation value over which its answer holds, for any number of "
-    "players; `equilibrium` gives it for two)",
+    "goes_on_ranges": "three or four players: per continuation value the pending claim's "
+    "answers rest on, the range over which the perspective's best answer to it (against the "
+    "others' average strategies, her runs held) stays the same",
     "solution": "approximate: CFR+ (regret matching, regrets floored at 0, the average "
     "strategy weighted by iteration), stopped when the NashConv is at most 0.001 of the "
     "payoff range (2), after 20000 iterations, or at the time budget; the NashConv (the sum "
@@ -600,11 +663,17 @@ def approximate(
     goes_on: continuation.Table,
     odds: Odds,
     budget: Budget,
+    role: str | None = None,
 ) -> dict[str, Any]:
-    """The approximate equilibrium's figures and the stage game, as JSON-able dicts."""
+    """The approximate equilibrium's figures and the stage game, as JSON-able dicts
+    (``role``: the pending claim's, whose answers' ranges are given)."""
     game = build_multi_stage(log, claimant, cells[0], goes_on, odds=odds, budget=budget)
     approx = solve(game, budget=budget)
-    figures = {**result_json(game, approx), "stage_game": stage_json(game)}
+    figures = {
+        **result_json(game, approx),
+        "goes_on_ranges": goes_on_ranges(game, approx, role) if role else [],
+        "stage_game": stage_json(game),
+    }
     if approx.stopped == TIME_BUDGET:  # the figures reached are kept, marked unfinished
         figures |= {"finished": False, "unfinished": f"{TIME_BUDGET} before CFR's target"}
     return figures
@@ -632,6 +701,15 @@ def render_lines(result: dict[str, Any]) -> list[str]:
             f"{name}'s information states:"
         )
         lines += [f"  {key:<11} {float(p):.4f}" for key, p in rows.items()]
+    for row in result["goes_on_ranges"]:
+        low, high = row["interval95"]
+        holds = "holds" if row["holds_within_interval"] else "may change"
+        lines.append(
+            f"goes on ({row['state']}; you {row['you']}): {row['value_float']:+.4f} "
+            f"[{low:+.4f}, {high:+.4f}]; your best answer to the pending claim stays the same "
+            f"from {row['holds_from']:+.4f} to {row['holds_to']:+.4f}: {holds} within the "
+            "interval"
+        )
     lines.append(
         "value (approximate, over the perspective's worlds): "
         + ", ".join(f"{p} {v:+.4f}" for p, v in result["value_float"].items())

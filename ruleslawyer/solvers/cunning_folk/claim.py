@@ -236,20 +236,7 @@ def sensitivity(answers: Answers, me: int, goes_on: Table) -> list[dict[str, Any
                 low = max(low, turn)
             else:
                 high = min(high, turn)
-        interval = list(goes_on.interval(state, k))
-        out.append(
-            {
-                "state": state_text(state),
-                "marks": list(state),
-                "you": k + 1,
-                "value": str(value),
-                "value_float": float(value),
-                "interval95": [round(interval[0], 4), round(interval[1], 4)],
-                "holds_from": round(low, 4),
-                "holds_to": round(high, 4),
-                "holds_within_interval": low <= interval[0] and interval[1] <= high,
-            }
-        )
+        out.append(goes_on.holds(state, k, low, high))
     return out
 
 

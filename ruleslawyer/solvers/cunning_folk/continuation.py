@@ -127,6 +127,23 @@ class Table:
             out[p] = self.value(state, k)
         return tuple(out)
 
+    def holds(self, state: tuple[int, ...], k: int, low: float, high: float) -> dict[str, Any]:
+        """Position ``k``'s value in ``state`` with its 95% interval and the range
+        ``low``..``high`` over which an answer resting on it stays the same."""
+        value = float(self.value(state, k))
+        interval = self.interval(state, k)
+        return {
+            "state": state_text(state),
+            "marks": list(state),
+            "you": k + 1,
+            "value": str(self.value(state, k)),
+            "value_float": value,
+            "interval95": [round(interval[0], 4), round(interval[1], 4)],
+            "holds_from": round(low, 4) + 0.0,
+            "holds_to": round(high, 4) + 0.0,
+            "holds_within_interval": low <= interval[0] + 1e-9 and interval[1] <= high + 1e-9,
+        }
+
     def state(self, marks: Sequence[int], mover: int) -> tuple[int, ...] | None:
         """The table state these suspected cards and mover stand for (None: one player left)."""
         order = _order(marks, mover)

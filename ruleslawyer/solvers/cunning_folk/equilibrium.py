@@ -810,7 +810,8 @@ def equilibrium(
     base = stage_log(log, pending)
     try:
         if not two and multi is not None:
-            figures = multi.solve(base, claimant, cells, goes_on, odds, budget)
+            role = pending.role if pending is not None else None
+            figures = multi.solve(base, claimant, cells, goes_on, odds, budget, role)
             return {"finished": True, "worlds": worlds.total, **head, **figures}
         game = build_stage(base, claimant, cells, goes_on, odds=odds, budget=budget)
         eq = solve(game, budget)

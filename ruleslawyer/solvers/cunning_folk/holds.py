@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ruleslawyer.solvers.cunning_folk.continuation import state_text, stated
+from ruleslawyer.solvers.cunning_folk.continuation import stated
 from ruleslawyer.solvers.cunning_folk.stage import Position
 
 STEPS = 20  # bisection steps: 2 / 2**20 is under 1e-5
@@ -52,21 +52,7 @@ def ranges(
 
         low = _edge(holds, -1 - float(value))
         high = _edge(holds, 1 - float(value))
-        interval = table.interval(state, k)
-        out.append(
-            {
-                "state": state_text(state),
-                "marks": list(state),
-                "you": k + 1,
-                "value": str(value),
-                "value_float": float(value),
-                "interval95": [round(interval[0], 4), round(interval[1], 4)],
-                "holds_from": round(float(value) + low, 4),
-                "holds_to": round(float(value) + high, 4),
-                "holds_within_interval": float(value) + low <= interval[0] + 1e-9
-                and interval[1] <= float(value) + high + 1e-9,
-            }
-        )
+        out.append(table.holds(state, k, float(value) + low, float(value) + high))
     return out
 
 

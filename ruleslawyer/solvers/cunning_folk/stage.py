@@ -151,28 +151,76 @@ def run_stakes(pos: Position, marks: Sequence[int], runner: int, seat: int) -> S
     )
 
 
+After = tuple[Fraction, tuple[int, ...], int, int | None]  # share, marks, mover, winner
+
+
+def afters(
+    pos: Position, marks: Sequence[int], role: str, acts: bool, run: Mapping[str, int] | None
+) -> list[After]:
+    """Where the stage leaves the game once the claim is answered (``marks``) and the
+    claimant acts or not: each way with its share, the suspected cards, who moves next and
+    the winner (None while the game goes on); ``run``: how an elder run ends (weights per
+    end) when the claim earns one."""
+    marks = tuple(marks)
+    claimant = pos.claimant
+    if over(marks):
+        return [(Fraction(1), marks, claimant, None)]
+    if acts and role in ELDERS:
+        if run is None:
+            raise ValueError("an elder claim that acts needs its run's ends")
+        total = sum(run.values())
+        after = pos.left(marks, claimant)
+        failed = penalise(marks, (claimant,))
+        where_ = {
+            WON: (marks, after, claimant),
+            FAILED: (failed, pos.left(failed, claimant), None),
+            STOPPED: (marks, after, None),
+            EXHAUSTED: (marks, after, None),
+            REFUTED: (marks, after, after),
+        }
+        return [(Fraction(run[end], total), *where_[end]) for end in ENDS if run.get(end)]
+    mover = claimant if acts and role == GOOD_WITCH else pos.left(marks, claimant)
+    return [(Fraction(1), marks, mover, None)]
+
+
 def action_values(
     pos: Position, marks: Sequence[int], role: str, acts: bool, run: Mapping[str, int] | None
 ) -> Values:
     """Each seat's expected value once the claim is answered (``marks``) and the claimant
     acts or not; ``run``: how an elder run ends (weights per end) when the claim earns one."""
-    n = len(marks)
-    claimant = pos.claimant
-    if over(marks):
-        return pos.values(marks, claimant)
-    if acts and role in ELDERS:
-        if run is None:
-            raise ValueError("an elder claim that acts needs its run's ends")
-        ends = end_values(pos, marks, claimant)
-        total = sum(run.values())
-        out = [Fraction(0)] * n
-        for end in ENDS:
-            if run.get(end):
-                share = Fraction(run[end], total)
-                out = [o + share * v for o, v in zip(out, ends[end], strict=True)]
-        return tuple(out)
-    mover = claimant if acts and role == GOOD_WITCH else pos.left(marks, claimant)
-    return pos.values(marks, mover)
+    out = [Fraction(0)] * len(marks)
+    for share, left, mover, winner in afters(pos, marks, role, acts, run):
+        values = won(len(marks), winner) if winner is not None else pos.values(left, mover)
+        out = [o + share * v for o, v in zip(out, values, strict=True)]
+    return tuple(out)
+
+
+def terms(
+    pos: Position,
+    marks: Sequence[int],
+    role: str,
+    acts: bool,
+    run: Mapping[str, int] | None,
+    seat: int,
+) -> tuple[Fraction, dict[tuple[tuple[int, ...], int], Fraction]]:
+    """``seat``'s value as a constant plus a share of each continuation value it rests on:
+    keys (table state, the seat's place in it)."""
+    const = Fraction(0)
+    shares: dict[tuple[tuple[int, ...], int], Fraction] = {}
+    for share, left, mover, winner in afters(pos, marks, role, acts, run):
+        state = pos.goes_on.state(left, mover)
+        if winner is not None or state is None or left[seat] >= 2:
+            const += share * (
+                won(len(left), winner)[seat]
+                if winner is not None
+                else pos.values(left, mover)[seat]
+            )
+            continue
+        n = len(left)
+        order = [p for k in range(n) if left[p := (mover + k) % n] < 2]
+        key = (state, order.index(seat))
+        shares[key] = shares.get(key, Fraction(0)) + share
+    return const, shares
 
 
 @dataclass(frozen=True)
@@ -191,6 +239,13 @@ class Leaf:
         """``seat``'s value here: ``own`` the claimant's run as it ends in her worlds."""
         run = self.hers if own else self.his
         return action_values(pos, self.marks, self.role, self.acts, run)[seat]
+
+    def terms(
+        self, pos: Position, seat: int, own: bool
+    ) -> tuple[Fraction, dict[tuple[tuple[int, ...], int], Fraction]]:
+        """``seat``'s value here as a constant and shares of continuation values."""
+        run = self.hers if own else self.his
+        return terms(pos, self.marks, self.role, self.acts, run, seat)
 
 
 def outcome_text(pos: Position, marks: Sequence[int], before: Sequence[int], me: int = -1) -> str:
