@@ -90,7 +90,7 @@ def marks_table(mine: Fraction, theirs: Fraction, base: dict[int, Fraction] | No
     For hand-worked answers that must not rest on sampled figures."""
     import itertools
 
-    from ruleslawyer.solvers.cunning_folk.continuation import stated
+    from ruleslawyer.solvers.cunning_folk.goes_on.continuation import stated
 
     values = {}
     for n in (2, 3, 4):

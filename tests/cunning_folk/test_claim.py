@@ -27,8 +27,8 @@ from ruleslawyer.models.cunning_folk.play import (
 )
 from ruleslawyer.models.cunning_folk.record import _rulings, dump_log, events_of
 from ruleslawyer.models.cunning_folk.village import CELLS, bonus_setup, standard_setup
-from ruleslawyer.solvers.cunning_folk import continuation
 from ruleslawyer.solvers.cunning_folk.advise import advise, claim_outcomes, pending_claim
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
 from ruleslawyer.solvers.cunning_folk.reference import reference_claim, worlds
 from tests.cunning_folk.helpers import log_of, marks_table, random_rules
 

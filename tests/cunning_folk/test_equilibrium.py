@@ -20,7 +20,6 @@ from ruleslawyer.models.cunning_folk.log import Log
 from ruleslawyer.models.cunning_folk.play import Table
 from ruleslawyer.models.cunning_folk.record import dump_log, play_and_record
 from ruleslawyer.models.cunning_folk.village import CELLS, standard_setup
-from ruleslawyer.solvers.cunning_folk import continuation
 from ruleslawyer.solvers.cunning_folk.advise import claim_outcomes, pending_claim
 from ruleslawyer.solvers.cunning_folk.equilibrium import (
     PASS,
@@ -30,7 +29,8 @@ from ruleslawyer.solvers.cunning_folk.equilibrium import (
     solve,
     stage_log,
 )
-from ruleslawyer.solvers.cunning_folk.views import TooMany
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
+from ruleslawyer.solvers.cunning_folk.stage.views import TooMany
 from tests.cunning_folk.helpers import log_of, marks_table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,11 +3,11 @@
 Everything is exact over the worlds of :func:`~.worlds.filter_worlds` (the end villages
 with their integer weights), so it shares ``deduce``'s prior and hidden-swap weighting:
 
-- a pending claim (:mod:`.claim`): its chance of being true, and challenging against
+- a pending claim (:mod:`.stage.claim`): its chance of being true, and challenging against
   accepting as branches with each seat's value, the claimant's elder run planned over
-  her own worlds (:mod:`.views`: what she has seen, never what only you saw) and played
+  her own worlds (:mod:`.stage.views`: what she has seen, never what only you saw) and played
   out in yours; a game that goes on worth the continuation table's value
-  (:mod:`.continuation`), with the range of each such value over which the answer holds;
+  (:mod:`.goes_on.continuation`), with the range of each such value over which the answer holds;
 - a run in progress: the next pick or stop of your own elder run, each option valued;
   another player's run, planned over their worlds, scored over yours;
 - :func:`information_gain`: for each cell, the expected information (bits) that
@@ -48,16 +48,6 @@ from ruleslawyer.models.cunning_folk.village import (
     ROLES,
     VILLAGER,
 )
-from ruleslawyer.solvers.cunning_folk import continuation
-from ruleslawyer.solvers.cunning_folk.claim import (
-    Answers,
-    Claim,
-    better,
-    branch_json,
-    outcomes,
-    sensitivity,
-    summary,
-)
 from ruleslawyer.solvers.cunning_folk.deduce import (
     DEFAULT_MAX_SECONDS,
     assumptions,
@@ -72,9 +62,19 @@ from ruleslawyer.solvers.cunning_folk.elder import (
     WON,
     ElderPlan,
 )
-from ruleslawyer.solvers.cunning_folk.runs import Planner, play_out
-from ruleslawyer.solvers.cunning_folk.stage import ACTIONS, Position, run_stakes
-from ruleslawyer.solvers.cunning_folk.views import TooMany, Views, views
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
+from ruleslawyer.solvers.cunning_folk.stage.claim import (
+    Answers,
+    Claim,
+    better,
+    branch_json,
+    outcomes,
+    sensitivity,
+    summary,
+)
+from ruleslawyer.solvers.cunning_folk.stage.ends import ACTIONS, Position, run_stakes
+from ruleslawyer.solvers.cunning_folk.stage.runs import Planner, play_out
+from ruleslawyer.solvers.cunning_folk.stage.views import TooMany, Views, views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
 
 __all__ = ["ACTIONS", "Claim", "advise", "claim_outcomes", "information_gain", "pending_claim"]

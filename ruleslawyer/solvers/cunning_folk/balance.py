@@ -57,7 +57,6 @@ from ruleslawyer.models.cunning_folk.village import (
     cards_of,
 )
 from ruleslawyer.solvers.balance_stats import rate
-from ruleslawyer.solvers.cunning_folk import continuation
 from ruleslawyer.solvers.cunning_folk.advise import (
     WIN_WEIGHT,
     Claim,
@@ -65,7 +64,8 @@ from ruleslawyer.solvers.cunning_folk.advise import (
     information_gain,
 )
 from ruleslawyer.solvers.cunning_folk.elder import plan
-from ruleslawyer.solvers.cunning_folk.views import TooMany
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
+from ruleslawyer.solvers.cunning_folk.stage.views import TooMany
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Worlds, filter_worlds
 
 RANDOM_POLICY = "random: a uniformly random legal move at every choice"

@@ -2,11 +2,11 @@
 player deciding from what they know.
 
 The claimant has looked at the pending claim's cell. Her type is her information state
-(what she has seen alone, :mod:`.views`) and the card there; every other player still in
+(what she has seen alone, :mod:`.stage.views`) and the card there; every other player still in
 answers in turn from her left, seeing the claim and the earlier answers
 (``cunning-folk/challenge-order=from-left``), each in their own information state (the
 perspective in his). Each player's payoff is their own value (+1 they win, -1 they lose,
-a game that goes on at its continuation value: :mod:`.stage`), so the game is not
+a game that goes on at its continuation value: :mod:`.stage.ends`), so the game is not
 zero-sum; an elder claim's run is planned over the claimant's own worlds.
 
 Whose worlds weigh what: each player weighs the card by their own worlds (the claimant
@@ -36,12 +36,12 @@ import numpy as np
 from ruleslawyer.budget import Budget
 from ruleslawyer.models.cunning_folk.log import Log
 from ruleslawyer.models.cunning_folk.village import CELLS, CLAIMABLE, ELDERS, LIAR
-from ruleslawyer.solvers.cunning_folk import continuation
-from ruleslawyer.solvers.cunning_folk.claim import position
 from ruleslawyer.solvers.cunning_folk.equilibrium import PASS, Multi
-from ruleslawyer.solvers.cunning_folk.runs import Planner, play_out, where
-from ruleslawyer.solvers.cunning_folk.stage import Leaf, answered, over, run_stakes
-from ruleslawyer.solvers.cunning_folk.views import views
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
+from ruleslawyer.solvers.cunning_folk.stage.claim import position
+from ruleslawyer.solvers.cunning_folk.stage.ends import Leaf, answered, over, run_stakes
+from ruleslawyer.solvers.cunning_folk.stage.runs import Planner, play_out, where
+from ruleslawyer.solvers.cunning_folk.stage.views import views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds
 
 TIME_BUDGET = "the time budget ended"

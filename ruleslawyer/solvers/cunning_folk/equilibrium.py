@@ -2,11 +2,11 @@
 player decides from what they know (three or four players: :mod:`.cfr`).
 
 The stage, two players. The claimant is in one of her information states (what she has
-seen alone: her looks, her swaps; :mod:`.views`), each weighted by the perspective's
+seen alone: her looks, her swaps; :mod:`.stage.views`), each weighted by the perspective's
 worlds. She chooses the cell to look at (or is given it: ``--cell``), sees its card, and
 passes or claims (every claim a log may hold: any character but the liar; having seen the
 liar she must claim). The perspective, who sees the cell and the claim, challenges or
-accepts. What follows is valued as in :mod:`.stage` (a game that goes on at the
+accepts. What follows is valued as in :mod:`.stage.ends` (a game that goes on at the
 continuation table's value), an elder run planned over the claimant's own worlds.
 
 Each side best-responds from its own knowledge: she weighs the card she may see and her
@@ -35,9 +35,7 @@ from ruleslawyer.budget import Budget
 from ruleslawyer.errors import BudgetExceeded, InputError
 from ruleslawyer.models.cunning_folk.log import Log
 from ruleslawyer.models.cunning_folk.village import CELLS, CLAIMABLE, ELDERS, LIAR
-from ruleslawyer.solvers.cunning_folk import continuation
 from ruleslawyer.solvers.cunning_folk.advise import check_in_game, goes_on_text
-from ruleslawyer.solvers.cunning_folk.claim import Claim, position
 from ruleslawyer.solvers.cunning_folk.deduce import (
     DEFAULT_MAX_SECONDS,
     assumptions,
@@ -45,16 +43,18 @@ from ruleslawyer.solvers.cunning_folk.deduce import (
 )
 from ruleslawyer.solvers.cunning_folk.exact import rational
 from ruleslawyer.solvers.cunning_folk.exact import solve as solve_exact
-from ruleslawyer.solvers.cunning_folk.holds import ranges
-from ruleslawyer.solvers.cunning_folk.runs import Planner, play_out, twins, where
-from ruleslawyer.solvers.cunning_folk.stage import (
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
+from ruleslawyer.solvers.cunning_folk.goes_on.holds import ranges
+from ruleslawyer.solvers.cunning_folk.stage.claim import Claim, position
+from ruleslawyer.solvers.cunning_folk.stage.ends import (
     Leaf,
     Position,
     answered,
     over,
     run_stakes,
 )
-from ruleslawyer.solvers.cunning_folk.views import TooMany, Views, views
+from ruleslawyer.solvers.cunning_folk.stage.runs import Planner, play_out, twins, where
+from ruleslawyer.solvers.cunning_folk.stage.views import TooMany, Views, views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
 
 PASS = "pass"

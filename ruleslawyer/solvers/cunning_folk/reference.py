@@ -1,8 +1,8 @@
 """The plain reference for a pending claim, each player deciding from what they know:
 brute force on the state machine, standard library only.
 
-Written from the rulebook, sharing no code with the fast solvers (:mod:`.views`,
-:mod:`.elder`, :mod:`.stage`, :mod:`.claim`):
+Written from the rulebook, sharing no code with the fast solvers (:mod:`.stage.views`,
+:mod:`.elder`, :mod:`.stage.ends`, :mod:`.stage.claim`):
 
 - a world is a deal and an outcome for every hidden swap; it is replayed event by event
   ("pick it up and look at it without showing any other players": each look records the

@@ -17,20 +17,14 @@ depend on the cards. Each figure is sampled: its games, and a 95% Wilson interva
 each seat's win rate (the value's interval is ``2 x`` that, shifted by the unended share).
 
 ``ruleslawyer/data/cunning-folk-continuation.toml`` is the shipped table; it is
-regenerated, game for game, by::
-
-    .venv/bin/python -m ruleslawyer.solvers.cunning_folk.continuation --games 1000
-
+regenerated, game for game, by :mod:`.selfplay` (the command is in the file's header).
 Each state's first :data:`CHECK_GAMES` games are kept apart (``check_wins``) so a test
 can replay them exactly.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import random
-import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -186,108 +180,12 @@ def stated(values: Mapping[tuple[int, ...], Sequence[Fraction]], method: str) ->
     return Table((), None, method, {k: tuple(v) for k, v in values.items()})
 
 
-def play_state(marks: tuple[int, ...], game: int, seed: int = SEED) -> tuple[int, int]:
-    """One game of ``marks``'s state: the winning position (-1: unended) and its moves."""
-    from ruleslawyer.models.cunning_folk.play import Table as Rules
-    from ruleslawyer.models.cunning_folk.village import standard_setup
-    from ruleslawyer.solvers.cunning_folk.balance import advise_policy, play
-
-    k = len(marks)
-    names = ["me", "bea", "cal", "dan"][:k]
-    table = Rules(standard_setup(), k)
-    rng = random.Random(f"{seed}/continuation/{''.join(map(str, marks))}/{game}")
-    head = {"setup": "standard", "players": names}
-    done = play(table, head, [advise_policy] * k, rng, MAX_MOVES, marks=marks, goes_on=zero())
-    return done.winner, len(done.moves)
-
-
-def estimate(marks: tuple[int, ...], games: int, seed: int = SEED, first: int = 0) -> Row:
-    """Games ``first`` .. ``first + games - 1`` of ``marks``'s state, counted."""
-    wins = [0] * len(marks)
-    unended = 0
-    for g in range(first, first + games):
-        winner, _ = play_state(marks, g, seed)
-        if winner < 0:
-            unended += 1
-        else:
-            wins[winner] += 1
-    return Row(marks, games, tuple(wins), unended)
-
-
 def states(players: Sequence[int] = (2, 3, 4)) -> list[tuple[int, ...]]:
     """Every state: 2 to 4 players in (``players``), each clear or suspected."""
     return [m for k in players for m in itertools.product((0, 1), repeat=k)]
-
-
-def head(command: str, seed: int) -> str:
-    """The table file's opening lines: what it is and the command that makes it."""
-    lines = [
-        "# Cunning Folk: what a game that goes on is worth to each seat (sampled).",
-        f"# Regenerate (each --players part, then the parts one after another): {command}",
-        "# marks: the players still in, from the one to move next (1: holds a suspected card);",
-        "# wins: games won by each of them; unended: games with no winner after 400 moves;",
-        f"# check_*: the first {CHECK_GAMES} of those games (replayed by the tests).",
-        'provenance = "sampled"',
-        f"method = {_toml(METHOD)}",
-        f"seed = {seed}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def block(row: Row, check: Row) -> str:
-    """One state's sample as TOML."""
-    lines = [
-        "",
-        "[[state]]",
-        f"marks = {list(row.marks)}",
-        f"games = {row.games}",
-        f"wins = {list(row.wins)}",
-        f"unended = {row.unended}",
-        f"check_games = {check.games}",
-        f"check_wins = {list(check.wins)}",
-        f"check_unended = {check.unended}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _toml(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def check_rows() -> dict[tuple[int, ...], dict[str, Any]]:
     """The shipped table's check samples, by state."""
     text = resources.files("ruleslawyer.data").joinpath(DATA).read_text("utf-8")
     return {tuple(r["marks"]): r for r in tomllib.loads(text)["state"]}
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Regenerate the Cunning Folk continuation table.")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--players", default="2,3,4", help="players in: the states to sample")
-    parser.add_argument("--no-head", action="store_true", help="the states only (a later part)")
-    parser.add_argument("-o", "--output", default="-")
-    args = parser.parse_args(argv)
-    players = [int(p) for p in args.players.split(",")]
-    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
-    if not args.no_head:
-        command = ".venv/bin/python -m ruleslawyer.solvers.cunning_folk.continuation"
-        out.write(head(f"{command} --games N --players K --seed {args.seed}", args.seed))
-    for marks in states(players):
-        check = estimate(marks, min(CHECK_GAMES, args.games), args.seed)
-        rest = estimate(marks, args.games - check.games, args.seed, check.games)
-        whole = Row(
-            marks,
-            args.games,
-            tuple(a + b for a, b in zip(check.wins, rest.wins, strict=True)),
-            check.unended + rest.unended,
-        )
-        out.write(block(whole, check))
-        out.flush()
-        print(f"{marks}: {whole.wins} unended {whole.unended}", file=sys.stderr)
-    if out is not sys.stdout:
-        out.close()
-
-
-if __name__ == "__main__":
-    main()

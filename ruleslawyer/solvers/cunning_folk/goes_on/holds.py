@@ -1,7 +1,7 @@
 """How far each continuation value may move before a two-player equilibrium stops being one.
 
 The stage's payoffs rest on the sampled continuation values (:mod:`.continuation`). Every
-leaf (:class:`.stage.Leaf`) is linear in them, the runs' plans held: so, for each value
+leaf (:class:`.stage.ends.Leaf`) is linear in them, the runs' plans held: so, for each value
 the stage reaches (a state of the table and the perspective's place in it; the
 claimant's value there is its negative, two players being zero-sum there), the payoffs
 move along a line as it does. The equilibrium printed stays an equilibrium (each side's
@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ruleslawyer.solvers.cunning_folk.continuation import stated
-from ruleslawyer.solvers.cunning_folk.stage import Position
+from ruleslawyer.solvers.cunning_folk.goes_on.continuation import stated
+from ruleslawyer.solvers.cunning_folk.stage.ends import Position
 
 STEPS = 20  # bisection steps: 2 / 2**20 is under 1e-5
 # Every (state, the perspective's place) a two-player stage can reach.

@@ -1,7 +1,7 @@
 """Elder runs planned over the runner's own worlds and played out in another's.
 
 A runner chooses each pick from what they know (:mod:`.views`: their own worlds), for
-their own stakes (:func:`.stage.run_stakes`: a win, a suspected card, stopping where
+their own stakes (:func:`.ends.run_stakes`: a win, a suspected card, stopping where
 ``may-stop`` lets them, declining where ``may-decline`` does). How the run then ends is
 scored over the perspective's worlds: the same plan followed in each of the
 perspective's villages (:meth:`.elder.Policy.play`). The plans are cached by the belief

@@ -3,11 +3,11 @@
 The advised player (the log's perspective) challenges or accepts; the other players
 still in accept. The claim is true with the chance the perspective's worlds give it; a
 caught bluff, a wrong challenge and the claimed action follow the rulebook
-(:mod:`.stage`). An elder claim's run is the claimant's: planned over her own worlds
+(:mod:`.ends`). An elder claim's run is the claimant's: planned over her own worlds
 (what she has seen, the card she has just looked at, never what only the perspective
 saw: :mod:`.views`) for her own stakes, and played out in each of the perspective's
 worlds (:mod:`.runs`). A game that goes on is worth the continuation table's value
-(:mod:`.continuation`), not 0.
+(:mod:`.goes_on.continuation`), not 0.
 
 :func:`outcomes` lists both answers' branches; :func:`sensitivity` says, for each
 continuation value the answer rests on, the range over which the better answer stays
@@ -26,10 +26,9 @@ import numpy as np
 
 from ruleslawyer.models.cunning_folk.log import Log
 from ruleslawyer.models.cunning_folk.village import ELDERS, GOOD_WITCH, VAGRANT, VILLAGER
-from ruleslawyer.solvers.cunning_folk.continuation import Table, state_text
 from ruleslawyer.solvers.cunning_folk.elder import ENDS, EXHAUSTED, FAILED, STOPPED
-from ruleslawyer.solvers.cunning_folk.runs import Planner, play_out, where
-from ruleslawyer.solvers.cunning_folk.stage import (
+from ruleslawyer.solvers.cunning_folk.goes_on.continuation import Table, state_text
+from ruleslawyer.solvers.cunning_folk.stage.ends import (
     ACTIONS,
     END_TEXT,
     Position,
@@ -42,7 +41,8 @@ from ruleslawyer.solvers.cunning_folk.stage import (
     penalise,
     run_stakes,
 )
-from ruleslawyer.solvers.cunning_folk.views import Views
+from ruleslawyer.solvers.cunning_folk.stage.runs import Planner, play_out, where
+from ruleslawyer.solvers.cunning_folk.stage.views import Views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE
 
 WIN, LOSS, OPEN = "win", "loss", "open"

@@ -6,7 +6,7 @@ suspected card, then the card is flipped to the ostracized side"), then the clai
 takes the action it earned ("If no one challenges your claim, take the action";
 challenged, only a true claim acts). The game ends when one player is left or an elder
 run identifies every opposing card; otherwise it goes on, valued by the continuation
-table (:mod:`.continuation`): each seat's P(win) - P(another wins) from there, by who
+table (:mod:`.goes_on.continuation`): each seat's P(win) - P(another wins) from there, by who
 is in, who holds a suspected card and who moves next (the claimant again after a good
 witch's "another turn immediately", else the next player in on the claimant's left).
 
@@ -31,7 +31,6 @@ from ruleslawyer.models.cunning_folk.village import (
     VILLAGER,
     Setup,
 )
-from ruleslawyer.solvers.cunning_folk.continuation import Table
 from ruleslawyer.solvers.cunning_folk.elder import (
     ENDS,
     EXHAUSTED,
@@ -41,6 +40,7 @@ from ruleslawyer.solvers.cunning_folk.elder import (
     WON,
     Stakes,
 )
+from ruleslawyer.solvers.cunning_folk.goes_on.continuation import Table
 
 Values = tuple[Fraction, ...]
 
