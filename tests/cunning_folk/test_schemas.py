@@ -64,6 +64,10 @@ SHAPES = [
     ("equilibrium", lambda t: [str(CF / "pending-claim.toml")], {0}),
     ("equilibrium", lambda t: [players("pending-claim.toml", 4, t)], {0}),
     ("equilibrium", lambda t: [str(CF / "two-players.toml"), "--max-seconds", "1e-9"], {3}),
+    # issue 38's fuzz: three and four players, a pending claim, other odds, cut short
+    ("equilibrium", lambda t: [str(CF / "pending-claim.toml"), "--swap-odds", "3:1"], {0}),
+    ("equilibrium", lambda t: [str(CF / "pending-claim.toml"), "--max-seconds", "1e-9"], {3}),
+    ("equilibrium", lambda t: [players("pending-claim.toml", 4, t), "--max-seconds", "1e-9"], {3}),
     ("balance", lambda t: ["--games", "2", "--players", "2"], {0}),
     ("balance", lambda t: ["--games", "1", "--setup", "scoundrels", "--policies", "random"], {0}),
     ("balance", lambda t: ["--games", "2", "--max-seconds", "1e-9"], {3}),
@@ -104,3 +108,21 @@ def test_the_schemas_reject_what_issue_38_found(monkeypatch) -> None:
     found = run("advise", [str(CF / "two-players.toml")], {0}, monkeypatch)
     broken = {**found, "claim": {**found["claim"], "best": "maybe"}}
     assert list(advise.iter_errors(broken))
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_cfr_cut_short_fits_the_schema(n, tmp_path, monkeypatch) -> None:
+    # The budget ends CFR+ after its first 100 iterations, before its NashConv target:
+    # the figures reached are printed, marked unfinished (exit 3), in the schema's shape.
+    from ruleslawyer.solvers.cunning_folk import cfr
+
+    class Spent:
+        def spent(self, states: int = 0) -> bool:
+            return True
+
+    solve = cfr.solve
+    monkeypatch.setattr(cfr, "solve", lambda g, budget: solve(g, target=0, budget=Spent()))
+    document = run("equilibrium", [players("pending-claim.toml", n, tmp_path)], {3}, monkeypatch)
+    assert document["finished"] is False and document["stopped"] == cfr.TIME_BUDGET
+    assert isinstance(document["worlds"], int) and document["pending_claim"]["cell"] == "C3"
+    jsonschema.Draft202012Validator(schema("cunning-folk-equilibrium")).validate(document)
