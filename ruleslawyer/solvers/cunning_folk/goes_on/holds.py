@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
-from ruleslawyer.solvers.cunning_folk.goes_on.continuation import stated
 from ruleslawyer.solvers.cunning_folk.stage.ends import Position
 
 STEPS = 20  # bisection steps: 2 / 2**20 is under 1e-5
@@ -37,10 +37,16 @@ def ranges(
     over which ``eq`` stays an equilibrium of ``game`` (the others held)."""
     table = pos.goes_on
     her = pos.claimant
+    shares = [
+        [
+            [(leaf.terms(pos, me, False)[1], leaf.terms(pos, her, True)[1]) for leaf in pair]
+            for pair in info.leaves
+        ]
+        for info in game.infos
+    ]
     out = []
     for state, k in KEYS:
-        moved = _moved(pos, state, k, her, me)
-        d_mine, d_hers = _derivative(game, pos, moved, me)
+        d_mine, d_hers = _derivative(shares, state, k)
         if not any(any(v for pair in row for v in pair) for row in d_mine + d_hers):
             continue
         value = table.value(state, k)
@@ -56,35 +62,18 @@ def ranges(
     return out
 
 
-def _moved(pos: Position, state: tuple[int, ...], k: int, her: int, me: int) -> Position:
-    """The position with the perspective's value at (state, place k) one higher (hers one
-    lower), every other value as it was."""
-    table = pos.goes_on
-    values = {}
-    for s in [(a, b) for a in (0, 1) for b in (0, 1)]:
-        values[s] = [table.value(s, 0), table.value(s, 1)]
-    values[state][k] += 1
-    values[state][1 - k] -= 1
-    return replace(pos, goes_on=stated(values, "moved"))
+def _derivative(shares: list, state: tuple[int, ...], k: int) -> tuple[list, list]:
+    """How every payoff moves per unit of the perspective's value at (``state``, place
+    ``k``), the claimant's at the other place moving the other way (two players: zero-sum
+    there): each leaf is a constant plus shares of continuation values (``shares``: per
+    leaf, the perspective's and hers, from :meth:`.Leaf.terms`)."""
+    mine, other = (state, k), (state, 1 - k)
 
+    def slope(share: dict) -> Fraction:
+        return share.get(mine, Fraction(0)) - share.get(other, Fraction(0))
 
-def _derivative(game: Any, pos: Position, moved: Position, me: int) -> tuple[list, list]:
-    """How every payoff moves per unit of the moved value (each leaf is linear in it)."""
-    d_mine, d_hers = [], []
-    for info in game.infos:
-        rows_m, rows_h = [], []
-        for pair in info.leaves:
-            rows_m.append(
-                tuple(leaf.value(moved, me, False) - leaf.value(pos, me, False) for leaf in pair)
-            )
-            rows_h.append(
-                tuple(
-                    leaf.value(moved, pos.claimant, True) - leaf.value(pos, pos.claimant, True)
-                    for leaf in pair
-                )
-            )
-        d_mine.append(tuple(rows_m))
-        d_hers.append(tuple(rows_h))
+    d_mine = [tuple(tuple(slope(m) for m, _ in pair) for pair in info) for info in shares]
+    d_hers = [tuple(tuple(slope(h) for _, h in pair) for pair in info) for info in shares]
     return d_mine, d_hers
 
 
