@@ -1,27 +1,24 @@
-"""Cunning Folk `advise` on 30-event logs with 8 hidden swaps, beside `deduce` and brute force.
+"""Cunning Folk `advise` on 30-event logs with 8 hidden swaps, beside the old code and `deduce`.
 
-Run: .venv/bin/python benchmarks/cunning_folk_advise.py [--logs 4] [--brute 1] [--repeat 3]
+Run: .venv/bin/python benchmarks/cunning_folk_advise.py [--logs 4] [--repeat 3] [--old DIR]
 
-Target: advise on a 30-event log under 2 s.
+Target: advise on a 30-event log (examples/cunning-folk/thirty-events.toml) under 2 s.
 
 The logs are those of benchmarks/cunning_folk_deduce.py (the first is
-examples/cunning-folk/thirty-events.toml, the second the same with nothing
-seen), each with a pending claim added at the end where the log allows one
-(bea says C3 is the good elder). For each it prints the wall time of the whole
-`ruleslawyer cunning-folk advise` command in a fresh process, beside the wall
-time of `ruleslawyer cunning-folk deduce` on the same log in the same run (the
-reference; both the best of --repeat runs), the CPU time (user + system) of the advise
-process (the machine is shared: wall time also counts waiting), the in-process time of
-advise, and, for the first --brute logs, the plain references (every deal times every
-swap outcome replayed, then the information gain and the claim's chance from plain
-dictionaries; and the claim's game stakes played on the state machine,
-solvers/cunning_folk_advise_reference.py), checking they agree: `same` is yes when the
-information gain, the claim's chance and each answer's P(win), P(loss), P(open) all do.
+examples/cunning-folk/thirty-events.toml, the second the same with nothing seen), each with
+a pending claim added at the end where the log allows one (bea says C3 is the good elder).
+For each it prints the wall and CPU time of the whole `ruleslawyer cunning-folk advise`
+command in a fresh process, the same for the old code (the tree --old: the commit before
+per-player knowledge, made by `git archive 09bf77e | tar -x -C DIR`; its command run from
+that folder imports it), and of `ruleslawyer cunning-folk deduce` (the reference), all in
+the same run, each the best of --repeat; the claimant's information states in "me"'s
+worlds; and how advise ended (finished, or why not).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import resource
 import subprocess
@@ -50,86 +47,66 @@ def with_claim(document: dict, name: str) -> dict:
     return claimed
 
 
-def wall(command: str, path: Path, repeat: int) -> tuple[float, float]:
-    """The best of ``repeat`` wall times, and of CPU times, of the command in a fresh
-    process."""
-    best, cpu = math.inf, math.inf
+def timed(argv: list[str], cwd: Path, repeat: int) -> tuple[float, float, str]:
+    """The best of ``repeat`` wall times and CPU times of a command in a fresh process,
+    and its stdout."""
+    best, cpu, out = math.inf, math.inf, ""
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "ruleslawyer", "cunning-folk", command, str(path)],
-            check=True,
-            cwd=ROOT,
-            capture_output=True,
-        )
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
         best = min(best, time.perf_counter() - started)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-        cpu = min(cpu, used)
-    return best, cpu
+        cpu = min(cpu, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        out = done.stdout
+    return best, cpu, out
+
+
+def command(name: str, path: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "ruleslawyer",
+        "cunning-folk",
+        name,
+        str(path),
+        "--format",
+        "json",
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=int, default=4)
-    parser.add_argument("--brute", type=int, default=1, help="logs to brute-force (slow)")
     parser.add_argument("--repeat", type=int, default=3, help="wall times: best of this many")
+    parser.add_argument("--old", type=Path, default=Path("/tmp/cf-old"), help="the old tree")
     args = parser.parse_args()
-
-    from ruleslawyer.models.cunning_folk.village import CELLS
-    from ruleslawyer.solvers.cunning_folk.advise import advise, pending_claim
-    from ruleslawyer.solvers.cunning_folk.reference import reference_stakes
-    from ruleslawyer.solvers.cunning_folk.worlds import brute_force
-    from tests.cunning_folk.test_advise import reference_gain, reference_probability
-
     tmp = ROOT / "benchmarks" / ".cunning_folk_advise_log.toml"
     print(
-        f"{'log':<42} {'claim':>5} {'worlds':>9} {'advise wall s':>13} {'deduce wall s':>13} "
-        f"{'advise cpu s':>12} {'advise s':>8} {'brute s':>8}  same"
+        f"{'log':<42} {'claim':>5} {'worlds':>9} {'states':>6} {'advise wall s':>13} "
+        f"{'advise cpu s':>12} {'old wall s':>10} {'old cpu s':>9} {'deduce wall s':>13}  ended"
     )
-    for k, (name, document) in enumerate(logs(args.logs)):
+    for name, document in logs(args.logs):
         document = with_claim(document, name)
         tmp.write_text(dump_log(document))
-        advise_wall, advise_cpu = wall("advise", tmp, args.repeat)
-        deduce_wall, _ = wall("deduce", tmp, args.repeat)
-        log = parse_log(document, name)
-        claim = pending_claim(document, log)
-        started = time.perf_counter()
-        result = advise(log, claim)
-        inner = time.perf_counter() - started
-        brute, same = "-", "-"
-        if k < args.brute:
-            started = time.perf_counter()
-            ends = brute_force(log)
-            gains = {cell: reference_gain(ends, c) for c, cell in enumerate(CELLS)}
-            chance = claim and reference_probability(ends, claim.cell, claim.role)
-            stakes = claim and reference_stakes(log, claim, ends=ends)
-            brute = f"{time.perf_counter() - started:8.2f}"
-            fast = {row["cell"]: row["bits"] for row in result["investigate"]}
-            agree = all(math.isclose(fast[c], gains[c], abs_tol=1e-6) for c in CELLS)
-            agree &= claim is None or result["claim"]["true_fraction"] == str(chance)
-            agree &= not stakes or all(
-                result["claim"][answer]["game"][k] == str(stakes[answer][k])
-                for answer in ("challenge", "accept")
-                for k in ("win", "loss", "open")
-            )
-            same = "yes" if agree else "NO"
+        new_wall, new_cpu, out = timed(command("advise", tmp), ROOT, args.repeat)
+        old = ("-", "-")
+        if args.old.is_dir():
+            w, c, _ = timed(command("advise", tmp), args.old, args.repeat)
+            old = (f"{w:.2f}", f"{c:.2f}")
+        deduce_wall, _, _ = timed(command("deduce", tmp), ROOT, args.repeat)
+        result = json.loads(out)
+        claim = result.get("claim")
+        states = claim["claimant_classes"] if claim else "-"
+        ended = "finished" if result["finished"] else result["unfinished"]
+        worlds = result["worlds"] if result["worlds"] is not None else "-"
         print(
-            f"{name:<42} {'yes' if claim else 'no':>5} {result['worlds']:>9} {advise_wall:>13.2f} "
-            f"{deduce_wall:>13.2f} {advise_cpu:>12.2f} {inner:>8.2f} {brute:>8}  {same}"
+            f"{name:<42} {'yes' if CLAIM in document['event'] else 'no':>5} {worlds:>9} "
+            f"{states:>6} {new_wall:>13.2f} {new_cpu:>12.2f} {old[0]:>10} {old[1]:>9} "
+            f"{deduce_wall:>13.2f}  {ended}"
         )
     tmp.unlink(missing_ok=True)
-    floor = math.inf
-    for _ in range(args.repeat):
-        started = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "ruleslawyer", "--help"],
-            check=True,
-            cwd=ROOT,
-            capture_output=True,
-        )
-        floor = min(floor, time.perf_counter() - started)
+    floor, _, _ = timed([sys.executable, "-m", "ruleslawyer", "--help"], ROOT, args.repeat)
     print(f"floor, same run: `ruleslawyer --help` in a fresh process {floor:.2f} s")
 
 

@@ -1,55 +1,48 @@
-"""Cunning Folk `equilibrium` on 30-event two-player logs, beside a plain normal-form LP.
+"""Cunning Folk `equilibrium` on 30-event logs, beside the old code measured in the same run.
 
-Run: .venv/bin/python benchmarks/cunning_folk_equilibrium.py [--logs 3] [--repeat 3]
+Run: .venv/bin/python benchmarks/cunning_folk_equilibrium.py [--logs 3] [--repeat 2] [--three 2]
+     [--old DIR]
 
-Target: a 30-event two-player log answered exactly within 10 s.
+Target: a 30-event two-player log answered exactly, with the claimant's choice of cell,
+within 10 s.
 
-The logs: two-player standard games played on the state machine with the chooser of
+Two players: two-player standard games played on the state machine with the chooser of
 benchmarks/cunning_folk_deduce.py (bea claims evil witches often, seldom challenged; no
 elder runs), cut after 30 events, seen from "me", with a suspected card stated for each
-player (a caught bluff or a wrong challenge ends the game: the stakes where mixing
-appears). For each, the stage at C3 (bea looks there next): the wall time of the whole
-`ruleslawyer cunning-folk equilibrium LOG --cell C3` command in a fresh process (best
-of --repeat; its CPU time beside it, the machine being shared), the in-process times of
-building the stage (worlds and elder plans) and of solving it (the two sequence-form LPs
-and the exact check), and the plain reference in the same run: the stage as a matrix
-game over every pure strategy of both players (one action per card for the claimant,
-challenge-or-accept per claim for the challenger), solved by one LP. `same` is yes when
-its value equals the exact value to 1e-9.
+player (a caught bluff or a wrong challenge ends the game). For each: the wall and CPU
+time of the whole `ruleslawyer cunning-folk equilibrium LOG` command in a fresh process
+(the claimant chooses the cell), the same with `--cell C3`, and the old code's command
+with `--cell C3` (the old stage took the cell as given; the tree --old is the commit
+before per-player knowledge, made by `git archive 09bf77e | tar -x -C DIR`), each the best
+of --repeat; the claimant's information states and the stage's types; whether the answer
+is exact (checked by exact best responses).
 
-Three players (--three N): the first N 30-event logs of the `advise` benchmark (the
-first examples/cunning-folk/thirty-events.toml), each ending in bea's pending good-elder
-claim in C3 where the log allows one, and again with a suspected card stated for each
-player. Target: NashConv under 0.01 of the payoff range within 60 s. Columns: wall time
-of the whole `equilibrium` command in a fresh process beside `deduce` on the same log
-(the reference, same run), the CFR iterations, and the NashConv measured (absolute and
-as a share of the range, 2).
+Three players (--three N): the first N 30-event logs of the `advise` benchmark, each ending
+in bea's pending good-elder claim in C3 where the log allows one, and again with a
+suspected card stated for each player: the command beside the old code's and `deduce`
+(the reference), the CFR iterations and the NashConv measured (absolute and as a share of
+the payoff range, 2), or why it did not finish.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import math
+import json
 import random
-import resource
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.cunning_folk_deduce import blind, swap_heavy_chooser  # noqa: E402
+from benchmarks.cunning_folk_advise import CLAIM, timed, with_claim  # noqa: E402
+from benchmarks.cunning_folk_deduce import logs, swap_heavy_chooser  # noqa: E402
 from ruleslawyer.models.cunning_folk.log import parse_log  # noqa: E402
 from ruleslawyer.models.cunning_folk.play import Table  # noqa: E402
 from ruleslawyer.models.cunning_folk.record import dump_log, play_and_record  # noqa: E402
-from ruleslawyer.models.cunning_folk.village import CELLS, standard_setup  # noqa: E402
+from ruleslawyer.models.cunning_folk.village import standard_setup  # noqa: E402
 
 EVENTS = 30
-CELL = "C3"
-COMMAND = (sys.executable, "-m", "ruleslawyer", "cunning-folk", "equilibrium")
 
 
 def make_log(seed: int) -> dict | None:
@@ -73,80 +66,35 @@ def make_log(seed: int) -> dict | None:
         log = parse_log(document, f"seed {seed}")
     except Exception:  # the log makes more suspected cards certain than stated
         return None
-    return document if max(log.marks_now()) < 2 else None
+    return document if max(log.marks_now()) < 2 and not log.standing.pending else None
 
 
-def legal(document: dict) -> bool:
-    try:
-        parse_log(document, "log")
-    except Exception:  # an unchallenged claim's action missing, say
-        return False
-    return True
-
-
-def normal_form_value(game) -> float:
-    """The plain reference: the stage as a matrix game over pure strategies, one LP."""
-    import numpy as np
-    from scipy.optimize import linprog
-
-    rows = list(itertools.product(*(game.actions(i) for i in range(len(game.types)))))
-    cols = list(itertools.product((0, 1), repeat=len(game.claims)))
-    matrix = np.zeros((len(rows), len(cols)))
-    for r, picks in enumerate(rows):
-        for c, answers in enumerate(cols):
-            total = 0.0
-            for i, (p, a) in enumerate(zip(game.prior, picks, strict=True)):
-                if a != "pass":
-                    j = game.claims.index(a)
-                    mat = game.challenge if answers[j] else game.accept
-                    total += float(p) * float(mat[i][j])
-            matrix[r, c] = total
-    # The challenger mixes over columns maximising v with v <= row payoff for every row.
-    n = len(cols)
-    res = linprog(
-        np.r_[np.zeros(n), -1.0],
-        A_ub=np.c_[-matrix, np.ones(len(rows))],
-        b_ub=np.zeros(len(rows)),
-        A_eq=np.r_[np.ones(n), 0.0][None, :],
-        b_eq=[1.0],
-        bounds=[(0, None)] * n + [(None, None)],
-        method="highs",
-    )
-    return float(res.x[-1])
-
-
-def wall(
-    path: Path, repeat: int, cell: tuple[str, ...] = ("--cell", CELL), command: str = ""
-) -> tuple[float, float]:
-    """The best wall and CPU times of the command (``equilibrium`` unless ``command``)."""
-    best, cpu = math.inf, math.inf
-    argv = [*COMMAND[:-1], command] if command else list(COMMAND)
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.perf_counter()
-        subprocess.run(
-            [*argv, str(path), *cell],
-            check=True,
-            cwd=ROOT,
-            capture_output=True,
-        )
-        best = min(best, time.perf_counter() - started)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = min(cpu, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return best, cpu
+def command(path: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "ruleslawyer",
+        "cunning-folk",
+        "equilibrium",
+        str(path),
+        *extra,
+        "--format",
+        "json",
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=3, help="wall times: best of this many")
+    parser.add_argument("--repeat", type=int, default=2, help="wall times: best of this many")
     parser.add_argument("--three", type=int, default=2, help="three-player logs")
+    parser.add_argument("--old", type=Path, default=Path("/tmp/cf-old"), help="the old tree")
     args = parser.parse_args()
-
     tmp = ROOT / "benchmarks" / ".cunning_folk_equilibrium_log.toml"
     print(
-        f"{'log':<20} {'worlds':>7} {'types':>5} {'CLI wall s':>10} {'CLI cpu s':>9} "
-        f"{'stage s':>7} {'solve s':>7} {'exact':>5} {'value':>9} {'matrix s':>8}  same"
+        f"{'log':<12} {'worlds':>7} {'states':>6} {'types':>5} {'choice wall s':>13} "
+        f"{'choice cpu s':>12} {'C3 wall s':>9} {'C3 cpu s':>8} {'old C3 wall s':>13} "
+        f"{'old C3 cpu s':>12} {'exact':>5}"
     )
     seed, done = 2000, 0
     while done < args.logs:
@@ -155,23 +103,31 @@ def main() -> None:
         if document is None:
             continue
         done += 1
-        run(f"seed {seed}", document, tmp, args.repeat)
-        if legal(blind(document)):  # nothing seen: the most worlds (when still legal)
-            run(f"seed {seed} blind", blind(document), tmp, args.repeat)
-    three(args.three, tmp, args.repeat)
+        tmp.write_text(dump_log(document))
+        choice_wall, choice_cpu, out = timed(command(tmp), ROOT, args.repeat)
+        c3_wall, c3_cpu, _ = timed(command(tmp, "--cell", "C3"), ROOT, args.repeat)
+        old = ("-", "-")
+        if args.old.is_dir():
+            w, c, _ = timed(command(tmp, "--cell", "C3"), args.old, args.repeat)
+            old = (f"{w:.2f}", f"{c:.2f}")
+        result = json.loads(out)
+        stage = result.get("stage_game", {})
+        exact = "yes" if result.get("exact") else "no" if result["finished"] else "unfinished"
+        print(
+            f"seed {seed:<7} {result['worlds']:>7} {stage.get('classes', '-'):>6} "
+            f"{stage.get('types', '-'):>5} {choice_wall:>13.2f} {choice_cpu:>12.2f} "
+            f"{c3_wall:>9.2f} {c3_cpu:>8.2f} {old[0]:>13} {old[1]:>12} {exact:>5}"
+        )
+    three(args.three, tmp, args.repeat, args.old)
     tmp.unlink(missing_ok=True)
 
 
-def three(count: int, tmp: Path, repeat: int) -> None:
-    """The three-player rows: CFR's NashConv and the command's time beside `deduce`."""
-    import json
-
-    from benchmarks.cunning_folk_advise import CLAIM, with_claim
-    from benchmarks.cunning_folk_deduce import logs
-
+def three(count: int, tmp: Path, repeat: int, old_tree: Path) -> None:
+    """The three-player rows: CFR's NashConv and the command's time beside the old code's
+    and `deduce`'s."""
     print(
-        f"\n{'three-player log':<54} {'CLI wall s':>10} {'deduce wall s':>13} "
-        f"{'iterations':>10} {'NashConv':>9} {'of range':>9}"
+        f"\n{'three-player log':<54} {'wall s':>6} {'cpu s':>5} {'old wall s':>10} "
+        f"{'deduce wall s':>13} {'iterations':>10} {'NashConv':>9} {'of range':>9}"
     )
     rows = []
     for name, document in logs(count):
@@ -180,51 +136,30 @@ def three(count: int, tmp: Path, repeat: int) -> None:
             continue
         rows.append((name, document))
         marked = {**document, "suspected": {"me": 1, "bea": 1, "cal": 1}}
-        if legal(marked):  # everyone one card from ostracism: the stakes are higher
+        try:
+            parse_log(marked, name)
             rows.append((f"{name}, 1 card each", marked))
+        except Exception:  # the log makes more suspected cards certain than stated
+            pass
     for name, document in rows:
         tmp.write_text(dump_log(document))
-        cli_wall, _ = wall(tmp, repeat, ())
-        deduce_wall, _ = wall(tmp, repeat, (), "deduce")
-        done = subprocess.run(
-            [*COMMAND, str(tmp), "--format", "json"],
-            check=True,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        out = json.loads(done.stdout)
-        iterations = out["method"].split()[1]
+        cli_wall, cli_cpu, out = timed(command(tmp), ROOT, repeat)
+        old = "-"
+        if old_tree.is_dir():
+            old = f"{timed(command(tmp), old_tree, repeat)[0]:.2f}"
+        deduce = [sys.executable, "-m", "ruleslawyer", "cunning-folk", "deduce", str(tmp)]
+        deduce_wall, _, _ = timed(deduce, ROOT, repeat)
+        result = json.loads(out)
+        if result["finished"]:
+            figures = (
+                f"{result['method'].split()[1].rstrip(','):>10} {result['nash_conv']:>9.6f} "
+                f"{result['nash_conv_of_range']:>9.6f}"
+            )
+        else:
+            figures = f"unfinished: {result['unfinished']}"
         print(
-            f"{name:<54} {cli_wall:>10.2f} {deduce_wall:>13.2f} {iterations:>10} "
-            f"{out['nash_conv']:>9.6f} {out['nash_conv_of_range']:>9.6f}"
+            f"{name:<54} {cli_wall:>6.2f} {cli_cpu:>5.2f} {old:>10} {deduce_wall:>13.2f} {figures}"
         )
-
-
-def run(name: str, document: dict, tmp: Path, repeat: int) -> None:
-    """One log's row: the CLI, the stage, the solve and the plain reference."""
-    from ruleslawyer.solvers.cunning_folk.equilibrium import build_stage, solve
-    from ruleslawyer.solvers.cunning_folk.worlds import filter_worlds
-
-    tmp.write_text(dump_log(document))
-    cli_wall, cli_cpu = wall(tmp, repeat)
-    log = parse_log(document, name)
-    started = time.perf_counter()
-    worlds = filter_worlds(log)
-    game = build_stage(worlds, log, "bea", CELLS.index(CELL))
-    staged = time.perf_counter() - started
-    started = time.perf_counter()
-    eq = solve(game)
-    solved = time.perf_counter() - started
-    started = time.perf_counter()
-    reference = normal_form_value(game)
-    plain = time.perf_counter() - started
-    same = "yes" if abs(reference - float(eq.value)) <= 1e-9 else "NO"
-    print(
-        f"{name:<20} {worlds.total:>7} {len(game.types):>5} "
-        f"{cli_wall:>10.2f} {cli_cpu:>9.2f} {staged:>7.2f} {solved:>7.3f} "
-        f"{'yes' if eq.exact else 'no':>5} {eq.value!s:>9} {plain:>8.3f}  {same}"
-    )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from fractions import Fraction
 from typing import Any
 
 from ruleslawyer.models.cunning_folk.log import Log, parse_log
@@ -80,3 +81,22 @@ def log_of(
 ) -> Log:
     """Parse a log document the way the CLI does: through its TOML text."""
     return parse_log(tomllib.loads(dump_log(document)), source, cli_rulings)
+
+
+def marks_table(mine: Fraction, theirs: Fraction, base: dict[int, Fraction] | None = None):
+    """A stated continuation table: a seat's value is ``base[n]`` with ``n`` players in
+    (default 2/n - 1: even chances), plus ``mine`` if it holds a suspected card, plus
+    ``theirs`` for each other seat still in that holds one; the mover does not matter.
+    For hand-worked answers that must not rest on sampled figures."""
+    import itertools
+
+    from ruleslawyer.solvers.cunning_folk.goes_on.continuation import stated
+
+    values = {}
+    for n in (2, 3, 4):
+        for marks in itertools.product((0, 1), repeat=n):
+            even = Fraction(2, n) - 1 if base is None else base[n]
+            values[marks] = [
+                even + (mine if m else Fraction(0)) + theirs * (sum(marks) - m) for m in marks
+            ]
+    return stated(values, f"stated for a test: a suspected card {mine}, another's {theirs}")

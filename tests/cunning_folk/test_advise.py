@@ -28,7 +28,10 @@ from ruleslawyer.solvers.cunning_folk.advise import (
 )
 from ruleslawyer.solvers.cunning_folk.advise import advise as advise_log
 from ruleslawyer.solvers.cunning_folk.worlds import brute_force, filter_worlds
-from tests.cunning_folk.helpers import log_of, random_recording
+from tests.cunning_folk.helpers import log_of, marks_table, random_recording
+
+F = Fraction
+FLAT = {2: F(0), 3: F(0), 4: F(0)}  # a game that goes on: even, whoever is in
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "cunning-folk" / "pending-claim.toml"
@@ -57,14 +60,26 @@ def test_fresh_village_by_hand() -> None:
     assert all(math.isclose(g, math.log2(3)) for g in gains.values())
     # A good-witch claim in A1 (2 of the 9 cards): challenging, I am wrong 2/9 of the time
     # and take a suspected card; bea bluffed 7/9 and takes one. Accepting costs nobody a
-    # card (another turn is valued 0), so challenging is better: 7/9 - 2/9 > 0.
+    # card. Which is better rests on what a suspected card is worth in a game that goes
+    # on. With a stated table (my own card -1/2, another's +1/4 to me; the mover not
+    # counted): challenging 7/9 x 1/4 + 2/9 x (-1/2) = 1/12, accepting 0: challenge.
+    # With my own card at -1 instead: 7/36 - 8/36 = -1/36: accept.
     witch = doc(claim("A1", "good-witch"))
-    found = claim_outcomes(worlds, pending_claim(witch, log_of(witch)), log_of(witch))
+    log = log_of(witch)
+    found = claim_outcomes(
+        log, pending_claim(witch, log), goes_on=marks_table(F(-1, 2), F(1, 4), FLAT)
+    )
     assert found["true_fraction"] == "2/9"
     assert found["challenge"]["you_take_suspected"] == "2/9"
     assert found["challenge"]["claimant_takes_suspected"] == "7/9"
     assert found["accept"]["claimant_acts"] == "1" and found["challenge"]["claimant_acts"] == "2/9"
-    assert found["accept"]["expected_utility"] == "0" and found["best"] == "challenge"
+    assert found["challenge"]["game"]["expected_value"] == "1/12"
+    assert found["accept"]["game"]["expected_value"] == "0" and found["best"] == "challenge"
+    found = claim_outcomes(
+        log, pending_claim(witch, log), goes_on=marks_table(F(-1), F(1, 4), FLAT)
+    )
+    assert found["challenge"]["game"]["expected_value"] == "-1/36"
+    assert found["best"] == "accept"
 
 
 def test_seen_card_is_certain_and_gives_no_information() -> None:
@@ -79,7 +94,9 @@ def test_seen_card_is_certain_and_gives_no_information() -> None:
     worlds = filter_worlds(log)
     assert claim_probability(worlds, 4, "evil-witch") == 1
     assert information_gain(worlds)["B2"] == 0
-    found = claim_outcomes(worlds, Claim("bea", 4, "evil-witch", 1), log)
+    found = claim_outcomes(
+        log, Claim("bea", 4, "evil-witch", 1), goes_on=marks_table(F(-1, 2), F(0), FLAT)
+    )
     assert found["challenge"]["you_take_suspected"] == "1"
     assert found["best"] == "accept"
 
@@ -90,13 +107,14 @@ def test_villager_no_penalty_reading_removes_the_stakes() -> None:
     log = log_of(
         doc(claim("A1", "villager")), cli_rulings={"cunning-folk/villager-challenge": "no-penalty"}
     )
-    found = claim_outcomes(filter_worlds(log), Claim("bea", 0, "villager", 0), log)
+    table = marks_table(F(-1, 2), F(1, 4), FLAT)
+    found = claim_outcomes(log, Claim("bea", 0, "villager", 0), goes_on=table)
     assert found["penalty"].startswith("none")
     assert found["challenge"]["you_take_suspected"] == "0"
     assert found["challenge"]["claimant_takes_suspected"] == "0"
     assert found["best"] == "either"
     default = log_of(doc(claim("A1", "villager")))
-    found = claim_outcomes(filter_worlds(default), Claim("bea", 0, "villager", 0), default)
+    found = claim_outcomes(default, Claim("bea", 0, "villager", 0), goes_on=table)
     assert found["challenge"]["you_take_suspected"] == "1/3"  # 3 villagers in 9 cards
 
 
@@ -193,12 +211,22 @@ def test_example_end_to_end_and_deterministic() -> None:
     assert Fraction(accept["claimant_takes_suspected"]) == 1 - Fraction(
         accept["claimant_elder_win_now"]
     )
-    assert (
-        out["claim"]["accept"]["claimant_elder_win_now"]
-        == out["elder"]["good-elder"]["run_success_fraction"]
+    # Her run is planned over her worlds, not mine: she does not know that A2 holds the
+    # good witch I saw, so it wins less often than my own run would (1/15).
+    assert Fraction(accept["claimant_elder_win_now"]) < Fraction(
+        out["elder"]["good-elder"]["run_success_fraction"]
     )
     assert [row["cell"] for row in out["investigate"]][-1] in ("A1", "B2")  # known cells last
-    for key in ("prior", "hidden_swaps", "utility", "information", "elder", "horizon"):
+    for key in (
+        "prior",
+        "hidden_swaps",
+        "utility",
+        "goes_on",
+        "knowledge",
+        "information",
+        "elder",
+        "horizon",
+    ):
         assert key in out["assumptions"]
     text = advise(str(EXAMPLE))
     assert text.exit_code == 0 and "pending claim: bea says C3 is good-elder" in text.output
@@ -215,8 +243,11 @@ def test_bad_input_and_budget(tmp_path: Path) -> None:
 
 
 def test_villager_claim_shows_where_the_readings_part(tmp_path: Path) -> None:
-    # Under penalty-applies a villager claim in A1 is true 3/9: challenging is worth
-    # 6/9 - 3/9 > 0; under no-penalty nothing is at stake: either.
+    # Under penalty-applies a villager claim in A1 is true 3/9: challenging gives bea a
+    # suspected card 6 times in 9 and me one 3 times in 9; under no-penalty nothing is at
+    # stake: either. (The shipped table: two players, a suspected card worth less than
+    # none; the readings part whatever its figures, since a card in front of the other
+    # player is worth as much to me as one in front of me costs, zero-sum.)
     path = tmp_path / "log.toml"
     path.write_text(
         'setup = "standard"\nplayers = ["me", "bea"]\nperspective = "me"\n'
@@ -228,12 +259,26 @@ def test_villager_claim_shows_where_the_readings_part(tmp_path: Path) -> None:
     assert ruled.exit_code == 0 and "better: either" in ruled.output
 
 
-def test_failed_run_is_not_counted_where_a_reading_lets_the_runner_avoid_it() -> None:
+def test_a_run_she_may_decline_is_declined_where_it_would_cost_her() -> None:
+    # Nothing seen; bea claims the good elder in A1, having looked at it. Her run is
+    # planned over her own worlds: where A1 holds an evil card (3 times in 9) she picks it
+    # first and then needs the 2 others among the 8 other cells, 2/8 x 1/7 = 1/28; else
+    # the 3 evil cards among those 8: 3/8 x 2/7 x 1/6 = 1/56. Over my worlds: 1/3 x 1/28 +
+    # 2/3 x 1/56 = 1/42. Under may-decline she may not run: failing costs her a suspected
+    # card (-1/2 with this table), declining nothing (0), and 1/28 x 1 + 27/28 x (-1/2) <
+    # 0 at best, so she declines and takes no suspected card.
     document = doc(claim("A1", "good-elder"))
     log = log_of(document, cli_rulings={"cunning-folk/optional-action": "may-decline"})
-    found = claim_outcomes(filter_worlds(log), pending_claim(document, log), log)
-    assert "may-decline" in found["failed_run"]
+    found = claim_outcomes(
+        log, pending_claim(document, log), goes_on=marks_table(F(-1, 2), F(0), FLAT)
+    )
     assert found["accept"]["claimant_takes_suspected"] == "0"
+    assert found["claimant_run"] == {"exhausted": "1"}
+    must = log_of(document)
+    found = claim_outcomes(
+        must, pending_claim(document, must), goes_on=marks_table(F(-1, 2), F(0), FLAT)
+    )
+    assert found["claimant_run"] == {"failed": "41/42", "won": "1/42"}
 
 
 @settings(max_examples=8, deadline=None)

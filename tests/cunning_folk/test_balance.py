@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
@@ -29,6 +31,7 @@ from ruleslawyer.solvers.cunning_folk.balance import (
     play,
     random_policy,
 )
+from tests.cunning_folk.helpers import marks_table
 
 STANDARD = Table(standard_setup(), 2)
 HEAD2 = {"setup": "standard", "players": ["P1", "P2"]}
@@ -268,7 +271,7 @@ def test_the_advise_policy_answers_claims_as_advise_ranks_them() -> None:
     # The advise policy: advise's better answer on the seat's log with the suspected cards
     # in front of each player (game utility first), everything else as deduce.
     checked = _policy_against_advise([(STANDARD, HEAD2)], range(4), advise_policy)
-    assert all(n > 0 for n in checked.values()), checked
+    assert checked["investigate"] > 0 and checked["challenge"] > 0, checked
 
 
 @pytest.mark.slow
@@ -353,7 +356,10 @@ def test_the_advise_policy_accepts_where_a_challenge_can_lose_the_game() -> None
     # Two players, P1 holds a suspected card (its bluff in A1 was caught) and saw an evil
     # witch in B2. P2 says A3 is an evil witch: true 1 time in 7. Challenging wins a
     # suspected card off P2 6 times in 7 (deduce, by suspected cards: challenge) but the
-    # seventh time P1 is ostracised and P2 wins (advise: -1/7 against 0, accept).
+    # seventh time P1 is ostracised and P2 wins. Advise weighs the game going on: where a
+    # suspected card is worth -1/10 to its holder (+1/10 to the other), challenging is
+    # 6/7 x 0 + 1/7 x (-1) = -1/7 against accepting -1/10: accept. Where it is worth
+    # -1/2, accepting leaves P1 at -1/2 and challenging is better.
     events = (
         {
             "type": "claim",
@@ -366,7 +372,8 @@ def test_the_advise_policy_accepts_where_a_challenge_can_lose_the_game() -> None
         },
         {"type": "pass", "player": "P1", "cell": "B2", "saw": "evil-witch"},
     )
-    seat = Seat(0, STANDARD, {**HEAD2, "perspective": "P1"}, events)
+    cheap = marks_table(Fraction(-1, 10), Fraction(1, 10))
+    seat = Seat(0, STANDARD, {**HEAD2, "perspective": "P1"}, events, cheap)
     village = (
         *("villager", "good-witch", "evil-witch"),  # A1 A2 A3
         *("good-witch", "evil-witch", "good-elder"),  # B1 B2 B3
@@ -385,6 +392,8 @@ def test_the_advise_policy_accepts_where_a_challenge_can_lose_the_game() -> None
     legal = legal_moves(STANDARD, state)
     assert deduce_policy(seat, state, legal, random.Random(0)) == "challenge"
     assert advise_policy(seat, state, legal, random.Random(0)) == "accept"
+    dear = replace(seat, goes_on=marks_table(Fraction(-1, 2), Fraction(1, 2)))
+    assert advise_policy(dear, state, legal, random.Random(0)) == "challenge"
 
 
 def game_file(tmp_path, old: str = "", new: str = "", rulings: str = "") -> str:

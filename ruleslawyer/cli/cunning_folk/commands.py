@@ -182,7 +182,8 @@ def _still_playing(log: Any, shown: str) -> None:
     "--cell",
     type=click.Choice(CELLS),
     default=None,
-    help="The cell the claimant looks at (default: the pending claim's cell).",
+    help="The cell the claimant looks at (default: she chooses it; three or four players: "
+    "the pending claim's cell).",
 )
 @one_line_errors
 def equilibrium(
@@ -194,19 +195,20 @@ def equilibrium(
     max_seconds: float,
     cell: str | None,
 ) -> None:
-    """The claim stage at equilibrium: how often to bluff, how often to challenge.
+    """The claim stage at equilibrium: where to look, how often to bluff, how often to challenge.
 
-    Two players: the perspective challenges, the other claims after looking at the cell
-    (--cell, or the cell of the log's pending claim). The claimant's card is drawn from
-    the perspective's worlds; payoffs are the game utility of what follows (+1 win, -1
-    loss, 0 goes on). Prints the claim strategy per card, the challenge probability per
-    claim and the value for each player, exact where checked in fractions. With three or
-    four players still in, the pending claim's player claims and every other answers in
-    turn: an approximate equilibrium by CFR, with its measured NashConv.
+    Two players: the other player (the claimant), in each information state she may be in
+    (what she has seen alone), chooses a cell to look at (or looks at --cell), sees the card
+    and passes or claims; the perspective challenges or accepts. Each decides from their own
+    worlds; payoffs are each seat's value (+1 win, -1 loss, a game that goes on at its
+    sampled continuation value). Exact, checked by exact best responses. With three or four
+    players still in, the pending claim's player claims at its cell and every other player
+    answers in turn, each from their own knowledge: an approximate equilibrium by CFR+,
+    with its measured NashConv.
 
     \b
     LOG.toml: a log as for `deduce`, with a `perspective` player (the challenger).
-    Example: examples/cunning-folk/bluff-or-not.toml (with --cell C3).
+    Example: examples/cunning-folk/bluff-or-not.toml.
     """
     from ruleslawyer.errors import InputError
     from ruleslawyer.models.cunning_folk.village import CELL_INDEX
@@ -216,11 +218,8 @@ def equilibrium(
     from ruleslawyer.solvers.cunning_folk.equilibrium import render_text
 
     document, log = _read_log(log_file, rulings)
+    _still_playing(log, str(log_file))
     claim = pending_claim(document, log)
-    if cell is None and claim is None:
-        raise InputError(
-            str(log_file), "--cell", "nothing", "a cell (the log ends in no pending claim)"
-        )
     if cell is not None and claim is not None and CELL_INDEX[cell] != claim.cell:
         raise InputError(
             str(log_file),
@@ -228,7 +227,7 @@ def equilibrium(
             cell,
             f"the pending claim's cell {CELLS[claim.cell]} (or no --cell)",
         )
-    where = CELL_INDEX[cell] if cell is not None else claim.cell  # type: ignore[union-attr]
+    where = CELL_INDEX[cell] if cell is not None else None
     progress(f"solving the claim stage of {log_file} ...")
     result = run(log, where, claim, odds=swap_odds, max_seconds=max_seconds, multi=MULTI)
     text = json_text(result) if fmt == "json" else render_text(result, log, MULTI)

@@ -74,6 +74,7 @@ class _Table:
     marks: dict[str, int] = field(default_factory=dict)
     pending: Pending | None = None
     over: str = ""
+    hidden: tuple[int, int] | None = None  # this event's swap, when only its player saw it
 
     def fail(self, r: Record, expected: str) -> InconsistentRecord:
         return InconsistentRecord(self.source, f"event[{r.index}]", r.text, expected)
@@ -85,6 +86,7 @@ class Standing:
 
     over: str = ""  # why the game ended ("" while it goes on)
     ostracised: tuple[str, ...] = ()  # in the order of ``players``
+    pending: Pending | None = None  # an earned action the log has not finished
 
 
 def public_events(
@@ -106,11 +108,11 @@ def public_walk(
     perspective: str | None,
     rules: Rules,
     source: str,
-) -> tuple[tuple[Event, ...], dict[str, int], str]:
+) -> tuple[tuple[Event, ...], dict[str, int], str, Pending | None]:
     """:func:`public_events`, with the suspected cards the log makes certain for each player
     at its end (caught bluffs, failed runs, and the challengers of a true claim: as logged, or the
-    other player of a two-player game)
-    and how the game ended ("" while it goes on)."""
+    other player of a two-player game), how the game ended ("" while it goes on) and the
+    earned action the log ends inside (a swap, trade or elder run not finished), if any."""
     table = _Table(setup, players, rules, source)
     events = []
     for r in records:
@@ -123,11 +125,33 @@ def public_walk(
         ops: list[Op] = []
         if r.saw:
             ops.append(Is(r.cell, r.saw))
-        if r.type in ("peek", "pass", "claim"):
+        look = r.type in ("peek", "pass", "claim")
+        if look:
             _close(table, r)
-        ops += _STEPS[r.type](table, r, perspective)
-        events.append(Event(r.index, r.type, r.text, tuple(ops)))
-    return tuple(events), {p: table.marks.get(p, 0) for p in players}, table.over
+        table.hidden = None
+        steps = _STEPS[r.type](table, r, perspective)
+        public = tuple(steps) if table.hidden is None else _unseen(table.hidden)
+        ops += steps
+        events.append(
+            Event(
+                r.index,
+                r.type,
+                r.text,
+                tuple(ops),
+                public,
+                r.player,
+                r.cell if look else -1,
+                table.hidden,
+            )
+        )
+    marks = {p: table.marks.get(p, 0) for p in players}
+    return tuple(events), marks, table.over, table.pending
+
+
+def _unseen(cells: tuple[int, int]) -> tuple[Op, ...]:
+    """A hidden swap as everyone but its player knows it: swapped or not, both cards down."""
+    a, b = cells
+    return (Exchange(a, b, False), FaceDown(a), FaceDown(b))
 
 
 def _close(table: _Table, r: Record) -> None:
@@ -252,6 +276,8 @@ def _swap(table: _Table, r: Record, perspective: str | None) -> list[Op]:
             swapped,
             "swapped only on the perspective's swaps (or where the face-up cards show it)",
         )
+    if not public:
+        table.hidden = (a, b)
     if swapped is None:
         ops: list[Op] = [Exchange(a, b, False)]
         turn_down = True

@@ -33,7 +33,7 @@ from ruleslawyer.models.cunning_folk.play import Rules
 from ruleslawyer.models.cunning_folk.village import (
     CELL_INDEX,
     CELLS,
-    LIAR,
+    CLAIMABLE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     ROLES,
@@ -123,7 +123,9 @@ def parse_log(
     setup = _setup(doc, source)
     records = [_record(i, e, doc, setup, source) for i, e in enumerate(doc.event)]
     rules = Rules.from_rulings(rulings)
-    events, certain, over = public_walk(records, setup, players, doc.perspective, rules, source)
+    events, certain, over, pending = public_walk(
+        records, setup, players, doc.perspective, rules, source
+    )
     marks = _marks(doc, certain, over, source)
     out = tuple(p for p, m in zip(players, marks, strict=True) if m >= 2)
     return Log(
@@ -136,7 +138,7 @@ def parse_log(
         rulings,
         marks,
         bool(doc.suspected),
-        Standing(over, out),
+        Standing(over, out, pending),
     )
 
 
@@ -263,8 +265,7 @@ def _record(i: int, e: _EventDoc, doc: _LogDoc, setup: Setup, source: str) -> Re
         # "You can declare that you've found a villager if you like" and "You can lie
         # about which character is on the card": any character may be claimed, in the
         # game or not (a bluff everyone can see through is still a claim).
-        claimable = tuple(r for r in ROLES if r != LIAR)
-        role = _role(e.role or "nothing", source, f"{at}.role", claimable)
+        role = _role(e.role or "nothing", source, f"{at}.role", CLAIMABLE)
         if e.challenged and e.revealed is None:
             raise InputError(source, f"{at}.revealed", "nothing", "the revealed role")
         if not e.challenged and e.revealed is not None:

@@ -7,6 +7,12 @@ Every solver reads a log as these, the same way:
 - ``Exchange(a, b, known)``: the cards in ``a`` and ``b`` changed places
   (``known=False``: a hidden evil-witch swap, swapped or not);
 - ``FaceUp(cell)`` / ``FaceDown(cell)``: public flips.
+
+An event's ``ops`` are what the log's perspective knows it did; ``public`` are what every
+player knows (no one's private look, a hidden swap's outcome unknown); ``player`` and
+``look`` say who acted and which card they looked at without showing it, so what any
+other player knows can be built from the same event
+(:mod:`ruleslawyer.models.cunning_folk.knowledge`).
 """
 
 from __future__ import annotations
@@ -53,7 +59,11 @@ class Event:
     index: int
     type: str
     text: str
-    ops: tuple[Op, ...]
+    ops: tuple[Op, ...]  # as the log's perspective knows them
+    public: tuple[Op, ...] = ()  # as every player knows them
+    player: str | None = None  # who acted (None: a trade or reveal logged without one)
+    look: int = -1  # the cell the acting player looked at without showing it (-1: none)
+    swap: tuple[int, int] | None = None  # an evil-witch swap only its player saw done or not
 
     @property
     def constrains(self) -> bool:

@@ -39,6 +39,10 @@ ROLES: tuple[str, ...] = (
     VAGRANT,
 )
 ELDERS: tuple[str, ...] = (GOOD_ELDER, EVIL_ELDER)
+# Every role a claim may name: "You can lie about which character is on the card" and "You
+# can declare that you've found a villager if you like", in the game or not; never the liar
+# ("you cannot declare that you've seen the liar").
+CLAIMABLE: tuple[str, ...] = tuple(r for r in ROLES if r != LIAR)
 BONUS_CHARACTERS: tuple[str, ...] = (LIAR, CAT, PIRATE, VAGRANT, GOOD_WITCH)
 SETUPS: tuple[str, ...] = ("standard", "bonus", "scoundrels")
 

@@ -1,28 +1,31 @@
 """``ruleslawyer cunning-folk advise``: advice for the log's perspective player.
 
-Everything is exact over the worlds of :func:`~.cunning_folk_worlds.filter_worlds`
-(the end villages with their integer weights), so it shares ``deduce``'s prior
-and hidden-swap weighting:
+Everything is exact over the worlds of :func:`~.worlds.filter_worlds` (the end villages
+with their integer weights), so it shares ``deduce``'s prior and hidden-swap weighting:
 
-- :func:`claim_probability`: the chance a claim (``role`` in ``cell``) is true;
-- :func:`claim_outcomes`: challenging against accepting a pending claim, under the
-  rules' penalties ("The player who challenged you must take a suspected card";
-  "If you were bluffing, then you may not take the action, and you must place a
-  suspected card in front of yourself"; an unchallenged claim earns its action);
+- a pending claim (:mod:`.stage.claim`): its chance of being true, and challenging against
+  accepting as branches with each seat's value, the claimant's elder run planned over
+  her own worlds (:mod:`.stage.views`: what she has seen, never what only you saw) and played
+  out in yours; a game that goes on worth the continuation table's value
+  (:mod:`.goes_on.continuation`), with the range of each such value over which the answer holds;
+- a run in progress: the next pick or stop of your own elder run, each option valued;
+  another player's run, planned over their worlds, scored over yours;
 - :func:`information_gain`: for each cell, the expected information (bits) that
-  investigating it gives about the village's allegiances, the thing both elder
-  runs must find;
-- the elder runs: the existing planner (:mod:`.cunning_folk_elder`).
+  investigating it gives about the village's allegiances, the thing both elder runs
+  must find;
+- your elder runs started now (:mod:`.elder`).
 
-The claimant's bluffing policy is not modelled: a claim is evidence only through
-what the log's rules make it imply (an unchallenged claim implies nothing).
+The claimant's bluffing policy is not modelled in the claim's chance: a claim is
+evidence only through what the log's rules make it imply (an unchallenged claim implies
+nothing); `cunning-folk equilibrium` models it, and for two players its challenge
+probability is printed beside.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -30,9 +33,9 @@ import numpy as np
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.errors import BudgetExceeded, InputError
+from ruleslawyer.models.cunning_folk.knowledge import knowledge
 from ruleslawyer.models.cunning_folk.log import Log
 from ruleslawyer.models.cunning_folk.village import (
-    CAT,
     CELL_INDEX,
     CELLS,
     ELDERS,
@@ -43,7 +46,6 @@ from ruleslawyer.models.cunning_folk.village import (
     PIRATE,
     POINTS,
     ROLES,
-    VAGRANT,
     VILLAGER,
 )
 from ruleslawyer.solvers.cunning_folk.deduce import (
@@ -52,18 +54,30 @@ from ruleslawyer.solvers.cunning_folk.deduce import (
     consistent_worlds,
     elder_plans,
 )
-from ruleslawyer.solvers.cunning_folk.elder import ElderPlan
-from ruleslawyer.solvers.cunning_folk.stakes import (
-    GAME_UTILITY,
-    LOSS,
-    OPEN,
-    SCORE,
-    WIN,
-    claim_branches,
+from ruleslawyer.solvers.cunning_folk.elder import (
+    DECLARE,
+    END,
+    FAILED,
+    STOP,
+    WON,
+    ElderPlan,
+)
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
+from ruleslawyer.solvers.cunning_folk.stage.claim import (
+    Answers,
+    Claim,
+    better,
+    branch_json,
+    outcomes,
+    sensitivity,
     summary,
 )
-from ruleslawyer.solvers.cunning_folk.stakes import Table as StakesTable
+from ruleslawyer.solvers.cunning_folk.stage.ends import ACTIONS, Position, run_stakes
+from ruleslawyer.solvers.cunning_folk.stage.runs import Planner, play_out
+from ruleslawyer.solvers.cunning_folk.stage.views import TooMany, Views, views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds, Worlds
+
+__all__ = ["ACTIONS", "Claim", "advise", "claim_outcomes", "information_gain", "pending_claim"]
 
 # Allegiance: what an elder run must find. Good (good witch, good elder) opposes the evil
 # elder, evil (evil witch, evil elder) opposes the good elder, "the pirate opposes everyone".
@@ -77,44 +91,41 @@ ALLEGIANCE: dict[str, str] = {
 _SIDES = ("none", "good", "evil", "pirate")
 _SIDE_OF_CODE = np.array([_SIDES.index(ALLEGIANCE.get(r, "none")) for r in ROLES], dtype=np.int64)
 
-# The utility the claim advice states: suspected cards and an at-once elder win.
+# The suspected-card utility (the `deduce` agent's rule): suspected cards and an elder win.
 WIN_WEIGHT = 2
 UTILITY = (
     "+1 per suspected card the claimant takes (for a bluff caught, or an elder run that "
     "fails), -1 per suspected card you take, "
     f"-{WIN_WEIGHT} if the claimant wins at once with an elder run (as much as being "
-    "ostracised); other actions (another turn, a swap, a trade) count 0; you are the only "
+    "ostracised); other actions count 0; you are the only challenger, the others accept"
+)
+GAME_UTILITY = (
+    "each seat's value: +1 it wins (every other player ostracised, or its elder run "
+    "identifies every opposing card), -1 it loses (it is ostracised, or another player "
+    "wins), and a game that goes on is worth that seat's continuation value (see goes on); "
+    "the expected value of an answer is the sum over its branches; you are the only "
     "challenger, the others accept"
 )
+KNOWLEDGE = (
+    "every player decides from their own worlds: the claimant's elder run is planned over "
+    "what she has seen (the public events, her own looks, the card she has just looked at, "
+    "whether her own swaps changed the cards over; never what only you saw), for her own "
+    "values (a win, a suspected card, stopping or declining where the rulings allow it), "
+    "and played out in each of your worlds; the claim's chance is over your worlds "
+    "(scoundrels: another player's own kept and set-aside cards are not in the log, so "
+    "their worlds start from the public deal)"
+)
 VILLAGER_POINT = "cunning-folk/villager-challenge"
-ACTIONS = {
-    GOOD_WITCH: "another turn",
-    EVIL_WITCH: "a swap of two townsfolk",
-    VAGRANT: "a trade",
-    CAT: "a meow (no effect)",
-    GOOD_ELDER: "a good-elder run",
-    EVIL_ELDER: "an evil-elder run",
-}
 HORIZON = (
     "one decision: the answer to this claim (its direct consequences: suspected cards, "
     "ostracism, the end of the game when one player remains, the claimed action, an elder "
-    "run to its end, won or failed) and the next investigation alone; later turns are not "
-    "searched; the claimant's run picks as the elder planner does over your worlds"
+    "run to its end), or the next step of a run in progress, and the next investigation; "
+    "after that the game goes on at its continuation value"
 )
 INFO_TARGET = (
     "the allegiance of every card in the village (good: good witch, good elder; evil: evil "
     "witch, evil elder; pirate; none), which both elder runs must find; exact over the worlds"
 )
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A claim still open to challenge: ``player`` says ``cell`` holds ``role``."""
-
-    player: str
-    cell: int
-    role: str
-    event: int  # its index in the log
 
 
 def pending_claim(document: Mapping[str, Any], log: Log) -> Claim | None:
@@ -192,77 +203,54 @@ def allegiance_entropy(worlds: Worlds) -> float:
     return _entropy(_grouped(allegiance_keys(worlds.village), worlds.weight))
 
 
-def given_face_up(worlds: Worlds, cell: int, role: str) -> Worlds:
-    """The worlds where ``cell`` holds ``role``, with that card now face up."""
-    keep = worlds.village[:, cell] == ROLE_CODE[role]
-    face_up = tuple(up or c == cell for c, up in enumerate(worlds.face_up))
-    return Worlds(worlds.village[keep], worlds.weight[keep], face_up, None)
+def goes_on_text(table: continuation.Table) -> str:
+    """What the continuation values are, in words, with their sample."""
+    if table.fill is not None:
+        return f"every game that goes on is worth {table.fill} to each seat (a constant)"
+    if not table.sampled:
+        return f"a game that goes on is worth the values stated: {table.method}"
+    games = {r.games for r in table.rows}
+    size = f"{min(games)}" if len(games) == 1 else f"{min(games)}-{max(games)}"
+    return (
+        f"a game that goes on is worth each seat's continuation value, P(it wins) - "
+        f"P(another wins) from there, by who is in, who holds a suspected card and who moves "
+        f"next: sampled ({size} games a state, 95% Wilson intervals, "
+        f"ruleslawyer/data/{continuation.DATA}) by {table.method}; the sampled values are "
+        "used as exact fractions, and each answer says over what range of them it holds"
+    )
 
 
-def claim_outcomes(
-    worlds: Worlds,
-    claim: Claim,
+def claim_json(
     log: Log,
-    plans: Mapping[str, ElderPlan] | None = None,
-    budget: Budget | None = None,
+    claim: Claim,
+    seen: Views,
+    goes_on: continuation.Table,
+    planner: Planner,
 ) -> dict[str, Any]:
-    """Challenging against accepting ``claim``: chances, expected suspected cards, utility.
-
-    ``plans``: the elder plans over ``worlds`` when already made (:func:`elder_plans`);
-    ``budget`` bounds any plan still to make (:class:`BudgetExceeded` when it ends one).
-    """
-    p = claim_probability(worlds, claim.cell, claim.role)
+    """The pending claim's advice as JSON-able figures."""
+    me = log.players.index(log.perspective or "")
+    answers = outcomes(seen, claim, log, goes_on, planner)
+    p = answers.true
     penalised = claim.role != VILLAGER or log.rules.villager_challenge == "penalty-applies"
-    acts = {"accept": Fraction(1), "challenge": p}
-    wins = {"accept": Fraction(0), "challenge": Fraction(0)}
-    fails = {"accept": Fraction(0), "challenge": Fraction(0)}
-    given_wins = Fraction(0)  # the run's chance given the claim true and its card face up
-    if claim.role in ELDERS:
-        role = (claim.role,)
-        now = plans[claim.role] if plans else elder_plans(worlds, log, role, budget)[claim.role]
-        wins["accept"] = now.win_probability
-        if p:
-            given = given_face_up(worlds, claim.cell, claim.role)
-            given_wins = elder_plans(given, log, role, budget)[claim.role].win_probability
-            wins["challenge"] = p * given_wins
-        fails = {choice: acts[choice] - wins[choice] for choice in acts}
-    run_penalty = run_failure_penalty(log)
-    game = claim_branches(stakes_table(log, claim, penalised), p, wins["accept"], given_wins)
-    mine = {"accept": Fraction(0), "challenge": p if penalised else Fraction(0)}
-    theirs = {"accept": Fraction(0), "challenge": (1 - p) if penalised else Fraction(0)}
     out: dict[str, Any] = {}
-    ranks: dict[str, tuple[Fraction, Fraction]] = {}
+    values: dict[str, Fraction] = {}
     for choice in ("challenge", "accept"):
-        theirs[choice] += fails[choice] if run_penalty is None else 0
-        utility = theirs[choice] - mine[choice] - WIN_WEIGHT * wins[choice]
-        figures = summary(game[choice])
+        branches = getattr(answers, choice)
+        figures = summary(branches, me)
+        values[choice] = figures["utility"]
         out[choice] = {
             "game": {
-                "win": str(figures[WIN]),
-                "loss": str(figures[LOSS]),
-                "open": str(figures[OPEN]),
-                "expected_game_utility": str(figures["utility"]),
-                "expected_game_utility_value": float(figures["utility"]),
-                "branches": [
-                    {
-                        "probability": str(b.probability),
-                        "outcome": b.outcome,
-                        "utility": SCORE[b.outcome],
-                        "what": b.text,
-                    }
-                    for b in game[choice]
-                ],
+                "win": str(figures["win"]),
+                "loss": str(figures["loss"]),
+                "open": str(figures["open"]),
+                "expected_value": str(figures["utility"]),
+                "expected_value_float": float(figures["utility"]),
+                "branches": [branch_json(b, me, log.players) for b in branches],
             },
-            "you_take_suspected": str(mine[choice]),
-            "claimant_takes_suspected": str(theirs[choice]),
-            "claimant_acts": str(acts[choice]),
-            "claimant_elder_win_now": str(wins[choice]),
-            "claimant_elder_run_fails": str(fails[choice]),
-            "expected_utility": str(utility),
-            "expected_utility_value": float(utility),
+            **_suspected_figures(answers, choice, p, penalised),
         }
-        ranks[choice] = (figures["utility"], utility)
-    best, by = _better(ranks)
+    run = answers.runs["accept"]
+    total = sum(run.values())
     return {
         "player": claim.player,
         "cell": CELLS[claim.cell],
@@ -272,85 +260,61 @@ def claim_outcomes(
         "true_probability": float(p),
         "true_fraction": str(p),
         "penalty": "applies" if penalised else f"none ({VILLAGER_POINT}=no-penalty)",
-        "failed_run": (
-            "a run that fails ends on a card that does not oppose: a suspected card for "
-            "the claimant, counted"
-            if run_penalty is None
-            else f"not counted as a suspected card: {run_penalty}"
-        )
-        if claim.role in ELDERS
-        else "no run",
+        "claimant_knowledge": knowledge(log, claim.player).summary(),
+        "claimant_classes": len(seen.classes_of(claim.player)),
+        "claimant_run": None
+        if claim.role not in ELDERS
+        else {end: str(Fraction(run[end], total)) for end in sorted(run) if run[end]},
         **out,
         "suspected_now": dict(zip(log.players, log.marks_now(), strict=True)),
-        "game_utility": GAME_UTILITY,
-        "best": best,
-        "best_by": by,
+        "best": better(values["challenge"], values["accept"]),
+        "best_by": "the expected value to you, a game that goes on at its continuation value",
+        "sensitivity": sensitivity(answers, me, goes_on),
     }
 
 
-def _better(ranks: Mapping[str, tuple[Fraction, Fraction]]) -> tuple[str, str]:
-    """The better answer by the expected game utility, then the suspected-card utility."""
-    challenge, accept = ranks["challenge"], ranks["accept"]
-    if challenge == accept:
-        return "either", "equal on both utilities"
-    by = (
-        "the game utility"
-        if challenge[0] != accept[0]
-        else "the suspected-card utility (equal game utility)"
-    )
-    return ("challenge" if challenge > accept else "accept"), by
+def _suspected_figures(
+    answers: Answers, choice: str, p: Fraction, penalised: bool
+) -> dict[str, Any]:
+    """The suspected-card figures of one answer (the `deduce` agent's rule)."""
+    run = answers.runs[choice]
+    total = sum(run.values())
+    acts = Fraction(1) if choice == "accept" else p
+    share = acts if choice == "accept" else p
+    wins = Fraction(run[WON], total) * share if total else Fraction(0)
+    fails = Fraction(run[FAILED], total) * share if total else Fraction(0)
+    mine = p if choice == "challenge" and penalised else Fraction(0)
+    theirs = (1 - p) if choice == "challenge" and penalised else Fraction(0)
+    theirs += fails
+    utility = theirs - mine - WIN_WEIGHT * wins
+    return {
+        "you_take_suspected": str(mine),
+        "claimant_takes_suspected": str(theirs),
+        "claimant_acts": str(acts),
+        "claimant_elder_win_now": str(wins),
+        "claimant_elder_run_fails": str(fails),
+        "expected_utility": str(utility),
+        "expected_utility_value": float(utility),
+    }
 
 
-def stakes_table(log: Log, claim: Claim, penalised: bool) -> StakesTable:
-    """The public facts a claim's branches depend on: who holds suspected cards now, how
-    many players are left, what the claim earns and what a wrong answer costs."""
-    marks = log.marks_now()
-    me = log.players.index(log.perspective or "")
-    them = log.players.index(claim.player)
-    return StakesTable(
-        me=log.perspective or "",
-        claimant=claim.player,
-        my_marks=marks[me],
-        claimant_marks=marks[them],
-        players_left=sum(m < 2 for m in marks),
-        role=claim.role,
-        action=ACTIONS.get(claim.role, "no action"),
-        penalised=penalised,
-        elder=claim.role in ELDERS,
-        run_penalty=run_failure_penalty(log),
-    )
+def claim_outcomes(
+    log: Log,
+    claim: Claim,
+    *,
+    odds: Odds = (1, 1),
+    goes_on: continuation.Table | None = None,
+    budget: Budget | None = None,
+) -> dict[str, Any]:
+    """The pending claim's advice on its own (the balance agents' call)."""
+    goes_on = goes_on or continuation.shipped()
+    seen = views(log, odds=odds, budget=budget, players=(claim.player,))
+    return claim_json(log, claim, seen, goes_on, Planner(log.setup, log.rules, budget))
 
 
 # The equilibrium figure of a pending claim (two players), given by the caller so that this
 # module does not import the equilibrium solver (which imports this one).
-EquilibriumFigure = Callable[[Worlds, Log, Claim, Budget], dict[str, Any]]
-
-
-def _claim_advice(
-    worlds: Worlds,
-    claim: Claim,
-    log: Log,
-    plans: Mapping[str, ElderPlan],
-    budget: Budget,
-    equilibrium: EquilibriumFigure | None = None,
-) -> dict[str, Any]:
-    """:func:`claim_outcomes`, with the better choice under each reading of the rule
-    point that decides whether a villager claim has stakes (where the readings part), and
-    the equilibrium challenge probability where ``equilibrium`` gives it."""
-    out = claim_outcomes(worlds, claim, log, plans, budget)
-    if equilibrium is not None:
-        out["equilibrium"] = (
-            equilibrium(worlds, log, claim, budget) if len(log.players) == 2 else None
-        )
-    if claim.role == VILLAGER:
-        point = POINTS[VILLAGER_POINT]
-        out["readings"] = {
-            r.name: claim_outcomes(
-                worlds, claim, replace(log, rules=replace(log.rules, villager_challenge=r.name))
-            )["best"]
-            for r in point.readings
-        }
-    return out
+EquilibriumFigure = Callable[[Log, Claim, Odds, continuation.Table, Budget], dict[str, Any]]
 
 
 def suspected_source(log: Log) -> str:
@@ -364,21 +328,6 @@ def suspected_source(log: Log) -> str:
         "the suspected cards the log makes certain (caught bluffs and failed elder runs; the "
         "challengers of true claims are not logged: give a `suspected` table to count them)"
     )
-
-
-def run_failure_penalty(log: Log) -> str | None:
-    """None when every failed elder run costs its runner a suspected card ("Otherwise your
-    turn ends immediately and you must take a suspected card"), else why it may not."""
-    rules = log.rules
-    if log.setup.declares:
-        return "with the scoundrels rule a run may end in a declaration an opponent beats"
-    if rules.optional_action != "must-act":
-        return "cunning-folk/optional-action=may-decline lets the claimant decline the run"
-    if rules.elder_run_stop != "must-continue":
-        return "cunning-folk/elder-run-stop=may-stop lets the runner stop unpunished"
-    if rules.elder_face_up_picks != "counts":
-        return "cunning-folk/elder-face-up-picks=face-down-only can end a run with nothing to pick"
-    return None
 
 
 def check_in_game(log: Log, claimant: str | None, me: str = "the advised player") -> None:
@@ -395,6 +344,73 @@ def check_in_game(log: Log, claimant: str | None, me: str = "the advised player"
             )
 
 
+def run_in_progress(
+    log: Log,
+    worlds: Worlds,
+    odds: Odds,
+    goes_on: continuation.Table,
+    planner: Planner,
+    budget: Budget,
+) -> dict[str, Any] | None:
+    """The elder run the log ends inside, at its next decision: your own (each next pick,
+    a stop or a declaration valued for you over your worlds) or another player's (their
+    plan over their own worlds, how it ends in yours)."""
+    pending = log.standing.pending
+    if pending is None or pending.kind not in ELDERS:
+        return None
+    runner = log.players.index(pending.player)
+    me = log.players.index(log.perspective or "")
+    pos = Position(log.players, log.marks_now(), runner, log.rules, log.setup, goes_on)
+    stakes = run_stakes(pos, pos.marks, runner, runner)
+    picked = tuple(pending.picked)
+    head = {
+        "runner": pending.player,
+        "elder": pending.kind,
+        "picked": [CELLS[c] for c in picked],
+        "stakes": {
+            "win": str(stakes.win),
+            "fail": str(stakes.fail),
+            "stop": None if stakes.stop is None else str(stakes.stop),
+            "nothing_left": str(stakes.exhausted),
+        },
+    }
+    if runner == me:
+        plan = planner.plan(worlds, pending.kind, stakes, picked)
+        options = [
+            {"option": _option(o), "value": str(v), "value_float": float(v)}
+            for o, v in plan.options()
+        ]
+        options.sort(key=lambda o: (-Fraction(o["value"]), o["option"]))
+        return {
+            **head,
+            "yours": True,
+            "best": _option(plan.first),
+            "value": str(plan.value),
+            "value_float": float(plan.value),
+            "options": options,
+        }
+    seen = views(log, odds=odds, budget=budget, players=(pending.player,))
+    classes = seen.classes[:, 0]
+    ends: dict[str, int] = {}
+    for cls in seen.classes_of(pending.player):
+        plan = planner.plan(seen.own[0][cls], pending.kind, stakes, picked)
+        for end, w in play_out(plan, seen.worlds, classes == cls).items():
+            ends[end] = ends.get(end, 0) + w
+    total = sum(ends.values())
+    return {
+        **head,
+        "yours": False,
+        "ends": {end: str(Fraction(w, total)) for end, w in sorted(ends.items()) if w},
+        "runner_knowledge": knowledge(log, pending.player).summary(),
+    }
+
+
+def _option(option: int) -> str:
+    if option >= 0:
+        return f"pick {CELLS[option]}"
+    return {DECLARE: "declare", STOP: "stop", END: "end"}[option]
+
+
 def advise(
     log: Log,
     claim: Claim | None = None,
@@ -402,11 +418,13 @@ def advise(
     odds: Odds = (1, 1),
     max_seconds: float = DEFAULT_MAX_SECONDS,
     equilibrium: EquilibriumFigure | None = None,
+    goes_on: continuation.Table | None = None,
 ) -> dict[str, Any]:
     """The advice as the JSON-able dict the CLI prints; ``equilibrium`` adds a pending
     claim's equilibrium challenge probability (two players; None for more)."""
     if log.perspective is None:
         raise InputError(log.source, "perspective", "nothing", "the player to advise")
+    goes_on = goes_on or continuation.shipped()
     marks = dict(zip(log.players, log.marks_now(), strict=True))
     check_in_game(log, claim and claim.player)
     budget = Budget(max_seconds=max_seconds)
@@ -419,14 +437,17 @@ def advise(
             **assumptions(log, odds),
             "suspected": suspected_source(log),
             "utility": GAME_UTILITY,
+            "goes_on": goes_on_text(goes_on),
+            "knowledge": KNOWLEDGE,
             "suspected_card_utility": UTILITY,
             "information": INFO_TARGET,
             "horizon": HORIZON,
         },
     }
 
-    def unfinished(stage: str) -> dict[str, Any]:
-        reason = f"the time budget ended before {stage}"
+    def unfinished(stage: str, why: BudgetExceeded | None = None) -> dict[str, Any]:
+        cause = str(why) if isinstance(why, TooMany) else "the time budget ended"
+        reason = f"{cause} before {stage}"
         return {"worlds": None, "finished": False, **head, "unfinished": reason}
 
     if not worlds.finished:
@@ -437,6 +458,7 @@ def advise(
         {"cell": cell, "bits": round(gains[cell], 6), "face_up": worlds.face_up[CELL_INDEX[cell]]}
         for cell in ranked
     ]
+    planner = Planner(log.setup, log.rules, budget)
     # The planner looks at the budget as it goes: a plan cut part-way gives no figure.
     plans: dict[str, ElderPlan] = {}
     try:
@@ -444,14 +466,34 @@ def advise(
             plans |= elder_plans(worlds, log, (role,), budget)
     except BudgetExceeded:
         return unfinished("the elder runs were planned")
+    try:
+        run = (
+            None
+            if claim is not None
+            else run_in_progress(log, worlds, odds, goes_on, planner, budget)
+        )
+    except BudgetExceeded as e:
+        return unfinished("the run in progress was planned", e)
     if claim is not None and budget.spent():
         return unfinished("the claim was weighed")
     try:
-        claim_advice = (
-            None if claim is None else _claim_advice(worlds, claim, log, plans, budget, equilibrium)
-        )
-    except BudgetExceeded:
-        return unfinished("the claim was weighed")
+        claim_advice = None
+        if claim is not None:
+            seen = views(log, odds=odds, budget=budget, players=(claim.player,))
+            claim_advice = claim_json(log, claim, seen, goes_on, planner)
+            if claim.role == VILLAGER:
+                claim_advice["readings"] = {
+                    r.name: claim_json(_ruled(log, r.name), claim, seen, goes_on, planner)["best"]
+                    for r in POINTS[VILLAGER_POINT].readings
+                }
+            if equilibrium is not None:
+                claim_advice["equilibrium"] = (
+                    equilibrium(log, claim, odds, goes_on, budget)
+                    if sum(m < 2 for m in log.marks_now()) == 2
+                    else None
+                )
+    except BudgetExceeded as e:
+        return unfinished("the claim was weighed", e)
     elder = {
         role: {
             "run_success_probability": float(best.win_probability),
@@ -465,14 +507,19 @@ def advise(
         "finished": True,
         **head,
         "claim": claim_advice,
+        "run": run,
         "unknown_bits": round(allegiance_entropy(worlds), 6),
         "investigate": investigate,
         "elder": elder,
     }
 
 
+def _ruled(log: Log, reading: str) -> Log:
+    return replace(log, rules=replace(log.rules, villager_challenge=reading))
+
+
 def render_text(result: dict[str, Any], log: Log) -> str:
-    """A human-readable summary: the claim, the ranked investigations, the elder runs."""
+    """A human-readable summary: the claim, a run in progress, where to look, elder runs."""
     notes = [f"assumes {k.replace('_', ' ')}: {v}" for k, v in result["assumptions"].items()]
     rulings = ", ".join(f"{k}={v}" for k, v in result["rulings"].items()) or "none (defaults)"
     head = f"advice for {result['perspective']} after {len(log.events)} events"
@@ -484,41 +531,9 @@ def render_text(result: dict[str, Any], log: Log) -> str:
     if claim is None:
         lines.append("pending claim: none (the log does not end with another player's claim)")
     else:
-        lines.append(
-            f"pending claim: {claim['player']} says {claim['cell']} is {claim['role']} "
-            f"(event {claim['event']}, earns {claim['action']})"
-        )
-        lines.append(
-            f"  true with probability {claim['true_fraction']} = {claim['true_probability']:.4f}"
-            f"; penalty {claim['penalty']}"
-        )
-        if "equilibrium" in claim:
-            lines.append(f"  {equilibrium_line(claim['equilibrium'], len(log.players))}")
-        if claim["failed_run"] != "no run":
-            lines.append(f"  failed run: {claim['failed_run']}")
-        marks = ", ".join(f"{k} {v}" for k, v in claim["suspected_now"].items())
-        lines.append(f"  suspected cards now: {marks}")
-        for choice in ("challenge", "accept"):
-            o = claim[choice]
-            g = o["game"]
-            lines.append(
-                f"  {choice:<9}: game utility {g['expected_game_utility_value']:+.4f} "
-                f"(win {g['win']}, loss {g['loss']}, goes on {g['open']})"
-            )
-            lines += [
-                f"    {b['probability']:>7} {b['outcome']:<4} {b['what']}" for b in g["branches"]
-            ]
-            lines.append(
-                f"    suspected cards: you {o['you_take_suspected']}, claimant "
-                f"{o['claimant_takes_suspected']}; claimant acts {o['claimant_acts']}, "
-                f"claimant's elder run wins now {o['claimant_elder_win_now']}, fails "
-                f"{o['claimant_elder_run_fails']}; suspected-card utility "
-                f"{o['expected_utility_value']:+.4f}"
-            )
-        lines.append(f"  better: {claim['best']} (by {claim['best_by']})")
-        if "readings" in claim:
-            parts = ", ".join(f"{r}: {best}" for r, best in claim["readings"].items())
-            lines.append(f"  better by reading of {VILLAGER_POINT}: {parts}")
+        lines += _claim_lines(claim, len(log.players))
+    if result["run"] is not None:
+        lines += _run_lines(result["run"])
     lines.append(
         f"investigate next (expected bits about the allegiances; {result['unknown_bits']:.4f} "
         "bits unknown):"
@@ -536,12 +551,77 @@ def render_text(result: dict[str, Any], log: Log) -> str:
     return "\n".join([*lines, *notes]) + "\n"
 
 
+def _claim_lines(claim: dict[str, Any], players: int) -> list[str]:
+    lines = [
+        f"pending claim: {claim['player']} says {claim['cell']} is {claim['role']} "
+        f"(event {claim['event']}, earns {claim['action']})",
+        f"  true with probability {claim['true_fraction']} = {claim['true_probability']:.4f}"
+        f"; penalty {claim['penalty']}",
+        f"  {claim['player']} knows: {claim['claimant_knowledge'].split(': ', 1)[1]} "
+        f"({claim['claimant_classes']} possible information states in your worlds)",
+    ]
+    if "equilibrium" in claim:
+        lines.append(f"  {equilibrium_line(claim['equilibrium'], players)}")
+    if claim["claimant_run"] is not None:
+        ends = ", ".join(f"{end} {share}" for end, share in claim["claimant_run"].items())
+        lines.append(
+            f"  {claim['player']}'s {claim['role']} run, unchallenged (planned over her "
+            f"worlds, played out in yours): {ends}"
+        )
+    marks = ", ".join(f"{k} {v}" for k, v in claim["suspected_now"].items())
+    lines.append(f"  suspected cards now: {marks}")
+    for choice in ("challenge", "accept"):
+        g = claim[choice]["game"]
+        lines.append(
+            f"  {choice:<9}: value {g['expected_value_float']:+.4f} = {g['expected_value']} "
+            f"(win {g['win']}, loss {g['loss']}, goes on {g['open']})"
+        )
+        lines += [
+            f"    {b['probability']:>7} {_value_text(b):>8} {b['what']}" for b in g["branches"]
+        ]
+    lines.append(f"  better: {claim['best']} (by {claim['best_by']})")
+    for row in claim["sensitivity"]:
+        low, high = row["interval95"]
+        holds = "holds" if row["holds_within_interval"] else "may change"
+        lines.append(
+            f"  goes on ({row['state']}; you {row['you']}): {row['value_float']:+.4f} "
+            f"[{low:+.4f}, {high:+.4f}]; the answer stays the same from "
+            f"{row['holds_from']:+.4f} to {row['holds_to']:+.4f}: {holds} within the interval"
+        )
+    if "readings" in claim:
+        parts = ", ".join(f"{r}: {best}" for r, best in claim["readings"].items())
+        lines.append(f"  better by reading of {VILLAGER_POINT}: {parts}")
+    return lines
+
+
+def _value_text(branch: dict[str, Any]) -> str:
+    if branch["outcome"] != "open":
+        return branch["outcome"]
+    return f"{branch['value_float']:+.4f}"
+
+
+def _run_lines(run: dict[str, Any]) -> list[str]:
+    picked = ", ".join(run["picked"]) or "nothing yet"
+    if not run["yours"]:
+        ends = ", ".join(f"{end} {share}" for end, share in run["ends"].items())
+        return [
+            f"run in progress: {run['runner']}'s {run['elder']} run (picked {picked}), planned "
+            f"over {run['runner']}'s worlds, ends in yours: {ends}",
+        ]
+    lines = [
+        f"run in progress: your {run['elder']} run (picked {picked}): best next "
+        f"{run['best']}, value {run['value_float']:+.4f} = {run['value']}",
+    ]
+    lines += [f"  {o['option']:<8} {o['value_float']:+.4f} = {o['value']}" for o in run["options"]]
+    return lines
+
+
 def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
     """The equilibrium challenge probability beside the prior-based chance, in words."""
     if figure is None:
         return (
             f"at equilibrium: not computed here ({players} players: `cunning-folk "
-            "equilibrium` gives an approximate one, by CFR)"
+            "equilibrium` gives an approximate one, by CFR+)"
         )
     path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
     return (

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,8 @@ from ruleslawyer.solvers.cunning_folk.advise import (
     information_gain,
 )
 from ruleslawyer.solvers.cunning_folk.elder import plan
+from ruleslawyer.solvers.cunning_folk.goes_on import continuation
+from ruleslawyer.solvers.cunning_folk.stage.views import TooMany
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Worlds, filter_worlds
 
 RANDOM_POLICY = "random: a uniformly random legal move at every choice"
@@ -78,20 +80,21 @@ DEDUCE_POLICY = (
     "chance at least 1/2, otherwise pass; forced by the liar, claim villager; on a pending "
     "claim, challenge when advise's expected utility of challenging is higher than of "
     "accepting (+1 per suspected card the claimant takes, -1 per one you take, -"
-    f"{WIN_WEIGHT} for the claimant's at-once elder win), otherwise accept; in an elder "
+    f"{WIN_WEIGHT} for the claimant's at-once elder win, her run planned over her own "
+    "worlds), otherwise accept; in an elder "
     "run follow the planner's best pick given the picks so far, and (scoundrels) declare "
     "where the planner values declaring at least as high as any pick; answering a "
     "declaration, reveal the face-down cell most likely to oppose it; swaps, trades and "
-    "any other choice uniformly at random"
+    "any other choice uniformly at random; where the seat knows too little of what the "
+    "claimant saw alone to weigh her information states exactly, accept"
 )
 ADVISE_POLICY = (
     "advise: as deduce, except on a pending claim: challenge when `cunning-folk advise` on "
     "this seat's log, with the suspected cards in front of each player (its `suspected` "
-    "table), ranks challenge above accept: the higher expected game utility (+1 this seat "
-    "wins: every other player ostracised; -1 it loses: it is ostracised, or the claimant's "
-    "elder run wins; 0 the game goes on; the claimant's run valued with the elder planner "
-    "over this seat's worlds; the others accept), then on equal game utility the higher "
-    "suspected-card utility; otherwise accept"
+    "table), ranks challenge above accept: the higher expected value (+1 this seat wins, "
+    "-1 it loses: it is ostracised, or another player wins; a game that goes on at this "
+    "seat's value in the shipped continuation table; the claimant's elder run planned over "
+    "her own worlds and played out in this seat's); otherwise accept"
 )
 POLICIES: dict[str, str] = {
     "random": RANDOM_POLICY,
@@ -119,6 +122,7 @@ class Seat:
     table: Table
     head: Mapping[str, Any]  # the log's setup, players, perspective and rulings
     events: tuple[dict[str, Any], ...] = ()
+    goes_on: continuation.Table | None = None  # what a game that goes on is worth (None: shipped)
 
     def log(self) -> Log:
         return parse_log({**self.head, "event": list(self.events)}, "balance")
@@ -152,7 +156,10 @@ def deduce_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     if state.phase == CHALLENGE:
         log = seat.log()
         claim = Claim(seat.head["players"][state.player], state.cell, state.claim, len(seat.events))
-        out = claim_outcomes(filter_worlds(log), claim, log)
+        try:
+            out = claim_outcomes(log, claim, goes_on=seat.goes_on)
+        except TooMany:  # too little known of what the claimant saw to weigh: accept
+            return "accept"
         better = (
             out["challenge"]["expected_utility_value"] > out["accept"]["expected_utility_value"]
         )
@@ -176,7 +183,10 @@ def advise_policy(seat: Seat, state: State, legal: tuple[str, ...], rng: random.
     }
     log = parse_log(document, "balance")
     claim = Claim(names[state.player], state.cell, state.claim, len(seat.events))
-    best = claim_outcomes(filter_worlds(log), claim, log)["best"]
+    try:
+        best = claim_outcomes(log, claim, goes_on=seat.goes_on)["best"]
+    except TooMany:  # too little known of what the claimant saw to weigh: accept
+        return "accept"
     return "challenge" if best == "challenge" else "accept"
 
 
@@ -296,9 +306,13 @@ def play(
     rng: random.Random,
     max_moves: int,
     village: tuple[str, ...] | None = None,
+    *,
+    marks: tuple[int, ...] | None = None,
+    goes_on: continuation.Table | None = None,
 ) -> Played:
-    """One game from ``village`` (default: a deal from ``rng``); every move is one of the
-    state machine's legal moves."""
+    """One game from ``village`` (default: a deal from ``rng``), starting with ``marks``
+    suspected cards (default none); every move is one of the state machine's legal moves.
+    ``goes_on``: what the agents value a game that goes on at (default: the shipped table)."""
     names = head["players"]
     known: list[dict[str, Any]] = [{} for _ in names]
     if village is None and table.setup.declares:
@@ -308,12 +322,14 @@ def play(
     heads = [{**head, **known[p], "perspective": names[p]} for p in range(table.players)]
     logs: list[list[dict[str, Any]]] = [[] for _ in names]
     state = start(table, village)
+    if marks is not None:
+        state = replace(state, marks=marks)
     moves: list[str] = []
     outcome = "unended"
     while state.phase != OVER and len(moves) < max_moves:
         actor = state.actor
         legal = legal_moves(table, state)
-        seat = Seat(actor, table, heads[actor], tuple(logs[actor]))
+        seat = Seat(actor, table, heads[actor], tuple(logs[actor]), goes_on)
         move = policies[actor](seat, state, legal, rng)
         after = step(table, state, move)
         for p, log in enumerate(logs):

@@ -30,6 +30,7 @@ import numpy as np
 
 from ruleslawyer.budget import Budget, Progress
 from ruleslawyer.models.cunning_folk.log import Exchange, FaceDown, FaceUp, Is, IsNot, Log
+from ruleslawyer.models.cunning_folk.ops import Event
 from ruleslawyer.models.cunning_folk.village import CELLS, ROLES, Setup, arrangements
 
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
@@ -188,9 +189,10 @@ def brute_force(log: Log, odds: Odds = (1, 1)) -> Counter[tuple[str, ...]]:
     return ends
 
 
-def face_up_after(log: Log) -> tuple[bool, ...]:
+def face_up_after(log: Log, extra: tuple[Event, ...] = ()) -> tuple[bool, ...]:
+    """Which cards are face up after the log (and ``extra`` events after it)."""
     face_up = [False] * len(CELLS)
-    for event in log.events:
+    for event in (*log.events, *extra):
         for op in event.ops:
             if isinstance(op, FaceUp | FaceDown):
                 face_up[op.cell] = isinstance(op, FaceUp)

@@ -1,0 +1,2 @@
+"""The Cunning Folk claim stage: who knows what, what an answer leaves, runs planned by
+their runner."""
