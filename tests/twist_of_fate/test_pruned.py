@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -114,9 +115,16 @@ def test_the_static_bound_holds_the_exhaustive_value(case: tuple[Position, Rules
     exact = search_value(chosen[1][position.state.active])
     assert driver.utility_of(exact) == chosen[1][position.state.active]
     enc = tiers.problem(position, rules, 2).enc
-    hands, points = driver.bound_tables(position, enc, rules)
-    lo, hi = search.bounds(enc.root[0], enc.root[1], 0, enc.params, hands, points)
-    assert lo <= exact <= hi, (lo, exact, hi)
+    hands, points, levels = driver.bound_tables(position, enc, rules)
+    for coarse in (0, 1):
+        for rise in (0, 1):
+            how = np.zeros(search.NHOW, dtype=np.int64)
+            how[search.H_COARSE], how[search.H_RISE] = coarse, rise
+            lo, hi = search.bounds(
+                enc.root[0], enc.root[1], 0, enc.params, hands, points, levels, how
+            )
+            want = search.coarse_of(exact) if coarse else exact
+            assert lo <= want <= hi, (coarse, rise, lo, want, hi)
 
 
 def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:
@@ -127,7 +135,7 @@ def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:
     position, rules = _shipped(POSITIONS / "twist-of-fate-3p-6.toml")
     assert rules.double_threshold == "two-points"
     enc = tiers.problem(position, rules, 2).enc
-    _, points = driver.bound_tables(position, enc, rules)
+    _, points, _ = driver.bound_tables(position, enc, rules)
     names = position.deck.names
     small = (1 << names.index("Bill Sikes")) | (1 << names.index("Mr. Bumble"))
     # Sikes and Bumble only: 4 plays to reach 4, and Bumble side 0 raises both at once
@@ -185,7 +193,7 @@ def test_an_immediate_win_is_found_in_a_few_nodes_by_hand() -> None:
 
 
 def test_node_budget_and_time_budget_leave_it_unfinished() -> None:
-    position, rules = _shipped(POSITIONS / "twist-of-fate-3p-6.toml")
+    position, rules = _shipped(POSITIONS / "twist-of-fate-3p-12.toml")
     cut = driver.solve(position, rules, Budget(max_states=2000))
     assert not cut.finished and cut.value is None and cut.best is None
     assert 2000 <= cut.nodes < 4000
@@ -225,7 +233,7 @@ def test_cli_pruned_by_default_exhaustive_on_request() -> None:
 
 
 def test_cli_budget_gives_finished_false_and_exit_3() -> None:
-    path = str(POSITIONS / "twist-of-fate-3p-6.toml")
+    path = str(POSITIONS / "twist-of-fate-3p-12.toml")
     code, raw = _cli(path, "--model", "paranoid", "--format", "json", "--max-states", "1500")
     out = json.loads(raw)
     assert code == 3 and out["finished"] is False and out["best_move"] is None

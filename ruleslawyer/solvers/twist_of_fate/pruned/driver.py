@@ -57,6 +57,9 @@ class Pruned:
     expanded: int  # nodes whose moves were listed
     seconds: float
     finished: bool
+    coarse: int | None = None  # the coarse value (the guarantees), when finished
+    reaching: tuple[int, ...] = ()  # the moves whose coarse value is ``coarse``
+    coarse_nodes: int = 0  # nodes entered by the coarse search (the guarantees)
 
 
 def points_table(enc: Encoded, rules: Rules, plays_most: int) -> np.ndarray:
@@ -103,15 +106,51 @@ def points_table(enc: Encoded, rules: Rules, plays_most: int) -> np.ndarray:
     return points
 
 
-def hand_table(vectors: list[tuple[int, ...]], kinds: int) -> np.ndarray:
-    """``[hand, 0]``: the cards in the hand of multiset index ``hand``; ``[hand, 1]``
-    the mask of the kinds it holds (0 for a deck of more than :data:`MASKED_KINDS`)."""
-    out = np.zeros((len(vectors), 2), dtype=np.int64)
+def rise_levels(enc: Encoded) -> tuple[np.ndarray, np.ndarray]:
+    """Each character's rise and fall (``[card, 0]``, ``[card, 1]``: the most one play
+    of it, either side, face up or down, as player or target, adds to or takes from a
+    seat's Luck + Shilling before it scores, read off the score table), and the
+    distinct positive rises (row 0) and falls (row 1), highest first, padded with 0."""
+    table = enc.scores.astype(np.int64)
+    at = np.array([luck | (shilling << 3) for luck in range(5) for shilling in range(5)])
+    twisted = (table[at] >> 8) & 63
+    change = (twisted & 7) + (twisted >> 3) - ((at & 7) + (at >> 3))[:, None]
+    per_card = np.zeros((enc.sides.shape[0], 2), dtype=np.int64)
+    for c in range(enc.sides.shape[0]):
+        used = change[:, np.r_[enc.sides[c], enc.columns[c].ravel()]]
+        per_card[c] = max(0, int(used.max())), max(0, int(-used.min()))
+    rows = [sorted({int(x) for x in per_card[:, r] if x > 0}, reverse=True) for r in (0, 1)]
+    width = max(1, *(len(row) for row in rows))
+    levels = np.zeros((2, width), dtype=np.int64)
+    for r, row in enumerate(rows):
+        levels[r, : len(row)] = row
+    return per_card, levels
+
+
+def hand_table(
+    vectors: list[tuple[int, ...]], kinds: int, enc: Encoded
+) -> tuple[np.ndarray, np.ndarray]:
+    """A row per hand of multiset index ``hand`` (see the search's ``Z_*``): its number
+    of cards, the mask of the kinds it holds (0 for a deck of more than
+    :data:`MASKED_KINDS`), the sums of its cards' rises and falls, and how many of
+    its cards have each rise, then each fall, of the levels (:func:`rise_levels`,
+    returned too)."""
+    from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+    per_card, levels = rise_levels(enc)
+    width = levels.shape[1]
+    out = np.zeros((len(vectors), s.Z_LEVELS + 2 * width), dtype=np.int64)
     for i, v in enumerate(vectors):
-        out[i, 0] = sum(v)
+        out[i, s.Z_CARDS] = sum(v)
         if kinds <= MASKED_KINDS:
-            out[i, 1] = sum(1 << c for c, n in enumerate(v) if n)
-    return out
+            out[i, s.Z_KINDS] = sum(1 << c for c, n in enumerate(v) if n)
+        for r in (0, 1):
+            out[i, s.Z_RISE + r] = sum(n * int(per_card[c, r]) for c, n in enumerate(v))
+            for j, level in enumerate(levels[r].tolist()):
+                if level > 0:
+                    at = s.Z_LEVELS + r * width + j
+                    out[i, at] = sum(n for c, n in enumerate(v) if per_card[c, r] == level)
+    return out, levels
 
 
 def _reaches(start: np.ndarray, up: int, plays: np.ndarray) -> np.ndarray:
@@ -125,17 +164,20 @@ def _reaches(start: np.ndarray, up: int, plays: np.ndarray) -> np.ndarray:
     return np.where(plays >= first, 1 + (plays - first) // -(-4 // up), 0)
 
 
-def bound_tables(position: Position, enc: Encoded, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def bound_tables(
+    position: Position, enc: Encoded, rules: Rules
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The static bound's tables for a position: :func:`hand_table` of its hands'
-    multiset indices and :func:`points_table` (a seat takes part in at most its own
-    hand's plays and, as a target, the six-card limit's)."""
+    multiset indices, :func:`points_table` (a seat takes part in at most its own
+    hand's plays and, as a target, the six-card limit's) and the rise levels."""
     from ruleslawyer.solvers.twist_of_fate.encoding import multisets
     from ruleslawyer.solvers.twist_of_fate.kernel import LIMIT
 
     kinds = len(position.deck.characters)
     most = max(len(seat.hand) for seat in position.state.seats)
     vectors, _ = multisets(kinds, most)
-    return hand_table(vectors, kinds), points_table(enc, rules, most + LIMIT)
+    hands, levels = hand_table(vectors, kinds, enc)
+    return hands, points_table(enc, rules, most + LIMIT), levels
 
 
 def _slots(table_bytes: int) -> int:
@@ -145,64 +187,204 @@ def _slots(table_bytes: int) -> int:
     return slots
 
 
+@dataclass(frozen=True)
+class Levers:
+    """The search's levers, each measured side by side in benchmarks/README.md:
+    the rise bound; the others' fields out of the table's keys once no other seat
+    can win; the coarse question first (then the fine one only inside the class of
+    its answer, :data:`members`: among the moves that reach it), the fine search
+    reading the coarse search's table as bounds and taking its best moves first."""
+
+    rise: bool = True
+    others_out: bool = True
+    coarse_first: bool = False
+    coarse_table: bool = False
+    coarse_moves: bool = False
+    members: bool = False
+
+
+class _Search:
+    """One position's search: its tables, its two transposition tables (the coarse
+    search's and the fine search's), its counters and its stop flag."""
+
+    def __init__(
+        self, position: Position, rules: Rules, table_bytes: int, budget: Budget, levers: Levers
+    ):
+        from ruleslawyer.solvers.twist_of_fate import kernel as k
+        from ruleslawyer.solvers.twist_of_fate import tiers
+        from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+        prob = tiers.problem(position, rules, 2)
+        enc, lay = prob.enc, prob.lay
+        self.n_moves = prob.n_moves
+        hands, points, levels = bound_tables(position, enc, rules)
+        plies = sum(len(seat.hand) for seat in position.state.seats)
+        depth = plies + 2
+        self.frame = np.zeros((depth, k.FRAME), dtype=np.int64)
+        self.root_frame = (*enc.root, tiers.root_word(prob) | int(enc.params[k.P_MARK]))
+        self.kid = np.zeros((depth, prob.n_moves * k.KID), dtype=np.int64)
+        self.keys = np.zeros((depth, prob.n_moves), dtype=np.int64)
+        self.order = np.zeros((depth, prob.n_moves), dtype=np.int64)
+        self.st = np.zeros((depth, s.STACK), dtype=np.int64)
+        # the fine search's table, and the coarse search's when it runs (half each)
+        slots = _slots(table_bytes // 2 if levers.coarse_first else table_bytes)
+        fine = np.zeros((slots + k.PAD, 2), dtype=np.int64)
+        coarse = np.zeros((slots + k.PAD, 2), dtype=np.int64) if levers.coarse_first else fine
+        self.tables = {False: fine, True: coarse}
+        self.counters = np.zeros(s.NCOUNTERS, dtype=np.int64)
+        self.counters[s.C_LIMIT] = budget.max_states if budget.max_states is not None else 1 << 62
+        self.counters[s.C_PLIES] = plies
+        self.stop = np.zeros((1, 1), dtype=np.int64)
+        self.coarse_nodes = 0
+        self.rules_in = (*enc[1:], lay.parts, lay.head, hands, points, levels)
+        # the mark of a key without the others' fields: the bit above the packed
+        # state's marker (free: the pruned search keeps two-word slots)
+        mark = int(enc.params[k.P_MARK])
+        self.abstract = 0 if rules.face_down_at_zero == "must-decrease" else mark << 1
+        assert self.abstract < 1 << 62
+
+    @property
+    def aborted(self) -> bool:
+        from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+        return bool(self.counters[s.C_ABORT])
+
+    def root(
+        self,
+        mode: int,
+        *,
+        coarse: bool,
+        levers: Levers,
+        windows: dict[int, tuple[int, int]] | None = None,
+        threshold: int = 0,
+    ) -> tuple[int, dict[int, tuple[int, int]]]:
+        """One call of the search's ``root``: its value and each root move searched,
+        by index, as (value, flag); ``windows`` the moves to search and the window
+        each starts in (every move, whole window, when None)."""
+        from ruleslawyer.solvers.twist_of_fate import kernel as k
+        from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+        low = np.full(self.n_moves, s.LOW, dtype=np.int64)
+        high = np.full(self.n_moves, s.HIGH, dtype=np.int64)
+        if windows is not None:
+            low[:] = 0
+            high[:] = 0
+            for m, (a, b) in windows.items():
+                low[m], high[m] = a, b
+        out = np.full(self.n_moves, -1, dtype=np.int64)
+        flags = np.zeros(self.n_moves, dtype=np.int64)
+        how = np.zeros(s.NHOW, dtype=np.int64)
+        how[s.H_COARSE] = coarse
+        how[s.H_RISE] = levers.rise
+        how[s.H_CTT] = not coarse and levers.coarse_first and levers.coarse_table
+        how[s.H_CMOVE] = not coarse and levers.coarse_first and levers.coarse_moves
+        how[s.H_ABS] = self.abstract if levers.others_out else 0
+        self.frame[0, k.F_K1], self.frame[0, k.F_K2], self.frame[0, k.F_W] = self.root_frame
+        v = s.root(
+            mode, threshold, low, high, out, flags, self.frame, self.kid, self.tables[coarse],
+            self.tables[True], self.counters, self.stop, self.st, self.keys, self.order, how,
+            *self.rules_in,
+        )  # fmt: skip
+        pairs = enumerate(zip(out.tolist(), flags.tolist(), strict=True))
+        found = {m: (x, f) for m, (x, f) in pairs if x >= 0}
+        return int(v), found
+
+
+def _fine_window(coarse: int) -> tuple[int, int]:
+    """The window that holds every fine value of the coarse class ``coarse``."""
+    from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+    least, most = s.fine_range(coarse)
+    return least - 1, most + 1
+
+
+def _answer(
+    search: _Search, mode: int, levers: Levers, threshold: int
+) -> tuple[int, int | None, dict[int, int], int | None, tuple[int, ...], bool]:
+    """The search's questions in turn: (value, best move, each move's value, the coarse
+    value, the moves that reach it, whether ``moves`` is every move exact)."""
+    from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+    if mode == s.PROOF:
+        # the least value of a class (a win, a Sanctuary): the coarse search answers
+        # it, and its bound is read back as a fine one on the same side
+        t = s.coarse_of(threshold)
+        if not levers.coarse_first or s.fine_range(t)[0] != threshold:
+            v, _ = search.root(s.PROOF, coarse=False, levers=levers, threshold=threshold)
+            return v, None, {}, None, (), False
+        v, _ = search.root(s.PROOF, coarse=True, levers=levers, threshold=t)
+        fine = s.fine_range(v)[0 if v >= t else 1]
+        return fine, None, {}, None, (), False
+    if not levers.coarse_first:
+        v, found = search.root(mode, coarse=False, levers=levers)
+        moves = {m: x for m, (x, _) in found.items()}
+        return v, _first_best(moves), moves, s.coarse_of(v), (), mode == s.EVERY
+    # the coarse question: each move's class (EVERY: exact; else the moves reaching it)
+    first = s.EVERY if mode == s.EVERY else (s.MEMBERS if levers.members else s.BEST)
+    c, found = search.root(first, coarse=True, levers=levers)
+    if search.aborted or not found:
+        return c, None, {}, c, (), False
+    reaching = tuple(m for m, (x, _) in found.items() if x >= c)
+    search.coarse_nodes = int(search.counters[s.C_NODES])
+    # the fine question, each move in the window of its class
+    if mode == s.EVERY:
+        windows = {m: _fine_window(x) for m, (x, _) in found.items()}
+    else:
+        windows = {m: _fine_window(c) for m in reaching}
+    v, fine = search.root(mode, coarse=False, levers=levers, windows=windows)
+    moves = {m: x for m, (x, _) in fine.items()}
+    return v, _first_best(moves), moves, c, reaching, mode == s.EVERY
+
+
+def _first_best(moves: dict[int, int]) -> int | None:
+    if not moves:
+        return None
+    top = max(moves.values())
+    return next(m for m, v in moves.items() if v == top)
+
+
 def _run(
-    position: Position, rules: Rules, mode: int, threshold: int, budget: Budget, table_bytes: int
+    position: Position,
+    rules: Rules,
+    mode: int,
+    threshold: int,
+    budget: Budget,
+    table_bytes: int,
+    levers: Levers,
 ) -> Pruned:
-    from ruleslawyer.solvers.twist_of_fate import kernel as k
-    from ruleslawyer.solvers.twist_of_fate import tiers
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
     began = time.perf_counter()
-    prob = tiers.problem(position, rules, 2)
-    enc, lay = prob.enc, prob.lay
-    root_kw = tiers.root_word(prob) | int(enc.params[k.P_MARK])
-    state = position.state
-    hands, points = bound_tables(position, enc, rules)
-    plies = sum(len(seat.hand) for seat in state.seats)
-    depth = plies + 2
-    frame = np.zeros((depth, k.FRAME), dtype=np.int64)
-    frame[0, k.F_K1], frame[0, k.F_K2] = enc.root
-    frame[0, k.F_W] = root_kw
-    kid = np.zeros((depth, prob.n_moves * k.KID), dtype=np.int64)
-    keys = np.zeros((depth, prob.n_moves), dtype=np.int64)
-    order = np.zeros((depth, prob.n_moves), dtype=np.int64)
-    st = np.zeros((depth, s.STACK), dtype=np.int64)
-    tt = np.zeros((_slots(table_bytes) + k.PAD, 2), dtype=np.int64)
-    counters = np.zeros(s.NCOUNTERS, dtype=np.int64)
-    counters[s.C_LIMIT] = budget.max_states if budget.max_states is not None else 1 << 62
-    counters[s.C_PLIES] = plies
-    stop = np.zeros((1, 1), dtype=np.int64)
-    out = np.full(prob.n_moves, -1, dtype=np.int64)
-    rules_in = (*enc[1:], lay.parts, lay.head, hands, points)
-    result: list[int] = []
+    search = _Search(position, rules, table_bytes, budget, levers)
+    result: list[Any] = []
 
     def work() -> None:
-        result.append(
-            int(
-                s.root(
-                    mode, threshold, out, frame, kid, tt, counters, stop, st, keys, order, *rules_in
-                )
-            )
-        )
+        try:
+            result.append(_answer(search, mode, levers, threshold))
+        except BaseException as error:  # raised again in the calling thread
+            result.append(error)
 
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
     try:
         worker.join(budget.remaining_seconds())
     finally:  # the time is up, or Ctrl-C: the search stops at its next look
-        stop[0, 0] = 1
+        search.stop[0, 0] = 1
         worker.join()
-    nodes = int(counters[s.C_NODES])
-    expanded = int(counters[s.C_OPENED])
+    nodes = int(search.counters[s.C_NODES])
+    expanded = int(search.counters[s.C_OPENED])
     seconds = time.perf_counter() - began
-    if counters[s.C_ABORT] != 0 or not result:
+    if result and isinstance(result[0], BaseException):
+        raise result[0]
+    if search.aborted or not result:
         return Pruned(None, None, {}, False, nodes, expanded, seconds, False)
-    moves = {m: int(v) for m, v in enumerate(out.tolist()) if v >= 0}
-    best = None
-    if moves and mode != s.PROOF:
-        top = max(moves.values())
-        best = next(m for m, v in moves.items() if v == top)
-    return Pruned(result[0], best, moves, mode == s.EVERY, nodes, expanded, seconds, True)
+    value, best, moves, coarse, reaching, exact = result[0]
+    if mode == s.PROOF:
+        best = None
+    return Pruned(
+        value, best, moves, exact, nodes, expanded, seconds, True, coarse, reaching,
+        search.coarse_nodes,
+    )  # fmt: skip
 
 
 def solve(
@@ -212,13 +394,14 @@ def solve(
     *,
     every_move: bool = False,
     table_bytes: int = TABLE_BYTES,
+    levers: Levers = Levers(),
 ) -> Pruned:
     """The player to move's value and first best move; with ``every_move`` each root
-    move's exact value too (each by its own search, sharing the table)."""
+    move's exact value too (sharing the tables)."""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
     mode = s.EVERY if every_move else s.BEST
-    return _run(position, rules, mode, 0, budget or Budget(), table_bytes)
+    return _run(position, rules, mode, 0, budget or Budget(), table_bytes, levers)
 
 
 def prove(
@@ -233,7 +416,7 @@ def prove(
     budget ran out), by one null-window search; and the nodes and seconds it took."""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
-    found = _run(position, rules, s.PROOF, threshold, budget or Budget(), table_bytes)
+    found = _run(position, rules, s.PROOF, threshold, budget or Budget(), table_bytes, Levers())
     if not found.finished or found.value is None:
         return None, found.nodes, found.seconds
     return found.value >= threshold, found.nodes, found.seconds

@@ -16,7 +16,13 @@ fixed and the value depends on the state alone, as a transposition table needs):
 - won at ply ``d``: :data:`WON_TOP` - ``d``;
 
 the same numbers as the max^n kernel's root entry once its plies are counted from
-the root.
+the root. A search may instead answer the **coarse** question (``how[H_COARSE]``):
+the same values with the tie-breaks dropped, every loss :data:`LOST`, every win
+:data:`WON_TOP`, an open end its Sanctuary alone (``open_value(z, 0)``). The coarse
+value is a non-decreasing function of the fine one, so the paranoid coarse value
+of a node is the coarse value of its paranoid fine value: the guarantees (the
+Sanctuary, the win) are read off it, and a fine search need only look inside the
+class the coarse answer names (:func:`fine_range`).
 
 Pruning: alpha-beta (fail-soft) with a fixed-size transposition table (two-slot
 buckets: one kept for the entry with more cards left below it, one always
@@ -26,9 +32,11 @@ falls outside its window; the moves in order of the table's best move, then by
 the root player's value of the child as it stands (:func:`_order`); every child
 after a node's first tested with a null window (does it beat the best so far at
 all?) and searched again with the whole window only when it does (principal
-variation search: 1-15% fewer nodes on the shipped positions); and a static
-bound on each node (:func:`bounds`): what each seat can still score this round,
-from the plays it can still take part in.
+variation search); a static bound on each node (:func:`bounds`): what each seat
+can still score this round, from the plays it can still take part in and the
+rises the cards left can give it; and in a fine search after a coarse one, the
+coarse search's table read as bounds (``how[H_CTT]``) and its best moves first
+(``how[H_CMOVE]``).
 """
 
 from __future__ import annotations
@@ -65,6 +73,7 @@ from ruleslawyer.solvers.twist_of_fate.kernel import (
     Z_SHIFT,
     _load,
     _open,
+    _seat_parts,
     enter,
     slot_hash,
 )
@@ -73,6 +82,7 @@ MAX_PLY = 31
 OPEN_BASE = MAX_PLY + 1
 WON_TOP = (1 << 11) - 1
 WON_LOW = WON_TOP - MAX_PLY
+LOST = 0  # the coarse value of every loss
 LOW, HIGH = -1, WON_TOP + 1  # below and above every value
 EXACT, LOWER, UPPER = 0, 1, 2  # a stored value: exact, a lower bound, an upper bound
 MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
@@ -80,6 +90,13 @@ MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 C_NODES, C_LIMIT, C_ABORT, C_PLIES, C_OPENED = range(5)
 NCOUNTERS = 5
 CHECK_EVERY = 1023  # nodes between two looks at the stop flag
+# the switches of a search (``how``): the coarse question; the rise bound; a fine
+# search reading the coarse table as bounds, and its best moves
+H_COARSE, H_RISE, H_CTT, H_CMOVE, H_ABS = range(5)
+NHOW = 5
+# sizes[hand]: its cards, the mask of its kinds, the sum of its cards' rises, then its
+# number of cards at each rise of ``levels`` (highest first)
+Z_CARDS, Z_KINDS, Z_RISE, Z_FALL, Z_LEVELS = range(5)
 
 
 def open_value(sanctuary: int, luck_shilling: int) -> int:
@@ -87,73 +104,138 @@ def open_value(sanctuary: int, luck_shilling: int) -> int:
     return OPEN_BASE + ((sanctuary + Z_OFF) << 4) + luck_shilling
 
 
+def coarse_of(value: int) -> int:
+    """The coarse value of a fine one."""
+    if value >= WON_LOW:
+        return WON_TOP
+    if value >= OPEN_BASE:
+        return value & ~15
+    return LOST
+
+
+def fine_range(coarse: int) -> tuple[int, int]:
+    """The lowest and highest fine value whose coarse value is ``coarse``."""
+    if coarse >= WON_LOW:
+        return WON_LOW, WON_TOP
+    if coarse >= OPEN_BASE:
+        return coarse, coarse + 15
+    return 0, MAX_PLY
+
+
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def leaf_value(k1, k2, ply, params):
-    """The root player's utility at a horizon state ``ply`` plies from the root."""
+def leaf_value(k1, k2, ply, params, coarse):
+    """The root player's utility at a horizon state ``ply`` plies from the root (coarse
+    if ``coarse``)."""
     winner = ((k2 >> (params[P_HB] * params[P_N])) & 7) - 1
     root = params[P_ROOT]
     if winner < 0:
         f = (k1 >> (SEAT_BITS * root)) & SEAT_MASK
-        return OPEN_BASE + ((((f >> Z_SHIFT) & 63) << 4) | ((f & 7) + ((f >> 3) & 7)))
+        v = OPEN_BASE + (((f >> Z_SHIFT) & 63) << 4)
+        if coarse == 0:
+            v += (f & 7) + ((f >> 3) & 7)
+        return np.int64(v)
     if winner == root:
-        return np.int64(WON_TOP - ply)
-    return np.int64(ply)
+        return np.int64(WON_TOP if coarse else WON_TOP - ply)
+    return np.int64(LOST if coarse else ply)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def bounds(k1, k2, ply, params, sizes, points):
+def _most(k2, s, n, hb, sizes, levels, row, left):
+    """The most seat ``s``'s Luck + Shilling can rise (``row`` 0) or fall (1) this round:
+    by its own cards' rises (or falls), and by those of the ``left`` plays of the
+    others' cards that rise (fall) the most."""
+    hmask = (np.int64(1) << hb) - 1
+    at = Z_LEVELS + row * levels.shape[1]
+    total = sizes[(k2 >> (hb * s)) & hmask, Z_RISE + row] if s < n else 0
+    for i in range(levels.shape[1]):
+        if left == 0:
+            break
+        count = 0
+        for q in range(n):
+            if q != s:
+                count += sizes[(k2 >> (hb * q)) & hmask, at + i]
+        take = count if count < left else left
+        total += take * levels[row, i]
+        left -= take
+    return total
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def bounds(k1, k2, ply, params, sizes, points, levels, how):
     """A lower and an upper bound on the root player's value of the node ``ply`` plies
-    from the root, from what each seat can still score this round.
+    from the root (coarse if ``how[H_COARSE]``), from what each seat can still score
+    this round.
 
     A seat takes part in a play as its player (a card of its hand) or its target (at
     most until its count reaches the six-card limit), and ``points[kinds, ls, plays]``
     bounds what a seat with Luck and Shilling ``ls`` scores in that many plays while
-    the hands hold only the kinds of card in the mask ``kinds`` (``sizes[hand]``: a
-    hand's number of cards and its mask; see the driver's ``points_table``); a seat
-    whose Sanctuary plus that stays below the last Sanctuary card cannot win. No seat
-    wins or loses before the next ply. The root's Sanctuary only falls by the Monks
-    penalty (2-player variant), at most :data:`MOST_POINTS` for each card it still
-    holds."""
+    the hands hold only the kinds of card in the mask ``kinds`` (see the driver's
+    ``points_table``). With ``how[H_RISE]`` also the rise bound: a point takes Luck or
+    Shilling from 4 back to 0, and a play raises Luck + Shilling by at most its card's
+    rise (``levels``), so a seat scores at most (Luck + Shilling + the rises of its own
+    cards + the largest rises of the others' cards, as many as it can still be
+    targeted) / 4, and the root, after the most points it can score, holds at most
+    what is left of that sum in Luck + Shilling (a Sanctuary short of those points
+    is worth less whatever it holds). A seat whose Sanctuary plus its points stays
+    below the last Sanctuary card cannot win. No seat wins or loses before the next
+    ply. The root's Sanctuary only falls by the Monks penalty (2-player variant), at
+    most :data:`MOST_POINTS` for each card it still holds."""
     n_s = params[P_S]
     n = params[P_N]
     hb = params[P_HB]
     hmask = (np.int64(1) << hb) - 1
     root = params[P_ROOT]
+    coarse = how[H_COARSE]
     total = 0
     kinds = 0
     for q in range(n):
         hand = (k2 >> (hb * q)) & hmask
-        total += sizes[hand, 0]
-        kinds |= sizes[hand, 1]
+        total += sizes[hand, Z_CARDS]
+        kinds |= sizes[hand, Z_KINDS]
     other_wins = False
     root_wins = False
+    left_root = 0
+    ls_now = 0
     z_root = 0
     own_root = 0
     top_root = 0
+    ls_root = 2 * TOP
     for s in range(n_s):
         f = (k1 >> (SEAT_BITS * s)) & SEAT_MASK
-        own = sizes[(k2 >> (hb * s)) & hmask, 0] if s < n else 0
+        hand_s = (k2 >> (hb * s)) & hmask if s < n else -1
+        own = sizes[hand_s, Z_CARDS] if s < n else 0
         room = LIMIT - (f >> COUNT_SHIFT)
         if room < 0:
             room = 0
         others = total - own
-        plays = own + (others if others < room else room)
+        left = others if others < room else room
+        gain = points[kinds, f & 63, own + left]
+        if how[H_RISE]:
+            rise = _most(k2, s, n, hb, sizes, levels, 0, left)
+            reach = (f & 7) + ((f >> 3) & 7) + rise
+            if reach >> 2 < gain:
+                gain = reach >> 2
+            if s == root and reach - 4 * gain < ls_root:
+                # scoring ``gain`` points leaves at most this Luck + Shilling
+                ls_root = reach - 4 * gain
         z = (f >> Z_SHIFT) & 63
-        top = z + points[kinds, f & 63, plays]
+        top = z + gain
         can = top >= LAST + Z_OFF
         if s == root:
             root_wins = can
             z_root = z
             own_root = own
             top_root = top
+            left_root = left
+            ls_now = (f & 7) + ((f >> 3) & 7)
         elif can:
             other_wins = True
     if root_wins:
-        hi = np.int64(WON_TOP - (ply + 1))
+        hi = np.int64(WON_TOP if coarse else WON_TOP - (ply + 1))
     else:
-        hi = np.int64(OPEN_BASE + (top_root << 4) + 2 * TOP)
+        hi = np.int64(OPEN_BASE + (top_root << 4) + (0 if coarse else ls_root))
     if other_wins:
-        lo = np.int64(ply + 1)
+        lo = np.int64(LOST if coarse else ply + 1)
     else:
         zmin = z_root
         if params[P_MONKS] >= 0:
@@ -161,6 +243,11 @@ def bounds(k1, k2, ply, params, sizes, points):
         if zmin < 0:
             zmin = 0
         lo = np.int64(OPEN_BASE + (zmin << 4))
+        if how[H_RISE] and zmin == z_root and coarse == 0:
+            # no point scored: Luck + Shilling falls at most by the cards' falls
+            low_ls = ls_now - _most(k2, root, n, hb, sizes, levels, 1, left_root)
+            if low_ls > 0:
+                lo += low_ls
     return lo, hi
 
 
@@ -196,6 +283,46 @@ def store(tt, kw, h, value, flag, move, left):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _fine_bounds(word, lo, hi):
+    """``lo`` and ``hi`` narrowed by a coarse table entry ``word`` (see :func:`fine_range`)."""
+    v = word & 0xFFFF
+    flag = (word >> 16) & 3
+    if v >= WON_LOW:
+        least, most = WON_LOW, WON_TOP
+    elif v >= OPEN_BASE:
+        least, most = v, v + 15
+    else:
+        least, most = 0, MAX_PLY
+    if flag != UPPER and least > lo:
+        lo = least
+    if flag != LOWER and most < hi:
+        hi = most
+    return lo, hi
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _others_out(kw, k1, params, parts, how):
+    """The table key of a state below which no seat but the root can win: its packed
+    word without the other seats' Luck, Shilling and Sanctuary (the Monks' kept: their
+    scoring costs the player who targets them), marked ``how[H_ABS]``.
+
+    Below such a state those fields cannot change the root's value: a seat's Luck,
+    Shilling and Sanctuary decide only its own scoring, and so whether it wins
+    (ruled out), ties a finish (it would have to reach the last card too) or, for the
+    Monks, brings a penalty; the plays open to each player depend only on the hands
+    and the six-card counts (kept), but under face-down-at-zero = must-decrease,
+    where a target's Luck and Shilling decide its face-down plays: the driver then
+    leaves ``how[H_ABS]`` 0."""
+    root = params[P_ROOT]
+    monks = params[P_MONKS]
+    for s in range(params[P_S]):
+        if s != root and s != monks:
+            part, _ = _seat_parts(parts, s, (k1 >> (SEAT_BITS * s)) & SEAT_MASK)
+            kw ^= part
+    return kw | how[H_ABS]
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _order(kid, d, n, k1, tt_move, params, keys, order):
     """The node's children in the order they are searched: the table's best move first,
     then by the root player's value of the child as it stands (a horizon state's
@@ -208,7 +335,7 @@ def _order(kid, d, n, k1, tt_move, params, keys, order):
         if (info >> MOVE_INFO) == tt_move:
             key = np.int64(1 << 20)
         else:
-            key = sign * leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
+            key = sign * leaf_value(kid[d, b], kid[d, b + 1], d + 1, params, 0)
         keys[d, j] = key
         # insertion: stable, so equal keys stay in legal-move order
         i = j
@@ -222,15 +349,15 @@ def _order(kid, d, n, k1, tt_move, params, keys, order):
 # value and move so far, the next child (a place in ``order``), the node's hash, and
 # how the child at the next place is searched (NULL_WINDOW: a null window, tested;
 # FULL_AGAIN: it beat the null window, so again with the node's whole window)
-S_ALPHA, S_BETA, S_A0, S_B0, S_BEST, S_MOVE, S_X, S_H, S_HOW = range(9)
-STACK = 9
+S_ALPHA, S_BETA, S_A0, S_B0, S_BEST, S_MOVE, S_X, S_H, S_HOW, S_ABS = range(10)
+STACK = 10
 WHOLE, NULL_WINDOW, FULL_AGAIN = range(3)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _enter(
-    d, frame, kid, tt, counters, st, keys, order, params, remove, cards, sides, scores,
-    columns, after, parts, head, sizes, points,
+    d, frame, kid, tt, ctt, counters, st, keys, order, how, params, remove, cards, sides,
+    scores, columns, after, parts, head, sizes, points, levels,
 ):  # fmt: skip
     """Enter the node at depth ``d`` (window in ``st[d]``): (True, its value) if it
     needs no search (a bound, the table, no move), else (False, 0) with its children
@@ -241,12 +368,20 @@ def _enter(
     kw = frame[d, F_W]
     alpha = st[d, S_ALPHA]
     beta = st[d, S_BETA]
-    lo, hi = bounds(k1, k2, d, params, sizes, points)
+    coarse = how[H_COARSE]
+    lo, hi = bounds(k1, k2, d, params, sizes, points, levels, how)
     if hi <= alpha:
         return True, hi
-    if lo >= beta:
+    if lo >= beta or lo >= hi:
         return True, lo
     tt_move = -1
+    # no other seat can win below a node whose bound says so: the others' Luck,
+    # Shilling and Sanctuary no longer matter to the root's value (see _others_out)
+    abstract = how[H_ABS] != 0 and ((d > 0 and st[d - 1, S_ABS] != 0) or lo >= OPEN_BASE)
+    st[d, S_ABS] = abstract
+    if kw != NOT_PACKED and abstract:
+        kw = _others_out(kw, k1, params, parts, how)
+        frame[d, F_W] = kw
     if kw != NOT_PACKED:
         h = slot_hash(kw)
         st[d, S_H] = h
@@ -261,10 +396,16 @@ def _enter(
                 lo = v
             if flag == UPPER and v < hi:
                 hi = v
-            if hi <= alpha or lo >= hi:
-                return True, hi
-            if lo >= beta:
-                return True, lo
+        if how[H_CTT]:
+            word = probe(ctt, kw, h)
+            if word >= 0:
+                lo, hi = _fine_bounds(word, lo, hi)
+                if tt_move < 0 and how[H_CMOVE]:
+                    tt_move = ((word >> 18) & 0x3FFFFF) - 1
+        if hi <= alpha:
+            return True, hi
+        if lo >= beta or lo >= hi:
+            return True, lo
     _open(
         frame, kid, d, params, remove, cards, sides, scores, columns, after, tt, tt,
         parts, head,
@@ -272,7 +413,7 @@ def _enter(
     counters[C_OPENED] += 1
     n = frame[d, F_N]
     if n == 0:  # no move at all: valued as a horizon state
-        return True, leaf_value(k1, k2, d, params)
+        return True, leaf_value(k1, k2, d, params, coarse)
     is_max = ((k1 >> ACT_SHIFT) & 3) == params[P_ROOT]
     # a child already valued well enough (a horizon state, or one the table bounds
     # on the right side) may cut the node before any search
@@ -280,12 +421,16 @@ def _enter(
         b = j * KID
         info = kid[d, b + K_INFO]
         if info & LEAF_BIT:
-            v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
+            v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params, coarse)
         else:
             ckw = kid[d, b + K_W]
             if ckw == NOT_PACKED:
                 continue
-            word = probe(tt, ckw, kid[d, b + K_H])
+            if abstract:
+                ckw = _others_out(ckw, kid[d, b], params, parts, how)
+                word = probe(tt, ckw, slot_hash(ckw))
+            else:
+                word = probe(tt, ckw, kid[d, b + K_H])
             if word < 0:
                 continue
             v = word & 0xFFFF
@@ -313,18 +458,21 @@ def _enter(
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def value(
-    d0, alpha, beta, frame, kid, tt, counters, stop, st, keys, order, params, remove,
-    cards, sides, scores, columns, after, parts, head, sizes, points,
+    d0, alpha, beta, frame, kid, tt, ctt, counters, stop, st, keys, order, how, params,
+    remove, cards, sides, scores, columns, after, parts, head, sizes, points, levels,
 ):  # fmt: skip
     """The root player's value of the node at depth ``d0`` (in ``frame[d0]``),
     fail-soft alpha-beta in the window (``alpha``, ``beta``): exact inside it, else a
     bound on the side it fell. Sets ``counters[C_ABORT]`` (and returns 0) when the
     node budget ``counters[C_LIMIT]`` is spent or ``stop[0, 0]`` is set."""
-    rules_in = (params, remove, cards, sides, scores, columns, after, parts, head, sizes, points)
+    rules_in = (
+        params, remove, cards, sides, scores, columns, after, parts, head, sizes, points, levels,
+    )  # fmt: skip
+    coarse = how[H_COARSE]
     d = d0
     st[d, S_ALPHA] = alpha
     st[d, S_BETA] = beta
-    done, v = _enter(d, frame, kid, tt, counters, st, keys, order, *rules_in)
+    done, v = _enter(d, frame, kid, tt, ctt, counters, st, keys, order, how, *rules_in)
     while True:
         if not done:
             # the node at depth d is open: its next child, or its value if none is left
@@ -332,7 +480,7 @@ def value(
             if x < frame[d, F_N] and st[d, S_ALPHA] < st[d, S_BETA]:
                 b = order[d, x] * KID
                 if kid[d, b + K_INFO] & LEAF_BIT:
-                    v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
+                    v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params, coarse)
                     # fold it below, as a child's value
                 else:
                     if counters[C_NODES] & CHECK_EVERY == 0 and (
@@ -355,7 +503,9 @@ def value(
                     st[d + 1, S_ALPHA] = alpha
                     st[d + 1, S_BETA] = beta
                     d += 1
-                    done, v = _enter(d, frame, kid, tt, counters, st, keys, order, *rules_in)
+                    done, v = _enter(
+                        d, frame, kid, tt, ctt, counters, st, keys, order, how, *rules_in
+                    )
                     continue
             else:
                 # every child searched, or a cut: store the node and return its value
@@ -404,68 +554,98 @@ def value(
 
 
 # root(): what it answers
-BEST, EVERY, PROOF = range(3)
+BEST, MEMBERS, EVERY, PROOF = range(4)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def root(
-    mode, threshold, out, frame, kid, tt, counters, stop, st, keys, order, params, remove,
-    cards, sides, scores, columns, after, parts, head, sizes, points,
+    mode, threshold, low, high, out, flags, frame, kid, tt, ctt, counters, stop, st, keys,
+    order, how, params, remove, cards, sides, scores, columns, after, parts, head, sizes,
+    points, levels,
 ):  # fmt: skip
-    """Search the root (in ``frame[0]``); each root move's value into ``out`` by move
-    index (-1: no such move). Returns the root's value, or with :data:`PROOF` a bound
-    on the side of ``threshold`` it falls (at least ``threshold`` or below it).
+    """Search the root (in ``frame[0]``): each root move ``m`` with ``low[m] < high[m]``
+    (the others are skipped), its value into ``out[m]`` and into ``flags[m]`` whether
+    that is exact, a lower or an upper bound. Returns the best of them (exact), or with
+    :data:`PROOF` a bound on the side of ``threshold`` the root's value falls.
 
-    :data:`BEST`: the root moves in legal-move order, the first exact, each later
-    one only tested for a strictly higher value (a null window on the best so far,
-    then, where it is higher, searched again for its exact value): the
-    first best move in legal-move order and its exact value; a move that cannot beat
-    the best so far gets an upper bound. :data:`EVERY`: each root move by its own
-    full-window search (shared table): every value exact. The root's own value is
-    exact in both.
+    Every search of a move starts inside its window (``low[m]``, ``high[m]``), which
+    must hold its value. :data:`BEST`: the moves in legal-move order, the first
+    exact, each later one only tested for a strictly higher value (a null window on
+    the best so far, then, where it is higher, searched again for its exact value):
+    the first best move and its exact value; a move that cannot beat the best so far
+    gets an upper bound. :data:`MEMBERS`: the same, each later move tested on a window
+    of the best so far and its two neighbours, so that a move whose value equals the
+    best's is exact, and one below it an upper bound below it: the moves that reach
+    the best value are those whose ``out`` is it. :data:`EVERY`: each move by its own
+    search in its window (one shared table): every value exact.
     """
     k1 = frame[0, F_K1]
     k2 = frame[0, F_K2]
+    coarse = how[H_COARSE]
+    rules_in = (
+        params, remove, cards, sides, scores, columns, after, parts, head, sizes, points, levels,
+    )  # fmt: skip
     if mode == PROOF:
         return value(
-            0, threshold - 1, threshold, frame, kid, tt, counters, stop, st, keys, order,
-            params, remove, cards, sides, scores, columns, after, parts, head, sizes, points,
+            0, threshold - 1, threshold, frame, kid, tt, ctt, counters, stop, st, keys, order,
+            how, *rules_in,
         )  # fmt: skip
     counters[C_NODES] += 1
+    st[0, S_ABS] = 0
     _open(
         frame, kid, 0, params, remove, cards, sides, scores, columns, after, tt, tt,
         parts, head,
     )  # fmt: skip
     n_root = frame[0, F_N]
     if n_root == 0:
-        return leaf_value(k1, k2, 0, params)
+        return leaf_value(k1, k2, 0, params, coarse)
     best = np.int64(LOW)  # the player to move at the root is the root player
     for j in range(n_root):
         b = j * KID
         info = kid[0, b + K_INFO]
+        m = info >> MOVE_INFO
+        if low[m] >= high[m]:
+            continue
+        flag = EXACT
         if info & LEAF_BIT:
-            v = leaf_value(kid[0, b], kid[0, b + 1], 1, params)
+            v = leaf_value(kid[0, b], kid[0, b + 1], 1, params, coarse)
         else:
-            alpha = np.int64(LOW)
-            beta = np.int64(HIGH)
+            alpha = low[m]
+            beta = high[m]
             if mode == BEST and best > LOW:  # does it beat the best so far at all?
                 alpha = best
                 beta = best + 1
+            elif mode == MEMBERS and best > LOW:  # does it reach the best, or beat it?
+                alpha = best - 1
+                beta = best + 1
             enter(frame, kid, 0, b)
             v = value(
-                1, alpha, beta, frame, kid, tt, counters, stop, st, keys, order,
-                params, remove, cards, sides, scores, columns, after, parts, head, sizes, points,
-            )  # fmt: skip
-            if v > best and beta < HIGH and counters[C_ABORT] == 0:  # it does: by how much
+                1, alpha, beta, frame, kid, tt, ctt, counters, stop, st, keys, order, how, *rules_in
+            )
+            if v >= beta and beta < high[m] and counters[C_ABORT] == 0:  # it does: by how much
                 enter(frame, kid, 0, b)
                 v = value(
-                    1, v - 1, np.int64(HIGH), frame, kid, tt, counters, stop, st, keys, order,
-                    params, remove, cards, sides, scores, columns, after, parts, head, sizes,
-                    points,
-                )  # fmt: skip
+                    1,
+                    v - 1,
+                    high[m],
+                    frame,
+                    kid,
+                    tt,
+                    ctt,
+                    counters,
+                    stop,
+                    st,
+                    keys,
+                    order,
+                    how,
+                    *rules_in,
+                )
+            elif v <= alpha:
+                flag = UPPER
             if counters[C_ABORT] != 0:
                 return np.int64(0)
-        out[info >> MOVE_INFO] = v
+        out[m] = v
+        flags[m] = flag
         if v > best:
             best = v
     return best
