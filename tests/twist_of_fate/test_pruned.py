@@ -18,10 +18,11 @@ from ruleslawyer.models.twist_of_fate.files import Position, load_position
 from ruleslawyer.models.twist_of_fate.play import Rules, legal_moves
 from ruleslawyer.models.twist_of_fate.points import SELF_PLAY_COUNT
 from ruleslawyer.solvers.twist_of_fate import memory, tiers
-from ruleslawyer.solvers.twist_of_fate.common import LOST, OPEN, WON
+from ruleslawyer.solvers.twist_of_fate.common import LOST, OPEN, WON, shift
 from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
 from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, best, guarantees
 from ruleslawyer.solvers.twist_of_fate.pruned import driver, search
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import MaxnSearch
 from tests.twist_of_fate.test_solve import positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +89,40 @@ def test_pruned_agrees_with_the_compiled_search_on_bigger_positions(
     case: tuple[Position, Rules],
 ) -> None:
     agree(*case, solver="numba")
+
+
+def agree_for_a_seat(position: Position, rules: Rules, seat: int) -> None:
+    """Another seat's guarantee (every other player, the one to move among them, plays
+    against it): the pruned value and each root move's equal the plain reference's
+    paranoid search rooted at that seat, and the move chosen is the first of the
+    lowest."""
+    search = MaxnSearch(position.deck, rules, "paranoid", seat)
+    state = position.state
+    exact = search.value(state)[seat]
+    found = driver.solve(position, rules, seat=seat, table_bytes=SMALL)
+    every = driver.solve(position, rules, seat=seat, every_move=True, table_bytes=SMALL)
+    assert found.finished and every.finished and every.exact
+    assert driver.utility_of(found.value) == exact == driver.utility_of(every.value)
+    kids = search.children(state)
+    if not kids:
+        assert found.best is None
+        return
+    scored = [(m, shift(search.value(child))[seat]) for m, child in kids]
+    assert [decode_move(m, position) for m in sorted(every.moves)] == [m for m, _ in scored]
+    assert [driver.utility_of(v) for _, v in sorted(every.moves.items())] == [v for _, v in scored]
+    worst = min(v for _, v in scored)
+    assert decode_move(found.best, position) == next(m for m, v in scored if v == worst)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(varied(), st.integers(0, 3))
+def test_another_seats_guarantee_agrees_with_the_reference(
+    case: tuple[Position, Rules], pick: int
+) -> None:
+    position, rules = case
+    players = position.state.players
+    seat = (position.state.active + 1 + pick % (players - 1)) % players
+    agree_for_a_seat(position, rules, seat)
 
 
 def search_value(utility: tuple[int, int, int, int]) -> int:

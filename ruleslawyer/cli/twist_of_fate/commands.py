@@ -106,6 +106,14 @@ def group() -> None:
     "values; costs far more than the best move alone).",
 )
 @click.option(
+    "--seat",
+    metavar="NAME",
+    default=None,
+    help="--model paranoid: what this player can guarantee (every other player against it) "
+    "when it is not the one to move; with --every-move, after each move of the player to "
+    "move. Default: the player to move.",
+)
+@click.option(
     "--solver",
     type=click.Choice(("numba", "reference")),
     default="numba",
@@ -179,6 +187,7 @@ def solve(
     rounds: int | None,
     exhaustive: bool,
     every_move: bool,
+    seat: str | None,
     solver: str,
     engine: str,
     workers: int | None,
@@ -243,6 +252,8 @@ def solve(
             )
         if solver != "numba":
             raise click.UsageError("--engine dask runs the Numba kernels: drop --solver reference")
+        if seat is not None:
+            raise click.UsageError("--seat is answered by the pruned search: drop --engine dask")
         if workers is not None and scheduler is not None:
             raise click.UsageError(
                 "--workers and --scheduler: give one (a local or a running cluster)"
@@ -266,7 +277,21 @@ def solve(
         )
     if exhaustive and every_move:
         raise click.UsageError("--exhaustive scores every move already: drop --every-move")
+    seat_index = None
+    if seat is not None:
+        if model != "paranoid" or exhaustive or solver != "numba" or horizon == "game":
+            raise click.UsageError(
+                "--seat is answered by the pruned paranoid search: --model paranoid, one "
+                "round, without --exhaustive or --solver reference"
+            )
+        if seat not in pos.names:
+            raise click.UsageError(
+                f"--seat: found {seat!r}, expected one of {', '.join(pos.names)}"
+            )
+        seat_index = pos.names.index(seat)
     if horizon == "game" or rounds is not None or pos.hidden:
+        if seat is not None:
+            raise click.UsageError("--seat is answered by the pruned search: one round, open cards")
         from ruleslawyer.cli.twist_of_fate.rounds import solve_rounds
 
         found = solve_rounds(pos, str(position), rules, model, horizon, rounds, solver, budget)
@@ -284,7 +309,7 @@ def solve(
         found = driver.answer_json(
             pos,
             driver.solve(
-                pos, rules, budget, every_move=every_move,
+                pos, rules, budget, every_move=every_move, seat=seat_index,
                 table_bytes=driver.table_bytes_for(pos, memory),
             ),
         )  # fmt: skip

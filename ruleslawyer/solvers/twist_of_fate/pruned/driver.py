@@ -36,9 +36,10 @@ from ruleslawyer.models.twist_of_fate.files import Position
 from ruleslawyer.models.twist_of_fate.play import Rules
 from ruleslawyer.solvers.twist_of_fate.encoding import Encoded
 
-# the transposition table: slots of two words (16 bytes); a power of two of them
+# the transposition table: slots of four words (32 bytes); a power of two of them
 TABLE_BYTES = 1 << 28
 LEAST_SLOTS = 1 << 10
+SLOT_BYTES = 32
 MASKED_KINDS = 8  # points_table: a row per set of kinds left in the hands, up to this many
 LAST_SANCTUARY = 8
 SEARCH = "pruned (alpha-beta, transposition table)"
@@ -60,6 +61,7 @@ class Pruned:
     coarse: int | None = None  # the coarse value (the guarantees), when finished
     reaching: tuple[int, ...] = ()  # the moves whose coarse value is ``coarse``
     coarse_nodes: int = 0  # nodes entered by the coarse search (the guarantees)
+    seat: int = 0  # whose values (every other player plays against it)
 
 
 def points_table(enc: Encoded, rules: Rules, plays_most: int) -> np.ndarray:
@@ -182,9 +184,26 @@ def bound_tables(
 
 def _slots(table_bytes: int) -> int:
     slots = LEAST_SLOTS
-    while slots * 2 * 16 <= table_bytes:
+    while slots * 2 * SLOT_BYTES <= table_bytes:
         slots *= 2
     return slots
+
+
+def _no_packing(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's packing tables (``parts``, ``head``: see ``tiers.pack_parts``) with
+    every part 0: the search keys its table by the kernel's two words, so the packed
+    word the kernel's ``_open`` works out for each child is not used (and any
+    position, four seats of six cards too, can be searched)."""
+    from ruleslawyer.solvers.twist_of_fate import kernel as k
+    from ruleslawyer.solvers.twist_of_fate.encoding import multisets
+
+    state = position.state
+    most = max(len(seat.hand) for seat in state.seats)
+    vectors, _ = multisets(len(position.deck.characters), most)
+    hand_bits = max(1, (len(vectors) - 1).bit_length())
+    seats, players, hands = len(state.seats), state.players, len(vectors)
+    head = np.array([seats, players, hand_bits, hands], dtype=np.int64)
+    return np.zeros(seats * k.SEAT_PARTS + players * hands + 4 + 8, dtype=np.int64), head
 
 
 @dataclass(frozen=True)
@@ -208,40 +227,47 @@ class _Search:
     search's and the fine search's), its counters and its stop flag."""
 
     def __init__(
-        self, position: Position, rules: Rules, table_bytes: int, budget: Budget, levers: Levers
+        self,
+        position: Position,
+        rules: Rules,
+        table_bytes: int,
+        budget: Budget,
+        levers: Levers,
+        seat: int,
     ):
         from ruleslawyer.solvers.twist_of_fate import kernel as k
-        from ruleslawyer.solvers.twist_of_fate import tiers
+        from ruleslawyer.solvers.twist_of_fate.encoding import encode
         from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
-        prob = tiers.problem(position, rules, 2)
-        enc, lay = prob.enc, prob.lay
-        self.n_moves = prob.n_moves
+        enc = encode(position, rules)
+        params = enc.params.copy()
+        params[k.P_ROOT] = seat  # whose value: every other player plays against it
+        enc = enc._replace(params=params)
+        # the player to move is the root player (its best: its highest), or another
+        self.sign = 1 if seat == position.state.active else -1
+        self.n_moves = len(position.deck.characters) * len(position.state.seats) * k.VARIANTS
         hands, points, levels = bound_tables(position, enc, rules)
         plies = sum(len(seat.hand) for seat in position.state.seats)
         depth = plies + 2
         self.frame = np.zeros((depth, k.FRAME), dtype=np.int64)
-        self.root_frame = (*enc.root, tiers.root_word(prob) | int(enc.params[k.P_MARK]))
-        self.kid = np.zeros((depth, prob.n_moves * k.KID), dtype=np.int64)
-        self.keys = np.zeros((depth, prob.n_moves), dtype=np.int64)
-        self.order = np.zeros((depth, prob.n_moves), dtype=np.int64)
+        self.root_frame = enc.root
+        self.kid = np.zeros((depth, self.n_moves * k.KID), dtype=np.int64)
+        self.keys = np.zeros((depth, self.n_moves), dtype=np.int64)
+        self.order = np.zeros((depth, self.n_moves), dtype=np.int64)
         self.st = np.zeros((depth, s.STACK), dtype=np.int64)
         # the fine search's table, and the coarse search's when it runs (half each)
         slots = _slots(table_bytes // 2 if levers.coarse_first else table_bytes)
-        fine = np.zeros((slots + k.PAD, 2), dtype=np.int64)
-        coarse = np.zeros((slots + k.PAD, 2), dtype=np.int64) if levers.coarse_first else fine
+        fine = np.zeros((slots + k.PAD, s.SLOT_WORDS), dtype=np.int64)
+        coarse = np.zeros_like(fine) if levers.coarse_first else fine
         self.tables = {False: fine, True: coarse}
         self.counters = np.zeros(s.NCOUNTERS, dtype=np.int64)
         self.counters[s.C_LIMIT] = budget.max_states if budget.max_states is not None else 1 << 62
         self.counters[s.C_PLIES] = plies
         self.stop = np.zeros((1, 1), dtype=np.int64)
         self.coarse_nodes = 0
-        self.rules_in = (*enc[1:], lay.parts, lay.head, hands, points, levels)
-        # the mark of a key without the others' fields: the bit above the packed
-        # state's marker (free: the pruned search keeps two-word slots)
-        mark = int(enc.params[k.P_MARK])
-        self.abstract = 0 if rules.face_down_at_zero == "must-decrease" else mark << 1
-        assert self.abstract < 1 << 62
+        parts, head = _no_packing(position)
+        self.rules_in = (*enc[1:], parts, head, hands, points, levels)
+        self.abstract = rules.face_down_at_zero != "must-decrease"
 
     @property
     def aborted(self) -> bool:
@@ -279,7 +305,7 @@ class _Search:
         how[s.H_CTT] = not coarse and levers.coarse_first and levers.coarse_table
         how[s.H_CMOVE] = not coarse and levers.coarse_first and levers.coarse_moves
         how[s.H_ABS] = self.abstract if levers.others_out else 0
-        self.frame[0, k.F_K1], self.frame[0, k.F_K2], self.frame[0, k.F_W] = self.root_frame
+        self.frame[0, k.F_K1], self.frame[0, k.F_K2] = self.root_frame
         v = s.root(
             mode, threshold, low, high, out, flags, self.frame, self.kid, self.tables[coarse],
             self.tables[True], self.counters, self.stop, self.st, self.keys, self.order, how,
@@ -318,7 +344,7 @@ def _answer(
     if not levers.coarse_first:
         v, found = search.root(mode, coarse=False, levers=levers)
         moves = {m: x for m, (x, _) in found.items()}
-        return v, _first_best(moves), moves, s.coarse_of(v), (), mode == s.EVERY
+        return v, _first_best(moves, search.sign), moves, s.coarse_of(v), (), mode == s.EVERY
     # the coarse question: each move's class (EVERY: exact; else the moves reaching it)
     first = s.EVERY if mode == s.EVERY else (s.MEMBERS if levers.members else s.BEST)
     c, found = search.root(first, coarse=True, levers=levers)
@@ -333,14 +359,16 @@ def _answer(
         windows = {m: _fine_window(c) for m in reaching}
     v, fine = search.root(mode, coarse=False, levers=levers, windows=windows)
     moves = {m: x for m, (x, _) in fine.items()}
-    return v, _first_best(moves), moves, c, reaching, mode == s.EVERY
+    return v, _first_best(moves, 1), moves, c, reaching, mode == s.EVERY
 
 
-def _first_best(moves: dict[int, int]) -> int | None:
+def _first_best(moves: dict[int, int], sign: int) -> int | None:
+    """The first move (legal-move order) of the best value for the player to move:
+    the highest for the root player (``sign`` 1), else the lowest."""
     if not moves:
         return None
-    top = max(moves.values())
-    return next(m for m, v in moves.items() if v == top)
+    top = max(sign * v for v in moves.values())
+    return next(m for m, v in moves.items() if sign * v == top)
 
 
 def _run(
@@ -351,11 +379,14 @@ def _run(
     budget: Budget,
     table_bytes: int,
     levers: Levers,
+    seat: int,
 ) -> Pruned:
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
     began = time.perf_counter()
-    search = _Search(position, rules, table_bytes, budget, levers)
+    if seat != position.state.active and levers.coarse_first:
+        raise ValueError("the coarse-first levers answer the player to move only")
+    search = _Search(position, rules, table_bytes, budget, levers, seat)
     result: list[Any] = []
 
     def work() -> None:
@@ -377,13 +408,13 @@ def _run(
     if result and isinstance(result[0], BaseException):
         raise result[0]
     if search.aborted or not result:
-        return Pruned(None, None, {}, False, nodes, expanded, seconds, False)
+        return Pruned(None, None, {}, False, nodes, expanded, seconds, False, seat=seat)
     value, best, moves, coarse, reaching, exact = result[0]
     if mode == s.PROOF:
         best = None
     return Pruned(
         value, best, moves, exact, nodes, expanded, seconds, True, coarse, reaching,
-        search.coarse_nodes,
+        search.coarse_nodes, seat,
     )  # fmt: skip
 
 
@@ -395,13 +426,17 @@ def solve(
     every_move: bool = False,
     table_bytes: int = TABLE_BYTES,
     levers: Levers = Levers(),
+    seat: int | None = None,
 ) -> Pruned:
-    """The player to move's value and first best move; with ``every_move`` each root
-    move's exact value too (sharing the tables)."""
+    """The value of ``seat`` (default: the player to move) when every other player
+    plays against it, and the first best move of the player to move (its own best, or,
+    when another seat's value is asked, the move worst for that seat); with
+    ``every_move`` each root move's exact value too (sharing the table)."""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
     mode = s.EVERY if every_move else s.BEST
-    return _run(position, rules, mode, 0, budget or Budget(), table_bytes, levers)
+    who = position.state.active if seat is None else seat
+    return _run(position, rules, mode, 0, budget or Budget(), table_bytes, levers, who)
 
 
 def prove(
@@ -416,7 +451,10 @@ def prove(
     budget ran out), by one null-window search; and the nodes and seconds it took."""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
-    found = _run(position, rules, s.PROOF, threshold, budget or Budget(), table_bytes, Levers())
+    found = _run(
+        position, rules, s.PROOF, threshold, budget or Budget(), table_bytes, Levers(),
+        position.state.active,
+    )  # fmt: skip
     if not found.finished or found.value is None:
         return None, found.nodes, found.seconds
     return found.value >= threshold, found.nodes, found.seconds
@@ -489,7 +527,10 @@ def utility_of(value: int) -> tuple[int, int, int, int]:
 def answer_json(position: Position, found: Pruned) -> dict[str, Any]:
     """The pruned answer as ``solve --format json`` writes it: the fields of the
     exhaustive paranoid output, those only the enumeration gives (reachable maximum,
-    possible win, end states, the line) null, each value the player's own entry."""
+    possible win, end states, the line) null, each value the player's own entry.
+    ``player`` is the seat whose values they are, ``to_move`` the player to move (the
+    same unless another seat's guarantee was asked: then every move is the player to
+    move's, and ``best_move`` the first one worst for ``player``)."""
     from ruleslawyer.models.twist_of_fate.play import seat_names
     from ruleslawyer.solvers.twist_of_fate.common import move_json
     from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
@@ -501,8 +542,15 @@ def answer_json(position: Position, found: Pruned) -> dict[str, Any]:
     )
 
     state = position.state
-    me = position.names[state.active]
+    me = position.names[found.seat]
+    mover = position.names[state.active]
     names = seat_names(state, position.names)
+    utility = PARANOID_UTILITY.split("; each move")[0] + "; each value is the player's own"
+    tie_break = PARANOID
+    if found.seat != state.active:
+        for whose in ("the player to move's", "the player's"):
+            utility = utility.replace(whose, f"{me}'s")
+        tie_break = tie_break.replace("against the player to move", f"against {me}")
 
     def move(m: int) -> dict[str, Any]:
         return move_json(decode_move(m, position), state.active, names, position.deck)
@@ -517,6 +565,7 @@ def answer_json(position: Position, found: Pruned) -> dict[str, Any]:
         ]
     return {
         "player": me,
+        "to_move": mover,
         "guaranteed_sanctuary": sanctuary,
         "best_move": move(found.best) if done and found.best is not None else None,
         "reachable_max_sanctuary": None,
@@ -527,8 +576,8 @@ def answer_json(position: Position, found: Pruned) -> dict[str, Any]:
         "seconds": found.seconds,
         "finished": done,
         "model": "paranoid",
-        "utility": PARANOID_UTILITY.split("; each move")[0] + "; each value is the player's own",
-        "tie_break": PARANOID,
+        "utility": utility,
+        "tie_break": tie_break,
         "horizon": HORIZON,
         "search": SEARCH,
         "value": {me: utility_json(utility_of(found.value))}

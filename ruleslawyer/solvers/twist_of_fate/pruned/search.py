@@ -50,16 +50,12 @@ from ruleslawyer.solvers.twist_of_fate.kernel import (
     F_K1,
     F_K2,
     F_N,
-    F_W,
-    K_H,
     K_INFO,
-    K_W,
     KID,
     LAST,
     LEAF_BIT,
     LIMIT,
     MOST_POINTS,
-    NOT_PACKED,
     P_HB,
     P_MONKS,
     P_N,
@@ -73,9 +69,8 @@ from ruleslawyer.solvers.twist_of_fate.kernel import (
     Z_SHIFT,
     _load,
     _open,
-    _seat_parts,
     enter,
-    slot_hash,
+    key_hash,
 )
 
 MAX_PLY = 31
@@ -84,6 +79,9 @@ WON_TOP = (1 << 11) - 1
 WON_LOW = WON_TOP - MAX_PLY
 LOST = 0  # the coarse value of every loss
 LOW, HIGH = -1, WON_TOP + 1  # below and above every value
+OTHERS_FIELDS = (1 << COUNT_SHIFT) - 1  # a seat's Luck, Shilling and Sanctuary in ``k1``
+ABSTRACT = 1 << 47  # a key without them (above the marker bit of ``k2``)
+SLOT_WORDS = 4  # a table slot: the key's two words, the data word, a spare (alignment)
 EXACT, LOWER, UPPER = 0, 1, 2  # a stored value: exact, a lower bound, an upper bound
 MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 # counters
@@ -257,29 +255,31 @@ def _bucket(tt, h):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def probe(tt, kw, h):
-    """The data word stored with the packed state ``kw`` (``h`` its hash), or -1."""
+def probe(tt, k1, k2, h):
+    """The data word stored with the state keyed ``k1``, ``k2`` (``h`` its hash), or -1."""
     i = _bucket(tt, h)
-    if tt[i, 0] == kw:
-        return tt[i, 1]
-    if tt[i + 1, 0] == kw:
-        return tt[i + 1, 1]
+    if tt[i, 0] == k1 and tt[i, 1] == k2:
+        return tt[i, 2]
+    if tt[i + 1, 0] == k1 and tt[i + 1, 1] == k2:
+        return tt[i + 1, 2]
     return np.int64(-1)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def store(tt, kw, h, value, flag, move, left):
+def store(tt, k1, k2, h, value, flag, move, left):
     """Keep a node's value (a ``flag``: exact or a bound), its best move and the cards
     ``left`` below it: in the first slot of its bucket if that holds this state or a
     node with no more cards left, else in the second."""
     i = _bucket(tt, h)
     word = value | (flag << 16) | ((move + 1) << 18) | (left << 40)
-    if tt[i, 0] == kw or tt[i, 0] == 0 or (tt[i, 1] >> 40) <= left:
-        tt[i, 0] = kw
-        tt[i, 1] = word
+    if tt[i, 0] == 0 or (tt[i, 0] == k1 and tt[i, 1] == k2) or (tt[i, 2] >> 40) <= left:
+        tt[i, 0] = k1
+        tt[i, 1] = k2
+        tt[i, 2] = word
     else:
-        tt[i + 1, 0] = kw
-        tt[i + 1, 1] = word
+        tt[i + 1, 0] = k1
+        tt[i + 1, 1] = k2
+        tt[i + 1, 2] = word
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -301,10 +301,11 @@ def _fine_bounds(word, lo, hi):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _others_out(kw, k1, params, parts, how):
-    """The table key of a state below which no seat but the root can win: its packed
-    word without the other seats' Luck, Shilling and Sanctuary (the Monks' kept: their
-    scoring costs the player who targets them), marked ``how[H_ABS]``.
+def _key(k1, k2, params, abstract):
+    """A state's key in the table: its two words; with ``abstract`` (no seat but the
+    root can win below the state), without the other seats' Luck, Shilling and
+    Sanctuary (the Monks' kept: their scoring costs the player who targets them),
+    marked :data:`ABSTRACT`.
 
     Below such a state those fields cannot change the root's value: a seat's Luck,
     Shilling and Sanctuary decide only its own scoring, and so whether it wins
@@ -312,14 +313,15 @@ def _others_out(kw, k1, params, parts, how):
     Monks, brings a penalty; the plays open to each player depend only on the hands
     and the six-card counts (kept), but under face-down-at-zero = must-decrease,
     where a target's Luck and Shilling decide its face-down plays: the driver then
-    leaves ``how[H_ABS]`` 0."""
-    root = params[P_ROOT]
-    monks = params[P_MONKS]
-    for s in range(params[P_S]):
-        if s != root and s != monks:
-            part, _ = _seat_parts(parts, s, (k1 >> (SEAT_BITS * s)) & SEAT_MASK)
-            kw ^= part
-    return kw | how[H_ABS]
+    turns ``how[H_ABS]`` off."""
+    if abstract:
+        root = params[P_ROOT]
+        monks = params[P_MONKS]
+        for s in range(params[P_S]):
+            if s != root and s != monks:
+                k1 &= ~(np.int64(OTHERS_FIELDS) << (SEAT_BITS * s))
+        k2 |= ABSTRACT
+    return k1, k2
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -365,7 +367,6 @@ def _enter(
     counters[C_NODES] += 1
     k1 = frame[d, F_K1]
     k2 = frame[d, F_K2]
-    kw = frame[d, F_W]
     alpha = st[d, S_ALPHA]
     beta = st[d, S_BETA]
     coarse = how[H_COARSE]
@@ -379,33 +380,30 @@ def _enter(
     # Shilling and Sanctuary no longer matter to the root's value (see _others_out)
     abstract = how[H_ABS] != 0 and ((d > 0 and st[d - 1, S_ABS] != 0) or lo >= OPEN_BASE)
     st[d, S_ABS] = abstract
-    if kw != NOT_PACKED and abstract:
-        kw = _others_out(kw, k1, params, parts, how)
-        frame[d, F_W] = kw
-    if kw != NOT_PACKED:
-        h = slot_hash(kw)
-        st[d, S_H] = h
-        word = probe(tt, kw, h)
+    c1, c2 = _key(k1, k2, params, abstract)
+    h = key_hash(c1, c2)
+    st[d, S_H] = h
+    word = probe(tt, c1, c2, h)
+    if word >= 0:
+        v = word & 0xFFFF
+        flag = (word >> 16) & 3
+        tt_move = ((word >> 18) & 0x3FFFFF) - 1
+        if flag == EXACT:
+            return True, v
+        if flag == LOWER and v > lo:
+            lo = v
+        if flag == UPPER and v < hi:
+            hi = v
+    if how[H_CTT]:
+        word = probe(ctt, c1, c2, h)
         if word >= 0:
-            v = word & 0xFFFF
-            flag = (word >> 16) & 3
-            tt_move = ((word >> 18) & 0x3FFFFF) - 1
-            if flag == EXACT:
-                return True, v
-            if flag == LOWER and v > lo:
-                lo = v
-            if flag == UPPER and v < hi:
-                hi = v
-        if how[H_CTT]:
-            word = probe(ctt, kw, h)
-            if word >= 0:
-                lo, hi = _fine_bounds(word, lo, hi)
-                if tt_move < 0 and how[H_CMOVE]:
-                    tt_move = ((word >> 18) & 0x3FFFFF) - 1
-        if hi <= alpha:
-            return True, hi
-        if lo >= beta or lo >= hi:
-            return True, lo
+            lo, hi = _fine_bounds(word, lo, hi)
+            if tt_move < 0 and how[H_CMOVE]:
+                tt_move = ((word >> 18) & 0x3FFFFF) - 1
+    if hi <= alpha:
+        return True, hi
+    if lo >= beta or lo >= hi:
+        return True, lo
     _open(
         frame, kid, d, params, remove, cards, sides, scores, columns, after, tt, tt,
         parts, head,
@@ -423,14 +421,8 @@ def _enter(
         if info & LEAF_BIT:
             v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params, coarse)
         else:
-            ckw = kid[d, b + K_W]
-            if ckw == NOT_PACKED:
-                continue
-            if abstract:
-                ckw = _others_out(ckw, kid[d, b], params, parts, how)
-                word = probe(tt, ckw, slot_hash(ckw))
-            else:
-                word = probe(tt, ckw, kid[d, b + K_H])
+            c1, c2 = _key(kid[d, b], kid[d, b + 1], params, abstract)
+            word = probe(tt, c1, c2, key_hash(c1, c2))
             if word < 0:
                 continue
             v = word & 0xFFFF
@@ -510,15 +502,14 @@ def value(
             else:
                 # every child searched, or a cut: store the node and return its value
                 v = st[d, S_BEST]
-                kw = frame[d, F_W]
-                if kw != NOT_PACKED:
-                    if v <= st[d, S_A0]:
-                        flag = UPPER
-                    elif v >= st[d, S_B0]:
-                        flag = LOWER
-                    else:
-                        flag = EXACT
-                    store(tt, kw, st[d, S_H], v, flag, st[d, S_MOVE], counters[C_PLIES] - d)
+                if v <= st[d, S_A0]:
+                    flag = UPPER
+                elif v >= st[d, S_B0]:
+                    flag = LOWER
+                else:
+                    flag = EXACT
+                c1, c2 = _key(frame[d, F_K1], frame[d, F_K2], params, st[d, S_ABS])
+                store(tt, c1, c2, st[d, S_H], v, flag, st[d, S_MOVE], counters[C_PLIES] - d)
                 done = True
                 continue
         else:
@@ -565,19 +556,20 @@ def root(
 ):  # fmt: skip
     """Search the root (in ``frame[0]``): each root move ``m`` with ``low[m] < high[m]``
     (the others are skipped), its value into ``out[m]`` and into ``flags[m]`` whether
-    that is exact, a lower or an upper bound. Returns the best of them (exact), or with
+    that is exact, a lower or an upper bound. Returns the best of them for the player
+    to move (the root player's highest, another player's lowest: exact), or with
     :data:`PROOF` a bound on the side of ``threshold`` the root's value falls.
 
     Every search of a move starts inside its window (``low[m]``, ``high[m]``), which
     must hold its value. :data:`BEST`: the moves in legal-move order, the first
-    exact, each later one only tested for a strictly higher value (a null window on
-    the best so far, then, where it is higher, searched again for its exact value):
+    exact, each later one only tested for a strictly better value (a null window on
+    the best so far, then, where it is better, searched again for its exact value):
     the first best move and its exact value; a move that cannot beat the best so far
-    gets an upper bound. :data:`MEMBERS`: the same, each later move tested on a window
-    of the best so far and its two neighbours, so that a move whose value equals the
-    best's is exact, and one below it an upper bound below it: the moves that reach
-    the best value are those whose ``out`` is it. :data:`EVERY`: each move by its own
-    search in its window (one shared table): every value exact.
+    gets a bound. :data:`MEMBERS`: the same, each later move tested on a window of the
+    best so far and its two neighbours, so that a move whose value equals the best's
+    is exact, and a worse one a bound beyond it: the moves that reach the best value
+    are those whose ``out`` is it. :data:`EVERY`: each move by its own search in its
+    window (one shared table): every value exact.
     """
     k1 = frame[0, F_K1]
     k2 = frame[0, F_K2]
@@ -599,7 +591,10 @@ def root(
     n_root = frame[0, F_N]
     if n_root == 0:
         return leaf_value(k1, k2, 0, params, coarse)
-    best = np.int64(LOW)  # the player to move at the root is the root player
+    # the root player's move (its highest value), or another's (the root player's lowest)
+    sign = 1 if ((k1 >> ACT_SHIFT) & 3) == params[P_ROOT] else -1
+    best = np.int64(LOW if sign > 0 else HIGH)
+    found = False
     for j in range(n_root):
         b = j * KID
         info = kid[0, b + K_INFO]
@@ -612,40 +607,36 @@ def root(
         else:
             alpha = low[m]
             beta = high[m]
-            if mode == BEST and best > LOW:  # does it beat the best so far at all?
-                alpha = best
-                beta = best + 1
-            elif mode == MEMBERS and best > LOW:  # does it reach the best, or beat it?
+            if found and mode == BEST:  # does it beat the best so far at all?
+                alpha = best if sign > 0 else best - 1
+                beta = alpha + 1
+            elif found and mode == MEMBERS:  # does it reach the best, or beat it?
                 alpha = best - 1
                 beta = best + 1
             enter(frame, kid, 0, b)
             v = value(
                 1, alpha, beta, frame, kid, tt, ctt, counters, stop, st, keys, order, how, *rules_in
-            )
-            if v >= beta and beta < high[m] and counters[C_ABORT] == 0:  # it does: by how much
+            )  # fmt: skip
+            better = v >= beta and beta < high[m] if sign > 0 else v <= alpha and alpha > low[m]
+            if better and counters[C_ABORT] == 0:  # it does: by how much
+                if sign > 0:
+                    alpha, beta = v - 1, high[m]
+                else:
+                    alpha, beta = low[m], v + 1
                 enter(frame, kid, 0, b)
                 v = value(
-                    1,
-                    v - 1,
-                    high[m],
-                    frame,
-                    kid,
-                    tt,
-                    ctt,
-                    counters,
-                    stop,
-                    st,
-                    keys,
-                    order,
-                    how,
+                    1, alpha, beta, frame, kid, tt, ctt, counters, stop, st, keys, order, how,
                     *rules_in,
-                )
+                )  # fmt: skip
             elif v <= alpha:
                 flag = UPPER
+            elif v >= beta:
+                flag = LOWER
             if counters[C_ABORT] != 0:
                 return np.int64(0)
         out[m] = v
         flags[m] = flag
-        if v > best:
+        if not found or sign * v > sign * best:
             best = v
+        found = True
     return best
