@@ -2,34 +2,39 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/twist_of_fate_pruned.py [--positions 3p-9 3p-12]
-        [--exhaustive 3p-9] [--every 3p-9] [--deal 12 13 14 15] [--max-seconds 600]
+    .venv/bin/python benchmarks/twist_of_fate_pruned.py [--positions 3p-9 3p-12 18]
+        [--exhaustive 3p-9] [--every 3p-12] [--deal 12 13 14 15] [--before | --levers]
+        [--max-seconds 600]
 
 For each position (``3p-6``, ``3p-9``, ``3p-12``, ``2p-10``: the shipped
-ruleslawyer/data/positions/twist-of-fate-<name>.toml; ``18``: the 3-player opening
-round benchmarks/twist-of-fate-3p-18-start.toml; a number from ``--deal``: that
-opening round dealt down, see :func:`dealt`), each solve in a fresh process (after
-one untimed run that loads the compiled code): wall and CPU seconds, nodes or
-states, and the answer (best move, value of the player to move, guaranteed
-Sanctuary and win). The solves:
+ruleslawyer/data/positions/twist-of-fate-<name>.toml; the opening rounds ``18``
+(3 players, benchmarks/twist-of-fate-3p-18-start.toml), ``4p-24`` and ``2p-18``
+(benchmarks/twist-of-fate-4p-24-start.toml, -2p-18-start.toml); a number from
+``--deal``: the 3-player opening round dealt down, see :func:`dealt`), each solve in
+a fresh process (after one untimed run that loads the compiled code): wall and CPU
+seconds, nodes or states, and the answer (best move, value of the player to move,
+guaranteed Sanctuary and win). The solves:
 
 - ``pruned``: ``solve --model paranoid`` as the command line runs it (best move and
   guarantees, :func:`ruleslawyer.solvers.twist_of_fate.pruned.driver.solve`); the
   whole command is also timed (``pruned cli``: process start, reading the file,
   loading the compiled code);
-- ``pruned every``: every root move by its own pruned search (``--every-move``), for
-  the positions of ``--every``;
+- ``pruned, <levers>``: the same search with the levers of :data:`LEVERS`
+  (``--levers``: each; ``--before``: none of them, the search before them);
+- ``pruned every``: every root move scored exactly (``--every-move``), for the
+  positions of ``--every`` (and before the levers, with ``--before`` or ``--levers``);
 - ``exhaustive``: ``solve --model paranoid --exhaustive`` (every state, one thread),
   for the positions of ``--exhaustive`` only (3p-12 does not fit in this machine's
   memory: 528 M states).
 
-The answers of the pruned and the exhaustive solves of one position are checked
-identical (the run stops otherwise), and so is a recorded exhaustive answer where
-``tests/twist_of_fate/recorded/`` holds one (3p-12: a run of the Dask engine, its
-command in the file); positions with neither print the pruned answer only. The
-``cli floor`` row is the same command with ``--max-states 1``: process start,
-imports, reading the file and loading the compiled code, with no search.
-``--max-seconds`` bounds each solve (unfinished: noted).
+The answers of all the solves of one position that finished are checked identical
+(the run stops otherwise), and so is a recorded answer where
+``tests/twist_of_fate/recorded/`` holds one (3p-12: an exhaustive run of the Dask
+engine; the 3-player opening round: the pruned search's, with every opening scored;
+the command in each file). The ``cli floor`` row is the same command with
+``--max-states 1``: process start, imports, reading the file and loading the
+compiled code, with no search. ``--max-seconds`` bounds each solve (unfinished:
+noted).
 """
 
 from __future__ import annotations
@@ -46,6 +51,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "ruleslawyer" / "data" / "positions"
 OPENING = ROOT / "benchmarks" / "twist-of-fate-3p-18-start.toml"
+# the opening rounds: 3 players (``18``), 4 players, 2 players (the Monks; one deal)
+OPENINGS = {
+    "18": OPENING,
+    "4p-24": ROOT / "benchmarks" / "twist-of-fate-4p-24-start.toml",
+    "2p-18": ROOT / "benchmarks" / "twist-of-fate-2p-18-start.toml",
+}
 RECORDED = ROOT / "tests" / "twist_of_fate" / "recorded"  # exhaustive answers out of reach here
 BIN = Path(sys.executable).parent / "ruleslawyer"
 CHARACTERS = ["Mr. Brownlow", "Nancy", "Fagin", "Bill Sikes", "Mr. Bumble", "The Artful Dodger"]
@@ -213,7 +224,7 @@ def main() -> None:
     where.mkdir(parents=True, exist_ok=True)
     paths = {}
     for name in args.positions:
-        paths[name] = OPENING if name == "18" else POSITIONS / f"twist-of-fate-{name}.toml"
+        paths[name] = OPENINGS.get(name, POSITIONS / f"twist-of-fate-{name}.toml")
     for cards in args.deal:
         paths[f"dealt-{cards}"] = dealt(cards, where)
     load = os.getloadavg()

@@ -44,13 +44,19 @@ def varied(draw: st.DrawFn, most: int = 4) -> tuple[Position, Rules]:
     return moved, replace(rules, self_play_count=spc)
 
 
-def agree(position: Position, rules: Rules, solver: str = "reference") -> None:
+def agree(
+    position: Position,
+    rules: Rules,
+    solver: str = "reference",
+    levers: driver.Levers | None = None,
+) -> None:
     """The pruned answers (best move, value, guarantees, proofs, every move's value) are
     the exhaustive search's (``solver``: the plain reference, or the compiled one)."""
     exhaustive = analyse(position, rules, "paranoid", solver=solver)
     assert exhaustive.finished
-    found = driver.solve(position, rules, table_bytes=SMALL)
-    every = driver.solve(position, rules, every_move=True, table_bytes=SMALL)
+    levers = levers or driver.Levers()
+    found = driver.solve(position, rules, table_bytes=SMALL, levers=levers)
+    every = driver.solve(position, rules, every_move=True, table_bytes=SMALL, levers=levers)
     assert found.finished and every.finished and every.exact
     me = position.state.active
     chosen = best(exhaustive)
@@ -83,12 +89,16 @@ def test_pruned_agrees_with_the_reference(case: tuple[Position, Rules]) -> None:
     agree(*case)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(varied(most=6))
+LEVERS = [driver.Levers(rise=r, others_out=o) for r in (False, True) for o in (False, True)]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(varied(most=6), st.sampled_from(LEVERS))
 def test_pruned_agrees_with_the_compiled_search_on_bigger_positions(
-    case: tuple[Position, Rules],
+    case: tuple[Position, Rules], levers: driver.Levers
 ) -> None:
-    agree(*case, solver="numba")
+    # every combination of the levers (each only prunes: the answers never change)
+    agree(*case, solver="numba", levers=levers)
 
 
 def agree_for_a_seat(position: Position, rules: Rules, seat: int) -> None:
@@ -180,6 +190,44 @@ def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:
     assert [int(points[nancy, 0, plays]) for plays in range(6)] == [0, 0, 1, 1, 3, 3]
     # no card left: no play, no point
     assert not points[0, :, 0].any()
+
+
+def test_each_cards_rise_and_fall_by_hand() -> None:
+    # the placeholder deck, worked by hand (the most one play of the card adds to or
+    # takes from Luck + Shilling, before scoring; a side's loss clamped at 0 or its
+    # gain at 4 counts only as far as it goes; face down: +1 and -1, net 0 or +1 at 0
+    # or -1 at 4): Mr. Brownlow +2 Shilling -2 Luck from Luck 0 rises 2, from Shilling
+    # 4 falls 2, side 1 (+1, +1) rises 2; the Artful Dodger +2 Shilling rises 2, +1
+    # Luck -2 Shilling at Luck 4 falls 2; Bill Sikes (-2, -1) falls 3, +1 Shilling
+    # rises 1; Nancy +2 Luck rises 2, +1 Luck -1 Shilling at Luck 4 falls 1; Fagin +3
+    # Shilling rises 3, (-1, +1) at Shilling 4 falls 1; Mr. Bumble (+1, +1) rises 2,
+    # -1 Luck falls 1.
+    position, rules = _shipped(POSITIONS / "twist-of-fate-3p-6.toml")
+    per_card, levels = driver.rise_levels(tiers.problem(position, rules, 2).enc)
+    by_hand = {
+        "Mr. Brownlow": (2, 2), "The Artful Dodger": (2, 2), "Bill Sikes": (1, 3),
+        "Nancy": (2, 1), "Fagin": (3, 1), "Mr. Bumble": (2, 1),
+    }  # fmt: skip
+    names = position.deck.names
+    assert {names[c]: tuple(per_card[c].tolist()) for c in range(len(names))} == by_hand
+    assert levels.tolist() == [[3, 2, 1], [3, 2, 1]]
+
+
+@pytest.mark.parametrize("reading", ["two-points", "one-point-reset-both", "one-point-reset-one"])
+def test_a_point_costs_four_of_luck_and_shilling(reading: str) -> None:
+    # the rise bound's premise, over the whole score table under each reading of
+    # double-threshold: the Luck + Shilling left after scoring, plus 4 for each
+    # point scored, is never more than the Luck + Shilling the card left
+    from ruleslawyer.solvers.twist_of_fate.encoding import score_table
+
+    rules = Rules(double_threshold=reading)
+    table = score_table(rules).astype(np.int64)
+    rows = [luck | (shilling << 3) for luck in range(5) for shilling in range(5)]
+    entry = table[rows]
+    twisted, after, points = (entry >> 8) & 63, entry & 63, (entry >> 6) & 3
+    before = (twisted & 7) + (twisted >> 3)
+    assert ((after & 7) + (after >> 3) + 4 * points <= before).all()
+    assert points.any()
 
 
 def _shipped(path: Path) -> tuple[Position, Rules]:

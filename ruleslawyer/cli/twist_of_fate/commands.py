@@ -267,9 +267,16 @@ def solve(
             worker_memory=int(worker_memory * 2**30), partition_states=partition_states,
         )  # fmt: skip
         return
-    given = [name for name, is_given in dask_only.items() if is_given]
+    # the pruned paranoid search splits its root moves over Dask workers when asked
+    pruned = model == "paranoid" and not exhaustive and solver == "numba"
+    pruned = pruned and horizon == "round" and rounds is None and not pos.hidden
+    split = ("--workers", "--scheduler") if pruned else ()
+    given = [name for name, is_given in dask_only.items() if is_given and name not in split]
     if given:
-        raise click.UsageError(f"{given[0]} needs --engine dask")
+        raise click.UsageError(
+            f"{given[0]} needs --engine dask"
+            + (" (or, for --workers and --scheduler, the pruned paranoid search)" * (not pruned))
+        )
     if model != "paranoid" and (exhaustive or every_move):
         raise click.UsageError(
             f"{'--exhaustive' if exhaustive else '--every-move'} is for --model paranoid "
@@ -301,18 +308,13 @@ def solve(
         emit_analysis(found, fmt, output)
         return
     memory = int(max_memory * 2**30)
-    if model == "paranoid" and not exhaustive and solver == "numba":
-        from ruleslawyer.cli.twist_of_fate.text import render_pruned
-        from ruleslawyer.solvers.twist_of_fate.pruned import driver
-
+    if pruned:
         progress(f"searching {position} (pruned paranoid search) ...")
-        found = driver.answer_json(
-            pos,
-            driver.solve(
-                pos, rules, budget, every_move=every_move, seat=seat_index,
-                table_bytes=driver.table_bytes_for(pos, memory),
-            ),
-        )  # fmt: skip
+        found = _pruned(
+            pos, rules, budget, every_move, seat_index, memory, workers, scheduler, worker_memory
+        )
+        from ruleslawyer.cli.twist_of_fate.text import render_pruned
+
         emit(json_text(found) if fmt == "json" else render_pruned(found), output)
         if not found["finished"]:
             raise SystemExit(EXIT_UNFINISHED)
@@ -399,6 +401,47 @@ def _paranoid(
     result = slow(pos, rules, budget)
     out = paranoid_json(pos, analysis, result)
     out["seconds"] = result.seconds + analysis.seconds
+    return out
+
+
+def _pruned(
+    pos: Position,
+    rules: Rules,
+    budget: Budget,
+    every_move: bool,
+    seat: int | None,
+    memory: int,
+    workers: int | None,
+    scheduler: str | None,
+    worker_memory: float,
+) -> dict[str, Any]:
+    """The pruned paranoid answer as JSON: in this process, or with ``workers`` (a local
+    cluster; 0: this process) or ``scheduler``, its root moves split over Dask workers."""
+    from ruleslawyer.solvers.twist_of_fate.pruned import driver
+
+    table_bytes = driver.table_bytes_for(pos, memory)
+    if scheduler is None and not workers:
+        found = driver.solve(
+            pos, rules, budget, every_move=every_move, seat=seat, table_bytes=table_bytes
+        )
+        return driver.answer_json(pos, found)
+    from ruleslawyer.solvers.twist_of_fate import dask as engine
+    from ruleslawyer.solvers.twist_of_fate.pruned import split
+
+    _check_workers(workers)
+    runner, closing = engine.connect(workers, scheduler, int(worker_memory * 2**30))
+    try:
+        client = runner.client
+        count = workers or len(client.scheduler_info()["workers"])
+        found, cpu = split.solve(
+            pos, rules, budget, client, workers=count, every_move=every_move, seat=seat,
+            table_bytes=table_bytes,
+        )  # fmt: skip
+    finally:
+        (closing or runner.client).close()
+    out = driver.answer_json(pos, found)
+    out["search"] += f", its root moves as tasks on the {runner.name}"
+    out["task_cpu_seconds"] = round(cpu, 3)
     return out
 
 

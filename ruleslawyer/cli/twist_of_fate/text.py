@@ -159,5 +159,8 @@ def render_pruned(out: dict[str, Any]) -> str:
     elif done:
         lines.append("moves: the best only (--every-move scores each by its own pruned search)")
     finished = "yes" if done else "no (budget spent: no exact answer, values withheld)"
-    lines += [f"nodes: {out['nodes']}", f"seconds: {out['seconds']:.3f}", f"finished: {finished}"]
+    lines += [f"nodes: {out['nodes']}", f"seconds: {out['seconds']:.3f}"]
+    if "task_cpu_seconds" in out:
+        lines.append(f"task_cpu_seconds: {out['task_cpu_seconds']:.3f}")
+    lines.append(f"finished: {finished}")
     return "\n".join(lines) + "\n"

@@ -33,7 +33,7 @@ import numpy as np
 
 from ruleslawyer.budget import Budget
 from ruleslawyer.models.twist_of_fate.files import Position
-from ruleslawyer.models.twist_of_fate.play import Rules
+from ruleslawyer.models.twist_of_fate.play import Move, Rules
 from ruleslawyer.solvers.twist_of_fate.encoding import Encoded
 
 # the transposition table: slots of four words (32 bytes); a power of two of them
@@ -371,6 +371,30 @@ def _first_best(moves: dict[int, int], sign: int) -> int | None:
     return next(m for m, v in moves.items() if sign * v == top)
 
 
+def _in_thread(search: _Search, budget: Budget, work: Any) -> Any:
+    """``work()``'s answer, run in a thread (the compiled search releases the GIL)
+    until it returns or the budget's time is up (or Ctrl-C): then the search stops at
+    its next look and the answer is None."""
+    result: list[Any] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as error:  # raised again in the calling thread
+            result.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    try:
+        worker.join(budget.remaining_seconds())
+    finally:  # the time is up, or Ctrl-C: the search stops at its next look
+        search.stop[0, 0] = 1
+        worker.join()
+    if result and isinstance(result[0], BaseException):
+        raise result[0]
+    return None if search.aborted or not result else result[0]
+
+
 def _run(
     position: Position,
     rules: Rules,
@@ -387,35 +411,61 @@ def _run(
     if seat != position.state.active and levers.coarse_first:
         raise ValueError("the coarse-first levers answer the player to move only")
     search = _Search(position, rules, table_bytes, budget, levers, seat)
-    result: list[Any] = []
-
-    def work() -> None:
-        try:
-            result.append(_answer(search, mode, levers, threshold))
-        except BaseException as error:  # raised again in the calling thread
-            result.append(error)
-
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    try:
-        worker.join(budget.remaining_seconds())
-    finally:  # the time is up, or Ctrl-C: the search stops at its next look
-        search.stop[0, 0] = 1
-        worker.join()
+    found = _in_thread(search, budget, lambda: _answer(search, mode, levers, threshold))
     nodes = int(search.counters[s.C_NODES])
     expanded = int(search.counters[s.C_OPENED])
     seconds = time.perf_counter() - began
-    if result and isinstance(result[0], BaseException):
-        raise result[0]
-    if search.aborted or not result:
+    if found is None:
         return Pruned(None, None, {}, False, nodes, expanded, seconds, False, seat=seat)
-    value, best, moves, coarse, reaching, exact = result[0]
+    value, best, moves, coarse, reaching, exact = found
     if mode == s.PROOF:
         best = None
     return Pruned(
         value, best, moves, exact, nodes, expanded, seconds, True, coarse, reaching,
         search.coarse_nodes, seat,
     )  # fmt: skip
+
+
+def search_window(
+    position: Position,
+    rules: Rules,
+    seat: int,
+    move: int,
+    window: tuple[int, int],
+    budget: Budget,
+    table_bytes: int = TABLE_BYTES,
+) -> tuple[int | None, int, int, int]:
+    """Root move ``move``'s value for ``seat`` searched in ``window`` (which must hold
+    it, or be cut by it): exact inside the window, else a bound on the side it fell;
+    with the search module's flag for which (None, 0 when the budget ran out); and
+    the nodes entered and expanded."""
+    from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+    levers = Levers()
+    search = _Search(position, rules, table_bytes, budget, levers, seat)
+    found = _in_thread(
+        search,
+        budget,
+        lambda: search.root(s.EVERY, coarse=False, levers=levers, windows={move: window})[1],
+    )
+    nodes, expanded = int(search.counters[s.C_NODES]), int(search.counters[s.C_OPENED])
+    value, flag = found.get(move, (None, 0)) if found is not None else (None, 0)
+    return value, flag, nodes, expanded
+
+
+def move_index(move: Move, position: Position) -> int:
+    """The search's index of a model move (:func:`decode_move`'s inverse)."""
+    from ruleslawyer.models.twist_of_fate.play import FACE_UP, SHILLING
+    from ruleslawyer.solvers.twist_of_fate.kernel import VARIANTS
+
+    seats = len(position.state.seats)
+    base = (position.deck.names.index(move.card) * seats + move.target) * VARIANTS
+    if move.play == FACE_UP:
+        return base + (move.side or 0)
+    mine = int(move.player_raises == SHILLING)
+    if move.target == position.state.active:
+        return base + 2 + mine
+    return base + 2 + 2 * mine + int(move.target_raises == SHILLING)
 
 
 def solve(
