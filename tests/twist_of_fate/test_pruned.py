@@ -161,15 +161,11 @@ def test_the_static_bound_holds_the_exhaustive_value(case: tuple[Position, Rules
     assert driver.utility_of(exact) == chosen[1][position.state.active]
     enc = tiers.problem(position, rules, 2).enc
     hands, points, levels = driver.bound_tables(position, enc, rules)
-    for coarse in (0, 1):
-        for rise in (0, 1):
-            how = np.zeros(search.NHOW, dtype=np.int64)
-            how[search.H_COARSE], how[search.H_RISE] = coarse, rise
-            lo, hi = search.bounds(
-                enc.root[0], enc.root[1], 0, enc.params, hands, points, levels, how
-            )
-            want = search.coarse_of(exact) if coarse else exact
-            assert lo <= want <= hi, (coarse, rise, lo, want, hi)
+    for rise in (0, 1):
+        how = np.zeros(search.NHOW, dtype=np.int64)
+        how[search.H_RISE] = rise
+        lo, hi = search.bounds(enc.root[0], enc.root[1], 0, enc.params, hands, points, levels, how)
+        assert lo <= exact <= hi, (rise, lo, exact, hi)
 
 
 def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:

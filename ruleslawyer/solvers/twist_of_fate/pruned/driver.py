@@ -2,9 +2,10 @@
 
 The model is the outcome-ranked paranoid one of
 :mod:`~ruleslawyer.solvers.twist_of_fate.maxn` (mode ``paranoid``): every other
-player minimises the utility of the player to move, ties go to the first move in
-legal-move order. Each field answers one precise question, the same one the
-exhaustive search answers (``solve --exhaustive``):
+player minimises the utility of the player to move (or of the ``seat`` asked for:
+what another player can guarantee), ties go to the first move in legal-move order.
+Each field answers one precise question, the same one the exhaustive search
+answers (``solve --exhaustive``):
 
 - ``value``: the player's outcome-ranked utility under that play (outcome; tempo;
   when open, Sanctuary, then Luck + Shilling);
@@ -18,7 +19,8 @@ exhaustive search answers (``solve --exhaustive``):
 :func:`prove` answers "at least this value?" by one null-window search
 (:func:`prove_win`, :func:`prove_sanctuary`), usually far cheaper than the value.
 The search runs compiled (:mod:`~ruleslawyer.solvers.twist_of_fate.pruned.search`)
-in one thread; ``Budget.max_states`` caps the nodes it visits and
+in one thread (:mod:`~ruleslawyer.solvers.twist_of_fate.pruned.split` hands its
+root moves to Dask workers); ``Budget.max_states`` caps the nodes it visits and
 ``Budget.max_seconds`` its time: either spent, the answer is unfinished.
 """
 
@@ -58,9 +60,6 @@ class Pruned:
     expanded: int  # nodes whose moves were listed
     seconds: float
     finished: bool
-    coarse: int | None = None  # the coarse value (the guarantees), when finished
-    reaching: tuple[int, ...] = ()  # the moves whose coarse value is ``coarse``
-    coarse_nodes: int = 0  # nodes entered by the coarse search (the guarantees)
     seat: int = 0  # whose values (every other player plays against it)
 
 
@@ -208,23 +207,19 @@ def _no_packing(position: Position) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class Levers:
-    """The search's levers, each measured side by side in benchmarks/README.md:
-    the rise bound; the others' fields out of the table's keys once no other seat
-    can win; the coarse question first (then the fine one only inside the class of
-    its answer, :data:`members`: among the moves that reach it), the fine search
-    reading the coarse search's table as bounds and taking its best moves first."""
+    """The search's levers, both on by default, each measured side by side in
+    benchmarks/README.md (off: the search as it was before them): the rise bound,
+    and the other seats' fields out of the table's keys once no other seat can win.
+    (The coarse question first, then the fine one only inside its answer's class,
+    was measured there too and dropped: it paid only without the second lever.)"""
 
     rise: bool = True
     others_out: bool = True
-    coarse_first: bool = False
-    coarse_table: bool = False
-    coarse_moves: bool = False
-    members: bool = False
 
 
 class _Search:
-    """One position's search: its tables, its two transposition tables (the coarse
-    search's and the fine search's), its counters and its stop flag."""
+    """One position's search: its tables, its transposition table, its counters and its
+    stop flag."""
 
     def __init__(
         self,
@@ -255,19 +250,15 @@ class _Search:
         self.keys = np.zeros((depth, self.n_moves), dtype=np.int64)
         self.order = np.zeros((depth, self.n_moves), dtype=np.int64)
         self.st = np.zeros((depth, s.STACK), dtype=np.int64)
-        # the fine search's table, and the coarse search's when it runs (half each)
-        slots = _slots(table_bytes // 2 if levers.coarse_first else table_bytes)
-        fine = np.zeros((slots + k.PAD, s.SLOT_WORDS), dtype=np.int64)
-        coarse = np.zeros_like(fine) if levers.coarse_first else fine
-        self.tables = {False: fine, True: coarse}
+        self.table = np.zeros((_slots(table_bytes) + k.PAD, s.SLOT_WORDS), dtype=np.int64)
         self.counters = np.zeros(s.NCOUNTERS, dtype=np.int64)
         self.counters[s.C_LIMIT] = budget.max_states if budget.max_states is not None else 1 << 62
         self.counters[s.C_PLIES] = plies
         self.stop = np.zeros((1, 1), dtype=np.int64)
-        self.coarse_nodes = 0
         parts, head = _no_packing(position)
         self.rules_in = (*enc[1:], parts, head, hands, points, levels)
         self.abstract = rules.face_down_at_zero != "must-decrease"
+        self.levers = levers
 
     @property
     def aborted(self) -> bool:
@@ -279,8 +270,6 @@ class _Search:
         self,
         mode: int,
         *,
-        coarse: bool,
-        levers: Levers,
         windows: dict[int, tuple[int, int]] | None = None,
         threshold: int = 0,
     ) -> tuple[int, dict[int, tuple[int, int]]]:
@@ -300,66 +289,28 @@ class _Search:
         out = np.full(self.n_moves, -1, dtype=np.int64)
         flags = np.zeros(self.n_moves, dtype=np.int64)
         how = np.zeros(s.NHOW, dtype=np.int64)
-        how[s.H_COARSE] = coarse
-        how[s.H_RISE] = levers.rise
-        how[s.H_CTT] = not coarse and levers.coarse_first and levers.coarse_table
-        how[s.H_CMOVE] = not coarse and levers.coarse_first and levers.coarse_moves
-        how[s.H_ABS] = self.abstract if levers.others_out else 0
+        how[s.H_RISE] = self.levers.rise
+        how[s.H_ABS] = self.abstract and self.levers.others_out
         self.frame[0, k.F_K1], self.frame[0, k.F_K2] = self.root_frame
         v = s.root(
-            mode, threshold, low, high, out, flags, self.frame, self.kid, self.tables[coarse],
-            self.tables[True], self.counters, self.stop, self.st, self.keys, self.order, how,
-            *self.rules_in,
+            mode, threshold, low, high, out, flags, self.frame, self.kid, self.table,
+            self.counters, self.stop, self.st, self.keys, self.order, how, *self.rules_in,
         )  # fmt: skip
         pairs = enumerate(zip(out.tolist(), flags.tolist(), strict=True))
         found = {m: (x, f) for m, (x, f) in pairs if x >= 0}
         return int(v), found
 
 
-def _fine_window(coarse: int) -> tuple[int, int]:
-    """The window that holds every fine value of the coarse class ``coarse``."""
-    from ruleslawyer.solvers.twist_of_fate.pruned import search as s
-
-    least, most = s.fine_range(coarse)
-    return least - 1, most + 1
-
-
 def _answer(
-    search: _Search, mode: int, levers: Levers, threshold: int
-) -> tuple[int, int | None, dict[int, int], int | None, tuple[int, ...], bool]:
-    """The search's questions in turn: (value, best move, each move's value, the coarse
-    value, the moves that reach it, whether ``moves`` is every move exact)."""
+    search: _Search, mode: int, threshold: int
+) -> tuple[int, int | None, dict[int, int], bool]:
+    """The root searched: (value, best move, each move's value, whether ``moves`` is
+    every move exact)."""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
-    if mode == s.PROOF:
-        # the least value of a class (a win, a Sanctuary): the coarse search answers
-        # it, and its bound is read back as a fine one on the same side
-        t = s.coarse_of(threshold)
-        if not levers.coarse_first or s.fine_range(t)[0] != threshold:
-            v, _ = search.root(s.PROOF, coarse=False, levers=levers, threshold=threshold)
-            return v, None, {}, None, (), False
-        v, _ = search.root(s.PROOF, coarse=True, levers=levers, threshold=t)
-        fine = s.fine_range(v)[0 if v >= t else 1]
-        return fine, None, {}, None, (), False
-    if not levers.coarse_first:
-        v, found = search.root(mode, coarse=False, levers=levers)
-        moves = {m: x for m, (x, _) in found.items()}
-        return v, _first_best(moves, search.sign), moves, s.coarse_of(v), (), mode == s.EVERY
-    # the coarse question: each move's class (EVERY: exact; else the moves reaching it)
-    first = s.EVERY if mode == s.EVERY else (s.MEMBERS if levers.members else s.BEST)
-    c, found = search.root(first, coarse=True, levers=levers)
-    if search.aborted or not found:
-        return c, None, {}, c, (), False
-    reaching = tuple(m for m, (x, _) in found.items() if x >= c)
-    search.coarse_nodes = int(search.counters[s.C_NODES])
-    # the fine question, each move in the window of its class
-    if mode == s.EVERY:
-        windows = {m: _fine_window(x) for m, (x, _) in found.items()}
-    else:
-        windows = {m: _fine_window(c) for m in reaching}
-    v, fine = search.root(mode, coarse=False, levers=levers, windows=windows)
-    moves = {m: x for m, (x, _) in fine.items()}
-    return v, _first_best(moves, 1), moves, c, reaching, mode == s.EVERY
+    v, found = search.root(mode, threshold=threshold)
+    moves = {m: x for m, (x, _) in found.items()}
+    return v, _first_best(moves, search.sign), moves, mode == s.EVERY
 
 
 def _first_best(moves: dict[int, int], sign: int) -> int | None:
@@ -408,22 +359,17 @@ def _run(
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
     began = time.perf_counter()
-    if seat != position.state.active and levers.coarse_first:
-        raise ValueError("the coarse-first levers answer the player to move only")
     search = _Search(position, rules, table_bytes, budget, levers, seat)
-    found = _in_thread(search, budget, lambda: _answer(search, mode, levers, threshold))
+    found = _in_thread(search, budget, lambda: _answer(search, mode, threshold))
     nodes = int(search.counters[s.C_NODES])
     expanded = int(search.counters[s.C_OPENED])
     seconds = time.perf_counter() - began
     if found is None:
         return Pruned(None, None, {}, False, nodes, expanded, seconds, False, seat=seat)
-    value, best, moves, coarse, reaching, exact = found
+    value, best, moves, exact = found
     if mode == s.PROOF:
         best = None
-    return Pruned(
-        value, best, moves, exact, nodes, expanded, seconds, True, coarse, reaching,
-        search.coarse_nodes, seat,
-    )  # fmt: skip
+    return Pruned(value, best, moves, exact, nodes, expanded, seconds, True, seat)
 
 
 def search_window(
@@ -441,13 +387,8 @@ def search_window(
     the nodes entered and expanded."""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
-    levers = Levers()
-    search = _Search(position, rules, table_bytes, budget, levers, seat)
-    found = _in_thread(
-        search,
-        budget,
-        lambda: search.root(s.EVERY, coarse=False, levers=levers, windows={move: window})[1],
-    )
+    search = _Search(position, rules, table_bytes, budget, Levers(), seat)
+    found = _in_thread(search, budget, lambda: search.root(s.EVERY, windows={move: window})[1])
     nodes, expanded = int(search.counters[s.C_NODES]), int(search.counters[s.C_OPENED])
     value, flag = found.get(move, (None, 0)) if found is not None else (None, 0)
     return value, flag, nodes, expanded
@@ -551,12 +492,13 @@ def guaranteed(value: int) -> tuple[int | None, bool]:
 
 
 def table_bytes_for(position: Position, most: int) -> int:
-    """The transposition table's size for a position: about 2^(10 + cards) slots of 16
-    bytes (a table much larger than the nodes visited costs more to clear than it
-    saves), at least 2^16 and at most 2^24 slots, and never more than ``most`` bytes."""
+    """The transposition table's size for a position: about 2^(10 + cards) slots of
+    :data:`SLOT_BYTES` (the memory a search touches grows with the nodes it visits; a
+    table never written costs none, its pages mapped lazily), at least 2^16 and at most
+    2^24 slots, and never more than ``most`` bytes."""
     cards = sum(len(seat.hand) for seat in position.state.seats)
     slots = 1 << min(24, max(16, 10 + cards))
-    return min(most, 16 * slots)
+    return min(most, SLOT_BYTES * slots)
 
 
 def utility_of(value: int) -> tuple[int, int, int, int]:

@@ -16,13 +16,8 @@ fixed and the value depends on the state alone, as a transposition table needs):
 - won at ply ``d``: :data:`WON_TOP` - ``d``;
 
 the same numbers as the max^n kernel's root entry once its plies are counted from
-the root. A search may instead answer the **coarse** question (``how[H_COARSE]``):
-the same values with the tie-breaks dropped, every loss :data:`LOST`, every win
-:data:`WON_TOP`, an open end its Sanctuary alone (``open_value(z, 0)``). The coarse
-value is a non-decreasing function of the fine one, so the paranoid coarse value
-of a node is the coarse value of its paranoid fine value: the guarantees (the
-Sanctuary, the win) are read off it, and a fine search need only look inside the
-class the coarse answer names (:func:`fine_range`).
+the root. The root player is any seat (``params[P_ROOT]``): the player to move by
+default, or another whose guarantee is asked, the root then a node of the others.
 
 Pruning: alpha-beta (fail-soft) with a fixed-size transposition table (two-slot
 buckets: one kept for the entry with more cards left below it, one always
@@ -34,9 +29,10 @@ after a node's first tested with a null window (does it beat the best so far at
 all?) and searched again with the whole window only when it does (principal
 variation search); a static bound on each node (:func:`bounds`): what each seat
 can still score this round, from the plays it can still take part in and the
-rises the cards left can give it; and in a fine search after a coarse one, the
-coarse search's table read as bounds (``how[H_CTT]``) and its best moves first
-(``how[H_CMOVE]``).
+rises the cards left can give it (``how[H_RISE]``); and, once that bound shows no
+seat but the root can win, the other seats' Luck, Shilling and Sanctuary left out
+of the table's keys (``how[H_ABS]``, :func:`_key`): the states that differ only
+there share one entry.
 """
 
 from __future__ import annotations
@@ -77,7 +73,6 @@ MAX_PLY = 31
 OPEN_BASE = MAX_PLY + 1
 WON_TOP = (1 << 11) - 1
 WON_LOW = WON_TOP - MAX_PLY
-LOST = 0  # the coarse value of every loss
 LOW, HIGH = -1, WON_TOP + 1  # below and above every value
 OTHERS_FIELDS = (1 << COUNT_SHIFT) - 1  # a seat's Luck, Shilling and Sanctuary in ``k1``
 ABSTRACT = 1 << 47  # a key without them (above the marker bit of ``k2``)
@@ -88,10 +83,9 @@ MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 C_NODES, C_LIMIT, C_ABORT, C_PLIES, C_OPENED = range(5)
 NCOUNTERS = 5
 CHECK_EVERY = 1023  # nodes between two looks at the stop flag
-# the switches of a search (``how``): the coarse question; the rise bound; a fine
-# search reading the coarse table as bounds, and its best moves
-H_COARSE, H_RISE, H_CTT, H_CMOVE, H_ABS = range(5)
-NHOW = 5
+# the switches of a search (``how``): the rise bound; the others out of the keys
+H_RISE, H_ABS = range(2)
+NHOW = 2
 # sizes[hand]: its cards, the mask of its kinds, the sum of its cards' rises, then its
 # number of cards at each rise of ``levels`` (highest first)
 Z_CARDS, Z_KINDS, Z_RISE, Z_FALL, Z_LEVELS = range(5)
@@ -102,39 +96,17 @@ def open_value(sanctuary: int, luck_shilling: int) -> int:
     return OPEN_BASE + ((sanctuary + Z_OFF) << 4) + luck_shilling
 
 
-def coarse_of(value: int) -> int:
-    """The coarse value of a fine one."""
-    if value >= WON_LOW:
-        return WON_TOP
-    if value >= OPEN_BASE:
-        return value & ~15
-    return LOST
-
-
-def fine_range(coarse: int) -> tuple[int, int]:
-    """The lowest and highest fine value whose coarse value is ``coarse``."""
-    if coarse >= WON_LOW:
-        return WON_LOW, WON_TOP
-    if coarse >= OPEN_BASE:
-        return coarse, coarse + 15
-    return 0, MAX_PLY
-
-
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def leaf_value(k1, k2, ply, params, coarse):
-    """The root player's utility at a horizon state ``ply`` plies from the root (coarse
-    if ``coarse``)."""
+def leaf_value(k1, k2, ply, params):
+    """The root player's utility at a horizon state ``ply`` plies from the root."""
     winner = ((k2 >> (params[P_HB] * params[P_N])) & 7) - 1
     root = params[P_ROOT]
     if winner < 0:
         f = (k1 >> (SEAT_BITS * root)) & SEAT_MASK
-        v = OPEN_BASE + (((f >> Z_SHIFT) & 63) << 4)
-        if coarse == 0:
-            v += (f & 7) + ((f >> 3) & 7)
-        return np.int64(v)
+        return np.int64(OPEN_BASE + (((f >> Z_SHIFT) & 63) << 4) + (f & 7) + ((f >> 3) & 7))
     if winner == root:
-        return np.int64(WON_TOP if coarse else WON_TOP - ply)
-    return np.int64(LOST if coarse else ply)
+        return np.int64(WON_TOP - ply)
+    return np.int64(ply)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -161,7 +133,7 @@ def _most(k2, s, n, hb, sizes, levels, row, left):
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def bounds(k1, k2, ply, params, sizes, points, levels, how):
     """A lower and an upper bound on the root player's value of the node ``ply`` plies
-    from the root (coarse if ``how[H_COARSE]``), from what each seat can still score
+    from the root, from what each seat can still score
     this round.
 
     A seat takes part in a play as its player (a card of its hand) or its target (at
@@ -183,7 +155,6 @@ def bounds(k1, k2, ply, params, sizes, points, levels, how):
     hb = params[P_HB]
     hmask = (np.int64(1) << hb) - 1
     root = params[P_ROOT]
-    coarse = how[H_COARSE]
     total = 0
     kinds = 0
     for q in range(n):
@@ -229,11 +200,11 @@ def bounds(k1, k2, ply, params, sizes, points, levels, how):
         elif can:
             other_wins = True
     if root_wins:
-        hi = np.int64(WON_TOP if coarse else WON_TOP - (ply + 1))
+        hi = np.int64(WON_TOP - (ply + 1))
     else:
-        hi = np.int64(OPEN_BASE + (top_root << 4) + (0 if coarse else ls_root))
+        hi = np.int64(OPEN_BASE + (top_root << 4) + ls_root)
     if other_wins:
-        lo = np.int64(LOST if coarse else ply + 1)
+        lo = np.int64(ply + 1)
     else:
         zmin = z_root
         if params[P_MONKS] >= 0:
@@ -241,7 +212,7 @@ def bounds(k1, k2, ply, params, sizes, points, levels, how):
         if zmin < 0:
             zmin = 0
         lo = np.int64(OPEN_BASE + (zmin << 4))
-        if how[H_RISE] and zmin == z_root and coarse == 0:
+        if how[H_RISE] and zmin == z_root:
             # no point scored: Luck + Shilling falls at most by the cards' falls
             low_ls = ls_now - _most(k2, root, n, hb, sizes, levels, 1, left_root)
             if low_ls > 0:
@@ -283,24 +254,6 @@ def store(tt, k1, k2, h, value, flag, move, left):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _fine_bounds(word, lo, hi):
-    """``lo`` and ``hi`` narrowed by a coarse table entry ``word`` (see :func:`fine_range`)."""
-    v = word & 0xFFFF
-    flag = (word >> 16) & 3
-    if v >= WON_LOW:
-        least, most = WON_LOW, WON_TOP
-    elif v >= OPEN_BASE:
-        least, most = v, v + 15
-    else:
-        least, most = 0, MAX_PLY
-    if flag != UPPER and least > lo:
-        lo = least
-    if flag != LOWER and most < hi:
-        hi = most
-    return lo, hi
-
-
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _key(k1, k2, params, abstract):
     """A state's key in the table: its two words; with ``abstract`` (no seat but the
     root can win below the state), without the other seats' Luck, Shilling and
@@ -337,7 +290,7 @@ def _order(kid, d, n, k1, tt_move, params, keys, order):
         if (info >> MOVE_INFO) == tt_move:
             key = np.int64(1 << 20)
         else:
-            key = sign * leaf_value(kid[d, b], kid[d, b + 1], d + 1, params, 0)
+            key = sign * leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
         keys[d, j] = key
         # insertion: stable, so equal keys stay in legal-move order
         i = j
@@ -358,7 +311,7 @@ WHOLE, NULL_WINDOW, FULL_AGAIN = range(3)
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _enter(
-    d, frame, kid, tt, ctt, counters, st, keys, order, how, params, remove, cards, sides,
+    d, frame, kid, tt, counters, st, keys, order, how, params, remove, cards, sides,
     scores, columns, after, parts, head, sizes, points, levels,
 ):  # fmt: skip
     """Enter the node at depth ``d`` (window in ``st[d]``): (True, its value) if it
@@ -369,7 +322,6 @@ def _enter(
     k2 = frame[d, F_K2]
     alpha = st[d, S_ALPHA]
     beta = st[d, S_BETA]
-    coarse = how[H_COARSE]
     lo, hi = bounds(k1, k2, d, params, sizes, points, levels, how)
     if hi <= alpha:
         return True, hi
@@ -394,12 +346,6 @@ def _enter(
             lo = v
         if flag == UPPER and v < hi:
             hi = v
-    if how[H_CTT]:
-        word = probe(ctt, c1, c2, h)
-        if word >= 0:
-            lo, hi = _fine_bounds(word, lo, hi)
-            if tt_move < 0 and how[H_CMOVE]:
-                tt_move = ((word >> 18) & 0x3FFFFF) - 1
     if hi <= alpha:
         return True, hi
     if lo >= beta or lo >= hi:
@@ -411,7 +357,7 @@ def _enter(
     counters[C_OPENED] += 1
     n = frame[d, F_N]
     if n == 0:  # no move at all: valued as a horizon state
-        return True, leaf_value(k1, k2, d, params, coarse)
+        return True, leaf_value(k1, k2, d, params)
     is_max = ((k1 >> ACT_SHIFT) & 3) == params[P_ROOT]
     # a child already valued well enough (a horizon state, or one the table bounds
     # on the right side) may cut the node before any search
@@ -419,7 +365,7 @@ def _enter(
         b = j * KID
         info = kid[d, b + K_INFO]
         if info & LEAF_BIT:
-            v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params, coarse)
+            v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
         else:
             c1, c2 = _key(kid[d, b], kid[d, b + 1], params, abstract)
             word = probe(tt, c1, c2, key_hash(c1, c2))
@@ -450,7 +396,7 @@ def _enter(
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def value(
-    d0, alpha, beta, frame, kid, tt, ctt, counters, stop, st, keys, order, how, params,
+    d0, alpha, beta, frame, kid, tt, counters, stop, st, keys, order, how, params,
     remove, cards, sides, scores, columns, after, parts, head, sizes, points, levels,
 ):  # fmt: skip
     """The root player's value of the node at depth ``d0`` (in ``frame[d0]``),
@@ -460,11 +406,10 @@ def value(
     rules_in = (
         params, remove, cards, sides, scores, columns, after, parts, head, sizes, points, levels,
     )  # fmt: skip
-    coarse = how[H_COARSE]
     d = d0
     st[d, S_ALPHA] = alpha
     st[d, S_BETA] = beta
-    done, v = _enter(d, frame, kid, tt, ctt, counters, st, keys, order, how, *rules_in)
+    done, v = _enter(d, frame, kid, tt, counters, st, keys, order, how, *rules_in)
     while True:
         if not done:
             # the node at depth d is open: its next child, or its value if none is left
@@ -472,7 +417,7 @@ def value(
             if x < frame[d, F_N] and st[d, S_ALPHA] < st[d, S_BETA]:
                 b = order[d, x] * KID
                 if kid[d, b + K_INFO] & LEAF_BIT:
-                    v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params, coarse)
+                    v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
                     # fold it below, as a child's value
                 else:
                     if counters[C_NODES] & CHECK_EVERY == 0 and (
@@ -495,9 +440,7 @@ def value(
                     st[d + 1, S_ALPHA] = alpha
                     st[d + 1, S_BETA] = beta
                     d += 1
-                    done, v = _enter(
-                        d, frame, kid, tt, ctt, counters, st, keys, order, how, *rules_in
-                    )
+                    done, v = _enter(d, frame, kid, tt, counters, st, keys, order, how, *rules_in)
                     continue
             else:
                 # every child searched, or a cut: store the node and return its value
@@ -545,12 +488,12 @@ def value(
 
 
 # root(): what it answers
-BEST, MEMBERS, EVERY, PROOF = range(4)
+BEST, EVERY, PROOF = range(3)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def root(
-    mode, threshold, low, high, out, flags, frame, kid, tt, ctt, counters, stop, st, keys,
+    mode, threshold, low, high, out, flags, frame, kid, tt, counters, stop, st, keys,
     order, how, params, remove, cards, sides, scores, columns, after, parts, head, sizes,
     points, levels,
 ):  # fmt: skip
@@ -565,21 +508,17 @@ def root(
     exact, each later one only tested for a strictly better value (a null window on
     the best so far, then, where it is better, searched again for its exact value):
     the first best move and its exact value; a move that cannot beat the best so far
-    gets a bound. :data:`MEMBERS`: the same, each later move tested on a window of the
-    best so far and its two neighbours, so that a move whose value equals the best's
-    is exact, and a worse one a bound beyond it: the moves that reach the best value
-    are those whose ``out`` is it. :data:`EVERY`: each move by its own search in its
-    window (one shared table): every value exact.
+    gets a bound. :data:`EVERY`: each move by its own search in its window (one
+    shared table): every value exact.
     """
     k1 = frame[0, F_K1]
     k2 = frame[0, F_K2]
-    coarse = how[H_COARSE]
     rules_in = (
         params, remove, cards, sides, scores, columns, after, parts, head, sizes, points, levels,
     )  # fmt: skip
     if mode == PROOF:
         return value(
-            0, threshold - 1, threshold, frame, kid, tt, ctt, counters, stop, st, keys, order,
+            0, threshold - 1, threshold, frame, kid, tt, counters, stop, st, keys, order,
             how, *rules_in,
         )  # fmt: skip
     counters[C_NODES] += 1
@@ -590,7 +529,7 @@ def root(
     )  # fmt: skip
     n_root = frame[0, F_N]
     if n_root == 0:
-        return leaf_value(k1, k2, 0, params, coarse)
+        return leaf_value(k1, k2, 0, params)
     # the root player's move (its highest value), or another's (the root player's lowest)
     sign = 1 if ((k1 >> ACT_SHIFT) & 3) == params[P_ROOT] else -1
     best = np.int64(LOW if sign > 0 else HIGH)
@@ -603,19 +542,16 @@ def root(
             continue
         flag = EXACT
         if info & LEAF_BIT:
-            v = leaf_value(kid[0, b], kid[0, b + 1], 1, params, coarse)
+            v = leaf_value(kid[0, b], kid[0, b + 1], 1, params)
         else:
             alpha = low[m]
             beta = high[m]
             if found and mode == BEST:  # does it beat the best so far at all?
                 alpha = best if sign > 0 else best - 1
                 beta = alpha + 1
-            elif found and mode == MEMBERS:  # does it reach the best, or beat it?
-                alpha = best - 1
-                beta = best + 1
             enter(frame, kid, 0, b)
             v = value(
-                1, alpha, beta, frame, kid, tt, ctt, counters, stop, st, keys, order, how, *rules_in
+                1, alpha, beta, frame, kid, tt, counters, stop, st, keys, order, how, *rules_in
             )  # fmt: skip
             better = v >= beta and beta < high[m] if sign > 0 else v <= alpha and alpha > low[m]
             if better and counters[C_ABORT] == 0:  # it does: by how much
@@ -625,7 +561,7 @@ def root(
                     alpha, beta = low[m], v + 1
                 enter(frame, kid, 0, b)
                 v = value(
-                    1, alpha, beta, frame, kid, tt, ctt, counters, stop, st, keys, order, how,
+                    1, alpha, beta, frame, kid, tt, counters, stop, st, keys, order, how,
                     *rules_in,
                 )  # fmt: skip
             elif v <= alpha:
