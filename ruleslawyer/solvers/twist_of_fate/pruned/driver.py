@@ -260,6 +260,17 @@ class _Search:
         self.abstract = rules.face_down_at_zero != "must-decrease"
         self.levers = levers
 
+    def restart(self, budget: Budget) -> None:
+        """Count afresh under ``budget``, keeping the table (its entries hold for any
+        search of the same position and seat)."""
+        from ruleslawyer.solvers.twist_of_fate.pruned import search as s
+
+        plies = int(self.counters[s.C_PLIES])
+        self.counters[:] = 0
+        self.counters[s.C_LIMIT] = budget.max_states if budget.max_states is not None else 1 << 62
+        self.counters[s.C_PLIES] = plies
+        self.stop[0, 0] = 0
+
     @property
     def aborted(self) -> bool:
         from ruleslawyer.solvers.twist_of_fate.pruned import search as s
@@ -380,18 +391,34 @@ def search_window(
     window: tuple[int, int],
     budget: Budget,
     table_bytes: int = TABLE_BYTES,
+    kept: dict[str, Any] | None = None,
 ) -> tuple[int | None, int, int, int]:
     """Root move ``move``'s value for ``seat`` searched in ``window`` (which must hold
     it, or be cut by it): exact inside the window, else a bound on the side it fell;
     with the search module's flag for which (None, 0 when the budget ran out); and
-    the nodes entered and expanded."""
+    the nodes entered and expanded. ``kept`` keeps the search (its table) for the
+    next call on the same position and seat."""
     from ruleslawyer.solvers.twist_of_fate.pruned import search as s
 
-    search = _Search(position, rules, table_bytes, budget, Levers(), seat)
+    key = kept_key(position, rules, seat, table_bytes)
+    search = (kept or {}).get(key)
+    if search is None:
+        search = _Search(position, rules, table_bytes, budget, Levers(), seat)
+        if kept is not None:
+            kept.clear()
+            kept[key] = search
+    else:
+        search.restart(budget)
     found = _in_thread(search, budget, lambda: search.root(s.EVERY, windows={move: window})[1])
     nodes, expanded = int(search.counters[s.C_NODES]), int(search.counters[s.C_OPENED])
     value, flag = found.get(move, (None, 0)) if found is not None else (None, 0)
     return value, flag, nodes, expanded
+
+
+def kept_key(position: Position, rules: Rules, seat: int, table_bytes: int) -> str:
+    """What a kept search is for: the position's state, names and deck, the rules, the
+    seat and the table's size."""
+    return repr((position.state, position.names, position.deck, rules, seat, table_bytes))
 
 
 def move_index(move: Move, position: Position) -> int:

@@ -16,11 +16,15 @@ worker process (its own transposition table), in a window the client chooses:
 
 The client hands out a task whenever a worker is free (so the tasks see the best
 value found so far), stops on the budget (cancelling the tasks: unfinished), and
-sums the nodes and the CPU seconds the tasks report.
+sums the nodes and the CPU seconds the tasks report. A worker keeps its table from
+one task to the next (:data:`KEPT`); the moves searched on different workers share
+nothing, so the split costs more nodes than one process does (see
+benchmarks/README.md for how much).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +35,11 @@ from ruleslawyer.models.twist_of_fate.play import Rules, legal_moves
 from ruleslawyer.solvers.twist_of_fate.pruned import driver
 
 WAIT_SECONDS = 1.0  # the client's look at the budget while it waits for a task
+# a worker keeps its searches, and so their transposition tables, for the next tasks
+# of the same position and seat (one a thread at a time): the root moves share what
+# they can. Those of another position are dropped.
+KEPT: dict[str, list[dict[str, Any]]] = {}
+KEEPING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -57,9 +66,18 @@ def search_move(
 ) -> Done:
     """A task: the value of root move ``move`` for ``seat``, searched in ``window``."""
     began = time.process_time()
+    key = driver.kept_key(position, rules, seat, table_bytes)
+    with KEEPING:
+        idle = KEPT.get(key)
+        if idle is None:
+            KEPT.clear()
+            idle = KEPT[key] = []
+        kept = idle.pop() if idle else {}
     value, flag, nodes, expanded = driver.search_window(
-        position, rules, seat, move, window, Budget(max_seconds=max_seconds), table_bytes
+        position, rules, seat, move, window, Budget(max_seconds=max_seconds), table_bytes, kept
     )
+    with KEEPING:
+        KEPT.setdefault(key, []).append(kept)
     return Done(move, value, flag, nodes, expanded, time.process_time() - began)
 
 
