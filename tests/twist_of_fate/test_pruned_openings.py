@@ -1,10 +1,11 @@
-"""The recorded answers of the 3-player opening round, re-checked in part (slow).
+"""The recorded answers of the opening rounds, re-checked in part (slow).
 
 `tests/twist_of_fate/recorded/twist-of-fate-3p-18-start*-paranoid.json` hold the
 pruned paranoid search's answers of `benchmarks/twist-of-fate-3p-18-start.toml`
-(every seat's guarantee after each of the first player's openings), each with the
-command, commit, date and machine that made it. These tests run a cheaper part of
-each again and hold it to the record."""
+(every seat's guarantee after each of the first player's openings), and
+`twist-of-fate-2p-18-start*-paranoid.json` those of the 2-player opening, each
+with the command, commit, date and machine that made it. These tests run a
+cheaper part of each again and hold it to the record."""
 
 from __future__ import annotations
 
@@ -91,3 +92,18 @@ def test_the_other_seats_guarantee_after_the_best_opening_as_recorded(seat: str)
     assert found.finished and found.value is not None
     recorded = next(m for m in record["moves"] if m["move"] == opening)["value"][seat]
     assert utility_json(driver.utility_of(found.value)) == recorded
+
+
+@pytest.mark.slow
+def test_the_two_player_openings_guarantee_as_recorded() -> None:
+    # the 2-player opening (one deal, with the Monks): the recorded guarantee of the
+    # first player again by two null-window proofs (at least it, not one more),
+    # cheaper than the search for the best move the record made
+    record = json.loads((RECORDED / "twist-of-fate-2p-18-start-paranoid.json").read_text())
+    answer = record["answer"]
+    position = load_position(str(ROOT / "benchmarks" / "twist-of-fate-2p-18-start.toml"))
+    rules = Rules.from_rulings(dict(position.rulings))
+    k = answer["guaranteed_sanctuary"]
+    assert answer["guaranteed_win"] is False and k is not None
+    assert driver.prove_sanctuary(position, rules, k)[0] is True
+    assert driver.prove_sanctuary(position, rules, k + 1)[0] is False

@@ -102,8 +102,8 @@ def group() -> None:
 @click.option(
     "--every-move",
     is_flag=True,
-    help="--model paranoid: score every root move, each by its own pruned search (exact "
-    "values; costs far more than the best move alone).",
+    help="--model paranoid: score every root move exactly, each by its own pruned search, "
+    "one table shared by all (on 3p-12 about 25 times the nodes of the best move alone).",
 )
 @click.option(
     "--seat",
@@ -133,10 +133,14 @@ def group() -> None:
     type=whole("workers", least=0, most=256),
     default=None,
     help="dask: a local cluster of N worker processes (default 2, at most one per usable "
-    "processor); 0 runs the partitions one after another in this process.",
+    "processor); 0 runs the partitions one after another in this process. With the pruned "
+    "paranoid search (no --engine dask): its root moves as tasks on N workers.",
 )
 @click.option(
-    "--scheduler", metavar="ADDRESS", default=None, help="dask: the scheduler of a running cluster."
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="dask: the scheduler of a running cluster (also for the pruned search's tasks).",
 )
 @click.option(
     "--work-dir",
