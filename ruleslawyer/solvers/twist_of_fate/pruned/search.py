@@ -4,8 +4,8 @@ It answers the paranoid question of the outcome-ranked model
 (:data:`~ruleslawyer.solvers.twist_of_fate.reference.maxn.UTILITY`) for the player
 to move at the root, without visiting every state: every other player minimises
 the root player's utility. A node's children come from the exhaustive kernel's
-``_open`` (the same rules, in legal-move order, each with its packed state as a
-key); only the search is this module's.
+``_open`` (the same rules, in legal-move order); the table keys a state by the
+kernel's two words (:func:`_key`); only the search is this module's.
 
 A value is the root player's utility as one integer that compares as the utility
 does, plies counted from the root (every play takes a card, so a state's depth is
@@ -86,8 +86,9 @@ CHECK_EVERY = 1023  # nodes between two looks at the stop flag
 # the switches of a search (``how``): the rise bound; the others out of the keys
 H_RISE, H_ABS = range(2)
 NHOW = 2
-# sizes[hand]: its cards, the mask of its kinds, the sum of its cards' rises, then its
-# number of cards at each rise of ``levels`` (highest first)
+# sizes[hand]: its cards, the mask of its kinds, the sums of its cards' rises and falls,
+# then its number of cards at each rise of ``levels[0]``, then at each fall of
+# ``levels[1]`` (highest first; see the driver's ``hand_table``)
 Z_CARDS, Z_KINDS, Z_RISE, Z_FALL, Z_LEVELS = range(5)
 
 
@@ -133,8 +134,7 @@ def _most(k2, s, n, hb, sizes, levels, row, left):
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def bounds(k1, k2, ply, params, sizes, points, levels, how):
     """A lower and an upper bound on the root player's value of the node ``ply`` plies
-    from the root, from what each seat can still score
-    this round.
+    from the root, from what each seat can still score this round.
 
     A seat takes part in a play as its player (a card of its hand) or its target (at
     most until its count reaches the six-card limit), and ``points[kinds, ls, plays]``
