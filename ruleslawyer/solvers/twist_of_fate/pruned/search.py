@@ -82,7 +82,7 @@ MOVE_INFO = 17  # a child's move is its K_INFO word shifted down this far
 # counters
 C_NODES, C_LIMIT, C_ABORT, C_PLIES, C_OPENED = range(5)
 NCOUNTERS = 5
-CHECK_EVERY = 1023  # nodes between two looks at the stop flag
+CHECK_EVERY = 1023  # nodes between two looks at the stop flag (the node budget: at each)
 # the switches of a search (``how``): the rise bound; the others out of the keys
 H_RISE, H_ABS = range(2)
 NHOW = 2
@@ -420,9 +420,9 @@ def value(
                     v = leaf_value(kid[d, b], kid[d, b + 1], d + 1, params)
                     # fold it below, as a child's value
                 else:
-                    if counters[C_NODES] & CHECK_EVERY == 0 and (
-                        _load(stop, np.int64(0), np.int64(0)) != 0
-                        or counters[C_NODES] > counters[C_LIMIT]
+                    if counters[C_NODES] > counters[C_LIMIT] or (
+                        counters[C_NODES] & CHECK_EVERY == 0
+                        and _load(stop, np.int64(0), np.int64(0)) != 0
                     ):
                         counters[C_ABORT] = 1
                         return np.int64(0)
