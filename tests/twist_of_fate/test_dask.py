@@ -231,8 +231,13 @@ def test_resume_of_another_position_is_refused(tmp_path: Path) -> None:
 
 def test_dask_options_need_the_dask_engine(tmp_path: Path) -> None:
     position = str(POSITIONS / "twist-of-fate-3p-6.toml")
-    code, _, err = _cli(position, "--workers", "2")
+    # the exhaustive search in this process: --workers is the Dask engine's
+    code, _, err = _cli(position, "--exhaustive", "--workers", "2")
     assert code == 2 and "--workers needs --engine dask" in err
+    # the pruned search splits its root moves over workers (test_pruned_split.py):
+    # it takes --workers, but the Dask engine's own options still need that engine
+    code, _, err = _cli(position, "--workers", "0", "--max-disk", "1")
+    assert code == 2 and "--max-disk needs --engine dask" in err
     code, _, err = _cli(position, "--engine", "dask", "--workers", "2", "--scheduler", "x:1")
     assert code == 2
 

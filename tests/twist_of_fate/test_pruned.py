@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -17,10 +18,11 @@ from ruleslawyer.models.twist_of_fate.files import Position, load_position
 from ruleslawyer.models.twist_of_fate.play import Rules, legal_moves
 from ruleslawyer.models.twist_of_fate.points import SELF_PLAY_COUNT
 from ruleslawyer.solvers.twist_of_fate import memory, tiers
-from ruleslawyer.solvers.twist_of_fate.common import LOST, OPEN, WON
+from ruleslawyer.solvers.twist_of_fate.common import LOST, OPEN, WON, shift
 from ruleslawyer.solvers.twist_of_fate.encoding import decode_move
 from ruleslawyer.solvers.twist_of_fate.maxn import analyse, analysis_json, best, guarantees
 from ruleslawyer.solvers.twist_of_fate.pruned import driver, search
+from ruleslawyer.solvers.twist_of_fate.reference.maxn import MaxnSearch
 from tests.twist_of_fate.test_solve import positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,13 +44,19 @@ def varied(draw: st.DrawFn, most: int = 4) -> tuple[Position, Rules]:
     return moved, replace(rules, self_play_count=spc)
 
 
-def agree(position: Position, rules: Rules, solver: str = "reference") -> None:
+def agree(
+    position: Position,
+    rules: Rules,
+    solver: str = "reference",
+    levers: driver.Levers | None = None,
+) -> None:
     """The pruned answers (best move, value, guarantees, proofs, every move's value) are
     the exhaustive search's (``solver``: the plain reference, or the compiled one)."""
     exhaustive = analyse(position, rules, "paranoid", solver=solver)
     assert exhaustive.finished
-    found = driver.solve(position, rules, table_bytes=SMALL)
-    every = driver.solve(position, rules, every_move=True, table_bytes=SMALL)
+    levers = levers or driver.Levers()
+    found = driver.solve(position, rules, table_bytes=SMALL, levers=levers)
+    every = driver.solve(position, rules, every_move=True, table_bytes=SMALL, levers=levers)
     assert found.finished and every.finished and every.exact
     me = position.state.active
     chosen = best(exhaustive)
@@ -81,12 +89,50 @@ def test_pruned_agrees_with_the_reference(case: tuple[Position, Rules]) -> None:
     agree(*case)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(varied(most=6))
+LEVERS = [driver.Levers(rise=r, others_out=o) for r in (False, True) for o in (False, True)]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(varied(most=6), st.sampled_from(LEVERS))
 def test_pruned_agrees_with_the_compiled_search_on_bigger_positions(
-    case: tuple[Position, Rules],
+    case: tuple[Position, Rules], levers: driver.Levers
 ) -> None:
-    agree(*case, solver="numba")
+    # every combination of the levers (each only prunes: the answers never change)
+    agree(*case, solver="numba", levers=levers)
+
+
+def agree_for_a_seat(position: Position, rules: Rules, seat: int) -> None:
+    """Another seat's guarantee (every other player, the one to move among them, plays
+    against it): the pruned value and each root move's equal the plain reference's
+    paranoid search rooted at that seat, and the move chosen is the first of the
+    lowest."""
+    search = MaxnSearch(position.deck, rules, "paranoid", seat)
+    state = position.state
+    exact = search.value(state)[seat]
+    found = driver.solve(position, rules, seat=seat, table_bytes=SMALL)
+    every = driver.solve(position, rules, seat=seat, every_move=True, table_bytes=SMALL)
+    assert found.finished and every.finished and every.exact
+    assert driver.utility_of(found.value) == exact == driver.utility_of(every.value)
+    kids = search.children(state)
+    if not kids:
+        assert found.best is None
+        return
+    scored = [(m, shift(search.value(child))[seat]) for m, child in kids]
+    assert [decode_move(m, position) for m in sorted(every.moves)] == [m for m, _ in scored]
+    assert [driver.utility_of(v) for _, v in sorted(every.moves.items())] == [v for _, v in scored]
+    worst = min(v for _, v in scored)
+    assert decode_move(found.best, position) == next(m for m, v in scored if v == worst)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(varied(), st.integers(0, 3))
+def test_another_seats_guarantee_agrees_with_the_reference(
+    case: tuple[Position, Rules], pick: int
+) -> None:
+    position, rules = case
+    players = position.state.players
+    seat = (position.state.active + 1 + pick % (players - 1)) % players
+    agree_for_a_seat(position, rules, seat)
 
 
 def search_value(utility: tuple[int, int, int, int]) -> int:
@@ -114,9 +160,12 @@ def test_the_static_bound_holds_the_exhaustive_value(case: tuple[Position, Rules
     exact = search_value(chosen[1][position.state.active])
     assert driver.utility_of(exact) == chosen[1][position.state.active]
     enc = tiers.problem(position, rules, 2).enc
-    hands, points = driver.bound_tables(position, enc, rules)
-    lo, hi = search.bounds(enc.root[0], enc.root[1], 0, enc.params, hands, points)
-    assert lo <= exact <= hi, (lo, exact, hi)
+    hands, points, levels = driver.bound_tables(position, enc, rules)
+    for rise in (0, 1):
+        how = np.zeros(search.NHOW, dtype=np.int64)
+        how[search.H_RISE] = rise
+        lo, hi = search.bounds(enc.root[0], enc.root[1], 0, enc.params, hands, points, levels, how)
+        assert lo <= exact <= hi, (rise, lo, exact, hi)
 
 
 def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:
@@ -127,7 +176,7 @@ def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:
     position, rules = _shipped(POSITIONS / "twist-of-fate-3p-6.toml")
     assert rules.double_threshold == "two-points"
     enc = tiers.problem(position, rules, 2).enc
-    _, points = driver.bound_tables(position, enc, rules)
+    _, points, _ = driver.bound_tables(position, enc, rules)
     names = position.deck.names
     small = (1 << names.index("Bill Sikes")) | (1 << names.index("Mr. Bumble"))
     # Sikes and Bumble only: 4 plays to reach 4, and Bumble side 0 raises both at once
@@ -137,6 +186,44 @@ def test_the_bound_tightens_as_the_big_rises_leave_the_hands() -> None:
     assert [int(points[nancy, 0, plays]) for plays in range(6)] == [0, 0, 1, 1, 3, 3]
     # no card left: no play, no point
     assert not points[0, :, 0].any()
+
+
+def test_each_cards_rise_and_fall_by_hand() -> None:
+    # the placeholder deck, worked by hand (the most one play of the card adds to or
+    # takes from Luck + Shilling, before scoring; a side's loss clamped at 0 or its
+    # gain at 4 counts only as far as it goes; face down: +1 and -1, net 0 or +1 at 0
+    # or -1 at 4): Mr. Brownlow +2 Shilling -2 Luck from Luck 0 rises 2, from Shilling
+    # 4 falls 2, side 1 (+1, +1) rises 2; the Artful Dodger +2 Shilling rises 2, +1
+    # Luck -2 Shilling at Luck 4 falls 2; Bill Sikes (-2, -1) falls 3, +1 Shilling
+    # rises 1; Nancy +2 Luck rises 2, +1 Luck -1 Shilling at Luck 4 falls 1; Fagin +3
+    # Shilling rises 3, (-1, +1) at Shilling 4 falls 1; Mr. Bumble (+1, +1) rises 2,
+    # -1 Luck falls 1.
+    position, rules = _shipped(POSITIONS / "twist-of-fate-3p-6.toml")
+    per_card, levels = driver.rise_levels(tiers.problem(position, rules, 2).enc)
+    by_hand = {
+        "Mr. Brownlow": (2, 2), "The Artful Dodger": (2, 2), "Bill Sikes": (1, 3),
+        "Nancy": (2, 1), "Fagin": (3, 1), "Mr. Bumble": (2, 1),
+    }  # fmt: skip
+    names = position.deck.names
+    assert {names[c]: tuple(per_card[c].tolist()) for c in range(len(names))} == by_hand
+    assert levels.tolist() == [[3, 2, 1], [3, 2, 1]]
+
+
+@pytest.mark.parametrize("reading", ["two-points", "one-point-reset-both", "one-point-reset-one"])
+def test_a_point_costs_four_of_luck_and_shilling(reading: str) -> None:
+    # the rise bound's premise, over the whole score table under each reading of
+    # double-threshold: the Luck + Shilling left after scoring, plus 4 for each
+    # point scored, is never more than the Luck + Shilling the card left
+    from ruleslawyer.solvers.twist_of_fate.encoding import score_table
+
+    rules = Rules(double_threshold=reading)
+    table = score_table(rules).astype(np.int64)
+    rows = [luck | (shilling << 3) for luck in range(5) for shilling in range(5)]
+    entry = table[rows]
+    twisted, after, points = (entry >> 8) & 63, entry & 63, (entry >> 6) & 3
+    before = (twisted & 7) + (twisted >> 3)
+    assert ((after & 7) + (after >> 3) + 4 * points <= before).all()
+    assert points.any()
 
 
 def _shipped(path: Path) -> tuple[Position, Rules]:
@@ -185,7 +272,7 @@ def test_an_immediate_win_is_found_in_a_few_nodes_by_hand() -> None:
 
 
 def test_node_budget_and_time_budget_leave_it_unfinished() -> None:
-    position, rules = _shipped(POSITIONS / "twist-of-fate-3p-6.toml")
+    position, rules = _shipped(POSITIONS / "twist-of-fate-3p-12.toml")
     cut = driver.solve(position, rules, Budget(max_states=2000))
     assert not cut.finished and cut.value is None and cut.best is None
     assert 2000 <= cut.nodes < 4000
@@ -225,7 +312,7 @@ def test_cli_pruned_by_default_exhaustive_on_request() -> None:
 
 
 def test_cli_budget_gives_finished_false_and_exit_3() -> None:
-    path = str(POSITIONS / "twist-of-fate-3p-6.toml")
+    path = str(POSITIONS / "twist-of-fate-3p-12.toml")
     code, raw = _cli(path, "--model", "paranoid", "--format", "json", "--max-states", "1500")
     out = json.loads(raw)
     assert code == 3 and out["finished"] is False and out["best_move"] is None

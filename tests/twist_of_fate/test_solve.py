@@ -249,9 +249,11 @@ def test_cli_solve_json_has_exactly_the_issue_fields(tmp_path: Path) -> None:
     extra = ("schema_version", "model", "utility", "tie_break", "horizon", "value", "moves", "line")
     assert sorted(out) == sorted((*FIELDS, *extra, "search", "nodes"))
     assert out["guaranteed_sanctuary"] == 1 and out["finished"] is True
-    # the pruned search (the default): the same fields but the count of states
+    # the pruned search (the default): the same fields but the count of states, and the
+    # player to move (`to_move`: --seat can ask about another seat than the one moving)
     pruned = json.loads(CliRunner().invoke(cli, args).output)
-    assert sorted(pruned) == sorted(name for name in out if name != "states")
+    assert sorted(pruned) == sorted([*(name for name in out if name != "states"), "to_move"])
+    assert pruned["to_move"] == pruned["player"] == out["player"]
     assert pruned["guaranteed_sanctuary"] == 1 and pruned["best_move"] == out["best_move"]
 
 

@@ -134,12 +134,16 @@ def render_pruned(out: dict[str, Any]) -> str:
         return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
     me = out["player"]
+    mover = out.get("to_move", me)
+    best = "best_move: "
+    if mover != me:  # another seat's guarantee: the player to move plays against it
+        best = f"best_move ({mover}'s, the first worst for {me}): "
     lines = [
-        f"player: {me}",
+        f"player: {me}" + (f" ({mover} to move)" if mover != me else ""),
         f"search: {out['search']}",
         "guaranteed_sanctuary: "
         + word(out["guaranteed_sanctuary"], "none (every line can be made a loss)"),
-        "best_move: " + (describe(out["best_move"]) if out["best_move"] else word(None, "none")),
+        best + (describe(out["best_move"]) if out["best_move"] else word(None, "none")),
         "value: " + (_utility(out["value"][me]) if out["value"] else word(None, "none")),
         "guaranteed_win: " + word(out["guaranteed_win"], "no"),
         f"reachable_max_sanctuary, possible_win, end_states, line: {EXHAUSTIVE_ONLY}",
@@ -149,11 +153,14 @@ def render_pruned(out: dict[str, Any]) -> str:
         f"horizon: {out['horizon']}",
     ]
     if out["moves"] is not None:
-        lines.append(f"moves of {me} (each by its own pruned search; {me}'s outcome):")
+        lines.append(f"moves of {mover} (each by its own pruned search; {me}'s outcome):")
         rows = [[describe(m["move"]), _utility(m["value"][me])] for m in out["moves"]]
         lines += _table(["move", me], rows) if rows else ["  (no legal move)"]
     elif done:
         lines.append("moves: the best only (--every-move scores each by its own pruned search)")
     finished = "yes" if done else "no (budget spent: no exact answer, values withheld)"
-    lines += [f"nodes: {out['nodes']}", f"seconds: {out['seconds']:.3f}", f"finished: {finished}"]
+    lines += [f"nodes: {out['nodes']}", f"seconds: {out['seconds']:.3f}"]
+    if "task_cpu_seconds" in out:
+        lines.append(f"task_cpu_seconds: {out['task_cpu_seconds']:.3f}")
+    lines.append(f"finished: {finished}")
     return "\n".join(lines) + "\n"
