@@ -37,9 +37,8 @@ from ruleslawyer.findings import (
 )
 from ruleslawyer.gamefiles.source import GameSource
 from ruleslawyer.graphs.board import Board, parse_board, problems
-from ruleslawyer.graphs.pathing import INF, Distances
+from ruleslawyer.graphs.pathing import INF
 from ruleslawyer.models.kaelyfos.files import position_document
-from ruleslawyer.models.kaelyfos.move import distances_at
 from ruleslawyer.models.kaelyfos.points import (
     BUILD_ON_BLOODSUCKERS,
     CAUGHT_MOVE,
@@ -73,10 +72,12 @@ from ruleslawyer.models.kaelyfos.setup import (
     bloodsucker_sites,
     deck_cards,
     explorer_sites,
+    first_steps,
     nest_deals,
+    standing,
+    target_sites,
     trap_sites,
 )
-from ruleslawyer.models.kaelyfos.state import Readings
 from ruleslawyer.models.kaelyfos.timeline import Timeline, advance, most_revealed
 
 EXPLORER_NAMES = ("ada", "ben")
@@ -333,43 +334,6 @@ def _prove_quiet(search: _Search) -> None:
         search.found[point_id].proof = proof
 
 
-def _first_steps(table: Distances, here: str, sites: tuple[str, ...]) -> dict[str, set[str]]:
-    """For each site some distance away from ``here``: ``here``'s open exits one step nearer."""
-    row = table.dist[here]
-    return {
-        t: {n for n in table.neighbours[here] if table.dist[n][t] == row[t] - 1}
-        for t in sites
-        if 0 < row[t] < INF
-    }
-
-
-def _standing(search: _Search) -> dict[str, Distances]:
-    """Every node a bloodsucker may stand on with movement left, with the distances its next
-    step follows under the readings in force.
-
-    An over-approximation: a bloodsucker starts on a face-up card off the Scarab (placed or
-    spawned) and steps one nearer some explorer or trap site (see ``_target_sites``).
-    """
-    geo, sites = geometry(search.board), _target_sites(search.board)
-    chosen = Readings(search.chosen)
-    todo = [*bloodsucker_sites(search.board), *search.board.nest_sites]
-    seen: dict[str, Distances] = {}
-    while todo:
-        here = todo.pop()
-        if here in seen:
-            continue
-        seen[here] = table = distances_at(geo, here, chosen)
-        todo.extend(set().union(*_first_steps(table, here, sites).values()))
-    return seen
-
-
-def _target_sites(board: Board) -> tuple[str, ...]:
-    """Where a bloodsucker's target can be: an explorer off the Scarab, or a trap."""
-    return tuple(
-        n for n in dict.fromkeys([*explorer_sites(board), *trap_sites(board)]) if n != board.scarab
-    )
-
-
 def _equal_dots_tie_possible(search: _Search) -> bool:
     """Whether some node a bloodsucker may stand on has two exits with the same dots, each
     one step nearer to one of some targets (explorer or trap sites) equally far away.
@@ -378,9 +342,9 @@ def _equal_dots_tie_possible(search: _Search) -> bool:
     pieces: a bloodsucker heads for its nearest explorers (or traps), all equally far, and
     picks among the exits one step nearer to any of them.
     """
-    geo, sites = geometry(search.board), _target_sites(search.board)
-    for here, table in _standing(search).items():
-        steps = _first_steps(table, here, sites)
+    geo, sites = geometry(search.board), target_sites(search.board)
+    for here, table in standing(search.board, search.chosen).items():
+        steps = first_steps(table, here, sites)
         for d in {table.dist[here][t] for t in steps}:
             toward = set().union(*(s for t, s in steps.items() if table.dist[here][t] == d))
             dots = [geo.dots[here, n] for n in toward]
@@ -396,8 +360,8 @@ def _trap_tie_possible(search: _Search) -> bool:
     board, sites = search.board, trap_sites(search.board)
     if len(sites) < 2 or board.trap_tokens + board.doppelganger_trap_tokens < 2:
         return False
-    for here, table in _standing(search).items():
-        steps = _first_steps(table, here, sites)
+    for here, table in standing(search.board, search.chosen).items():
+        steps = first_steps(table, here, sites)
         if any(
             table.dist[here][a] == table.dist[here][b] and steps[a] != steps[b]
             for a, b in combinations(steps, 2)

@@ -189,7 +189,11 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         (IGNORE_SCARAB, MOVE),
         (
             Reading("no", "ignoring the Scarab means never entering it: paths go around"),
-            Reading("yes", "the Scarab is ignored only as a target; paths may cross it"),
+            Reading(
+                "yes",
+                "the Scarab is ignored only as a target: paths may cross it, and a move whose "
+                "amount runs out on it ends there",
+            ),
         ),
         "no",
     ),
@@ -234,8 +238,15 @@ RULE_POINTS: tuple[RulePoint, ...] = (
         Kind.AMBIGUITY,
         (FACE_DOWN, MOVE),
         (
-            Reading("yes", "face-down cards are nodes like any other"),
-            Reading("no", "bloodsuckers never enter a face-down card; paths go around it"),
+            Reading(
+                "yes",
+                "face-down cards are nodes like any other: paths cross them, and a move whose "
+                "amount runs out on one ends there",
+            ),
+            Reading(
+                "no",
+                "bloodsuckers never enter (so never stand on) a face-down card; paths go around it",
+            ),
         ),
         "yes",
     ),

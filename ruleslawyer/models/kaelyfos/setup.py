@@ -11,10 +11,14 @@ with a position that no legal setup and play reaches:
 - explorers stand on face-up cards (the model has no rule that lets an explorer
   stand on a face-down card: the crew starts on the Scarab, "Place the crew on
   the Scarab.");
-- free bloodsuckers stand on face-up cards off the Scarab (they spawn on nests
-  and, under every reading, may end a move on any face-up card; under
-  ``kaelyfos/unrevealed-passable=no`` they never enter a face-down one), and on a
-  node with a trap only where the readings in force let one stay free there: a
+- free bloodsuckers stand where spawning and moving can leave them
+  (:func:`standing`): on a face-up card off the Scarab (taken as reachable: they
+  spawn on nests, and a face-up card may lie on some way to an explorer), or on a
+  node their steps can enter under the passability readings in force, a face-down
+  card under ``kaelyfos/unrevealed-passable=yes`` and the Scarab under
+  ``kaelyfos/scarab-passable=yes`` (Move: "Each bloodsucker moves the amount
+  indicated": the amount can run out there), never under ``=no``; and on a
+node with a trap only where the readings in force let one stay free there: a
   nest under ``kaelyfos/spawn-into-trap=not-caught`` (it spawned there), any
   trap's node under ``kaelyfos/build-on-bloodsuckers=not-caught`` (the trap was
   built under it); under both ``caught`` readings no free bloodsucker shares a
@@ -29,11 +33,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from itertools import permutations
 
 from ruleslawyer.graphs.board import NEST_LETTERS, Board
-from ruleslawyer.models.kaelyfos.points import BUILD_ON_BLOODSUCKERS, SPAWN_INTO_TRAP, in_force
-from ruleslawyer.models.kaelyfos.state import Card, Position
+from ruleslawyer.graphs.pathing import INF, Distances
+from ruleslawyer.models.kaelyfos.move import distances_at, geometry
+from ruleslawyer.models.kaelyfos.points import (
+    BUILD_ON_BLOODSUCKERS,
+    SCARAB_PASSABLE,
+    SPAWN_INTO_TRAP,
+    UNREVEALED_PASSABLE,
+    in_force,
+)
+from ruleslawyer.models.kaelyfos.state import Card, Position, Readings
 
 EXAMPLE_CARD = Card(("C", "B", "A"), 1)  # the rulebook's example behaviour card
 
@@ -74,6 +87,49 @@ def trap_sites(board: Board) -> tuple[str, ...]:
     return tuple(n for n in bloodsucker_sites(board) if board.node(n).build_sites > 0)
 
 
+def target_sites(board: Board) -> tuple[str, ...]:
+    """Where a bloodsucker's target can be: an explorer off the Scarab, or a trap."""
+    return tuple(
+        n for n in dict.fromkeys([*explorer_sites(board), *trap_sites(board)]) if n != board.scarab
+    )
+
+
+def first_steps(table: Distances, here: str, sites: tuple[str, ...]) -> dict[str, set[str]]:
+    """For each site some distance away from ``here``: ``here``'s open exits one step nearer."""
+    row = table.dist[here]
+    return {
+        t: {n for n in table.neighbours[here] if table.dist[n][t] == row[t] - 1}
+        for t in sites
+        if 0 < row[t] < INF
+    }
+
+
+def standing(board: Board, readings: Mapping[str, str]) -> dict[str, Distances]:
+    """Every node a bloodsucker may stand on under ``readings`` (every point in force), with
+    the distances its next step follows there.
+
+    An over-approximation: a bloodsucker starts on a face-up card off the Scarab (placed
+    or spawned) and each step takes it one nearer some explorer or trap site (see
+    :func:`target_sites`) through the nodes the passability readings open.
+    """
+    return _standing(board, readings[SCARAB_PASSABLE], readings[UNREVEALED_PASSABLE])
+
+
+@cache
+def _standing(board: Board, scarab: str, unrevealed: str) -> dict[str, Distances]:
+    geo, sites = geometry(board), target_sites(board)
+    chosen = Readings({SCARAB_PASSABLE: scarab, UNREVEALED_PASSABLE: unrevealed})
+    todo = [*bloodsucker_sites(board), *board.nest_sites]
+    seen: dict[str, Distances] = {}
+    while todo:
+        here = todo.pop()
+        if here in seen:
+            continue
+        seen[here] = table = distances_at(geo, here, chosen)
+        todo.extend(set().union(*first_steps(table, here, sites).values()))
+    return seen
+
+
 def illegal(position: Position, readings: Mapping[str, str] | None = None) -> list[str]:
     """Why no legal setup and play reaches ``position`` under ``readings`` (the defaults
     when None; empty: nothing found wrong)."""
@@ -92,10 +148,11 @@ def illegal(position: Position, readings: Mapping[str, str] | None = None) -> li
         stay_free |= set(board.nest_sites)
     if chosen[BUILD_ON_BLOODSUCKERS] == "not-caught":
         stay_free |= trap_nodes
+    stand = standing(board, chosen)
     out += [
         f"free bloodsuckers on {n}"
         for n, _ in position.bloodsuckers
-        if n not in bloodsucker_sites(board) or (n in trap_nodes and n not in stay_free)
+        if n not in stand or (n in trap_nodes and n not in stay_free)
     ]
     sites = set(trap_sites(board))
     out += [f"trap on {t.node}" for t in position.traps if t.node not in sites or t.caught > 1]
