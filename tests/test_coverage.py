@@ -197,10 +197,17 @@ def test_cli_shows_the_tests_and_what_a_partly_sentence_leaves_out() -> None:
     nightmare = rows["Then return the nightmare card to the bottom of the deck."]
     assert nightmare["status"] == "not-modelled" and "tests" not in nightmare
     md = runner.invoke(cli, ["coverage", "kaelyfos", "--format", "markdown"]).output
+    line = next(x for x in md.splitlines() if x.startswith("| Separate the remaining environment"))
+    cells = [c.strip() for c in line.strip("|").split(" | ")]
+    assert cells[1] == "partly" and "what a face-down card shows" in cells[3]
+    assert (
+        "`tests/kaelyfos/test_standing.py::test_a_move_of_one_ends_where_illegal_accepts_it`"
+        in (cells[4])
+    )
     line = next(x for x in md.splitlines() if x.startswith("| You may destroy a trap"))
     cells = [c.strip() for c in line.strip("|").split(" | ")]
-    assert cells[1] == "partly" and "only the trap listed first" in cells[3]
-    assert "`tests/kaelyfos/test_fidelity.py::test_destroying_a_trap_as_a_free_action`" in cells[4]
+    assert cells[1] == "rule point" and "kaelyfos/destroyed-token" in cells[2] and not cells[3]
+    assert "test_two_traps.py::test_a_destroy_in_a_position_file_is_the_crews_choice" in cells[4]
 
 
 def test_the_report_lists_partly_rows_with_what_they_leave_out() -> None:
