@@ -182,14 +182,14 @@ def test_cli_markdown_to_file(tmp_path: Path) -> None:
 def test_cli_shows_the_tests_and_what_a_partly_sentence_leaves_out() -> None:
     runner = CliRunner()
     text = runner.invoke(cli, ["coverage", "twisted-cryptids"]).output
-    tie = "  [partly] If multiple Sites tie for the most Humans, the First Player chooses"
+    day = "  [partly] In player order, on your turn you will take one of the following Actions:"
+    block = text.split(day, 1)[1].split("\n  [", 1)[0].splitlines()
+    assert block[2].startswith("      left out: advise takes every Day turn of another player")
+    assert block[3].startswith("      tests: tests/twisted_cryptids/test_rulebook_sentences.py::")
+    tie = "  [modelled] If multiple Sites tie for the most Humans, the First Player chooses"
     block = text.split(tie, 1)[1].split("\n  [", 1)[0].splitlines()
-    assert block[2].startswith("      left out: the state machine lets the First Player choose")
-    assert block[3] == (
-        "      tests: tests/twisted_cryptids/test_model.py::"
-        "test_tied_encounter_is_the_first_players_choice, "
-        "tests/twisted_cryptids/test_advise_model.py::test_actor_picks_the_tied_site_they_prefer"
-    )
+    assert not any(x.startswith("      left out:") for x in block)
+    assert "test_advise_players.py::test_first_player_breaks_a_tie_for_himself" in block[2]
     doc = json.loads(runner.invoke(cli, ["coverage", "kaelyfos", "--format", "json"]).output)
     rows = {r["quote"]: r for r in doc["games"][0]["sentences"]}
     row = rows["If a trap has caught 2 bloodsuckers it is destroyed."]
