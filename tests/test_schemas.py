@@ -386,6 +386,14 @@ RUNS = [
         ["twisted-cryptids", "balance", "--games", "1", "--max-seconds", "1e-9"],
         {3},
     ),
+    (  # every seat OpenSpiel's ISMCTS
+        "twisted-cryptids-balance",
+        [
+            "twisted-cryptids", "balance", "--games", "1", "--players", "2", "--policy", "ismcts",
+            "--simulations", "2",
+        ],
+        {0},
+    ),
 ]  # fmt: skip
 SLOW_RUNS = [  # --horizon game finished (a few seconds each; cut short: in RUNS)
     *(

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ruleslawyer.cli.agents import ismcts_options, ismcts_settings
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     INPUT_FILE,
@@ -296,10 +297,11 @@ def _default_readings() -> dict[str, str]:
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option(
     "--policy",
-    type=click.Choice(["random", "advise"]),
+    type=click.Choice(["random", "advise", "ismcts"]),
     default="random",
     show_default=True,
-    help="Every seat's agent: uniformly random moves, or the move `advise` ranks first.",
+    help="Every seat's agent: uniformly random moves, the move `advise` ranks first, or "
+    "OpenSpiel's information-set MCTS (ismcts) from the seat's information state.",
 )
 @click.option(
     "--agent-exact-limit",
@@ -315,6 +317,7 @@ def _default_readings() -> dict[str, str]:
     show_default=True,
     help="advise agent: otherwise this many worlds, sampled with the game's seed.",
 )
+@ismcts_options
 @max_seconds_option
 @ruling_option
 @format_option(("text", "json"))
@@ -328,6 +331,10 @@ def balance(
     policy: str,
     agent_exact_limit: int,
     agent_samples: int,
+    simulations: int | None,
+    uct_c: float | None,
+    rollouts: int | None,
+    final_policy: str | None,
     max_seconds: float | None,
     rulings: tuple[str, ...],
     fmt: str,
@@ -335,7 +342,9 @@ def balance(
 ) -> None:
     """Seat win rates from seeded games, per player count (95% Wilson intervals). Seat k
     plays the k-th Cryptid of the game file; every seat plays --policy. --max-seconds stops
-    between moves: the games finished are counted, `finished: false`, exit 3.
+    between moves: the games finished are counted, `finished: false`, exit 3. With
+    --policy ismcts each move is OpenSpiel's information-set MCTS over the OpenSpiel game
+    ruleslawyer_twisted_cryptids (--simulations, --uct-c, --rollouts, --final-policy).
 
     \b
     GAME|FILE: twisted-cryptids (the built-in placeholder data) or a game file of your
@@ -361,7 +370,9 @@ def balance(
                 param_hint="--players",
             )
     budget = Budget(max_seconds=max_seconds)
-    agent = Agent(policy, agent_exact_limit, agent_samples)
+    settings = ismcts_settings(policy, simulations, uct_c, rollouts, final_policy)
+    searcher = _ismcts(game, chosen, settings) if policy == "ismcts" else None
+    agent = Agent(policy, agent_exact_limit, agent_samples, searcher)
     counts = sorted(set(players)) or list(allowed)
     tables = [run(game, n, games, seed, budget, agent, chosen) for n in counts]
     readings = ", ".join(f"{k}={v}" for k, v in chosen.items())
@@ -370,6 +381,7 @@ def balance(
         "provenance": source.provenance,
         "rulings": dict(chosen),
         "policy": agent.text(),
+        "agent": agent.settings(),
         "model": f"{source.display}, "
         + (
             f"rulings {readings}, default readings of every other rule point"
@@ -385,10 +397,29 @@ def balance(
         raise SystemExit(EXIT_UNFINISHED)
 
 
+def _ismcts(game: Any, rulings: dict[str, str], settings: dict[str, Any]) -> Any:
+    """The ismcts agent deciding in the balance loop (pyspiel imported only here)."""
+    from ruleslawyer.openspiel import twisted_cryptids
+    from ruleslawyer.openspiel.agents import Agent, OnModel
+
+    def load(players: int) -> Any:
+        return twisted_cryptids.game_of(game, players, rulings)
+
+    words = {"returns": twisted_cryptids.RETURNS, "game": twisted_cryptids.NAME}
+    return OnModel(Agent("ismcts", **settings), load, words)
+
+
 def render_balance(r: dict[str, Any]) -> str:
     from ruleslawyer.solvers.balance_stats import mean_text
 
     lines = [f"policy: {r['policy']}", f"model: {r['model']}", f"win: {r['win']}"]
+    agent = r["agent"]
+    if agent["name"] == "ismcts":
+        lines.append(
+            f"agent: ismcts, simulations {agent['simulations']}, uct_c {agent['uct_c']}, "
+            f"rollouts {agent['rollouts']}, final policy {agent['final_policy']}; seed: "
+            f"{agent['seed']}"
+        )
     for t in r["counts"]:
         lines.append(
             f"{t['players']} players: {t['games']} of {t['games_asked']} games (seeds "

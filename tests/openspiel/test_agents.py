@@ -13,7 +13,7 @@ import ruleslawyer.openspiel  # noqa: F401 (registers the games)
 from ruleslawyer.models.twist_of_fate.files import load_position
 from ruleslawyer.models.twist_of_fate.play import Rules, legal_moves
 from ruleslawyer.openspiel import kaelyfos, twist_of_fate
-from ruleslawyer.openspiel.agents import Agent, OnModel, play
+from ruleslawyer.openspiel.agents import Agent, OnModel, chance, play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,10 +72,39 @@ def test_an_agent_moves_in_the_models_own_loop() -> None:
     assert agent.describe()["horizon"] == "the round" and agent.policy == "mcts"
 
 
+def test_ismcts_does_not_throw_the_last_round_away() -> None:
+    # last-round-win.toml (tests/openspiel/test_twisted_cryptids.py): trail mix on trailhead
+    # loses for certain, every other move wins 1 time in 5; ISMCTS, searching worlds drawn
+    # from ann's information state, never plays the loss.
+    from ruleslawyer.openspiel import twisted_cryptids
+
+    game = twisted_cryptids.load(record=str(ROOT / "examples/twisted-cryptids/last-round-win.toml"))
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(chance(state, rng))
+        action = Agent("ismcts", simulations=200).step(game, state, rng)
+        assert state.action_to_string(action) != "ann plays trail-mix on trailhead (hand card 1)"
+
+
+def test_a_seeded_ismcts_game_replays() -> None:
+    from ruleslawyer.openspiel import twisted_cryptids
+
+    game = twisted_cryptids.load(record=str(ROOT / "examples/twisted-cryptids/advise-day.toml"))
+    agents = [Agent("ismcts", simulations=10), Agent("ismcts", simulations=10, uct_c=1.0)]
+    first = play(game, agents, random.Random("tc/0"))
+    again = play(game, agents, random.Random("tc/0"))
+    assert first.history() == again.history() and first.is_terminal()
+
+
 def test_agents_state_their_settings() -> None:
     mcts = Agent("mcts", simulations=7, uct_c=0.5, rollouts=3).describe()
     assert (mcts["simulations"], mcts["uct_c"], mcts["rollouts"]) == (7, 0.5, 3)
     assert "3 rollout(s)" in mcts["evaluator"] and "seeded" in mcts["seed"]
     assert Agent("random").describe()["name"] == "random"
+    ismcts = Agent("ismcts", simulations=9, uct_c=1.5, final_policy="max-value").describe()
+    assert (ismcts["simulations"], ismcts["uct_c"], ismcts["final_policy"]) == (9, 1.5, "max-value")
+    assert "ISMCTSBot" in ismcts["text"] and "highest mean return" in ismcts["text"]
     with pytest.raises(ValueError, match="clever"):
         Agent("clever")

@@ -13,6 +13,7 @@ import pytest
 
 from ruleslawyer.models.kaelyfos.setup import deck_cards, illegal
 from ruleslawyer.models.twist_of_fate.play import LAST, LIMIT, TOP, count_toward_limit, legal_moves
+from ruleslawyer.models.twisted_cryptids import play as tc_play
 from ruleslawyer.openspiel import GAMES
 from ruleslawyer.openspiel.kaelyfos import Crew
 from ruleslawyer.openspiel.twist_of_fate import Undealt
@@ -21,6 +22,7 @@ from tests.openspiel.conformance import Case, check
 
 TOF = "ruleslawyer_twist_of_fate"
 KAELYFOS = "ruleslawyer_kaelyfos"
+CRYPTIDS = "ruleslawyer_twisted_cryptids"
 
 
 def tof_accepts(machine: Any, state: Any) -> list[str]:
@@ -94,6 +96,51 @@ def kaelyfos_legal(machine: Any, crew: Crew) -> list[Any]:
     return [(decision.key, i) for i in range(len(decision.labels))]
 
 
+def tc_accepts(machine: Any, table: Any) -> list[str]:
+    """Every card and Human in the box once (Humans on the Sites and in the Rest Areas; each
+    Action card in a hand, the deck or the discard pile; each Event in the deck or flipped;
+    each Sighting in its owner's Stacks or revealed), the Hidden Traits dealt all different,
+    no hand above the hand size (a record's own hand may be larger)."""
+    if table.deal is not None:
+        return []
+    state = table.state
+    g = state.game
+    out = []
+    on_board = tuple(state.rest[h] + sum(s[h] for s in state.sites) for h in range(3))
+    if on_board != g.total_humans():
+        out.append(f"Humans {on_board}, the box holds {g.total_humans()}")
+    actions = sorted([*state.action_deck, *state.discard, *(c for h in state.hands for c in h)])
+    if actions != list(range(len(g.actions))):
+        out.append(f"Action cards {actions}")
+    if sorted([*state.event_deck, *state.current_events]) != list(range(len(g.events))):
+        out.append(f"Events {state.event_deck} and {state.current_events}")
+    for p in range(state.n):
+        ids = [s for st in state.stacks[p] for s in st] + [s for _, s, _ in state.revealed[p]]
+        if sorted(ids) != list(range(len(g.cryptids[state.cryptids[p]].sightings))):
+            out.append(f"player {p}: Sightings {state.stacks[p]}, revealed {state.revealed[p]}")
+        if len(state.hands[p]) > machine.hand:
+            out.append(f"player {p}: {len(state.hands[p])} cards in hand")
+    dealt = [t for t in (*state.traits, *state.discarded_traits) if t is not None]
+    if len(set(dealt)) != len(dealt):
+        out.append(f"Hidden Traits dealt twice: {dealt}")
+    return out
+
+
+def tc_returns(machine: Any, table: Any) -> list[int]:
+    # "The player with the greatest total Myth wins the game", the tie-break, "both
+    # legends": 1 to each winner, 0 to the others
+    best = tc_play.winners(table.state)
+    return [int(p in best) for p in range(table.state.n)]
+
+
+def tc_legal(machine: Any, table: Any) -> Any:
+    return tc_play.legal_moves(table.state)
+
+
+def cryptids(name: str, sims: int = 2, **params: Any) -> Case:
+    return Case(name, CRYPTIDS, params, tc_accepts, tc_legal, tc_returns, sims)
+
+
 def tof(name: str, sims: int = 4, **params: Any) -> Case:
     return Case(name, TOF, params, tof_accepts, tof_legal, tof_returns, sims)
 
@@ -103,6 +150,13 @@ def kaelyfos(name: str, sims: int = 6, **params: Any) -> Case:
 
 
 CASES = [
+    cryptids("2 players, a whole game from the deal"),
+    cryptids("a record's last round", record="examples/twisted-cryptids/last-round-win.toml"),
+    cryptids(
+        "a record in round 3, the Events' effects chosen in player order",
+        record="examples/twisted-cryptids/advise-day.toml",
+        rulings="twisted-cryptids/event-chooser:player-order",
+    ),
     tof("3 players, the standard start"),
     tof("2 players, 3 rounds", players=2, max_rounds=3),
     tof(
@@ -159,12 +213,30 @@ def test_every_registered_game_has_a_case() -> None:
     assert sorted({c.game for c in CASES}) == sorted(GAMES)
 
 
+SLOW_CASES = [
+    cryptids("2 players, a whole game from the deal"),
+    cryptids("6 players, whole games", sims=6, players=6),
+    cryptids(
+        "4 players, each Night step by every player, Myth below 0",
+        sims=6,
+        players=4,
+        rulings="twisted-cryptids/night-order:each-step;twisted-cryptids/myth-floor:negative",
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", SLOW_CASES, ids=lambda c: c.name)
+def test_conformance_of_whole_games(case: Case) -> None:
+    test_conformance(case)
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_conformance(case: Case) -> None:
     check(case)
     # the simulations reached every kind of node the game has
     assert -4 in case.seen and 0 in case.seen  # terminal, a player
-    if case.game == KAELYFOS or case.params.get("players") == 2:
+    if case.game in (KAELYFOS, CRYPTIDS) or case.params.get("players") == 2:
         assert -1 in case.seen  # chance
 
 

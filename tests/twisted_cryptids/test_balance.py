@@ -194,3 +194,34 @@ def test_advise_agent_games_are_seeded_and_counted() -> None:
         for p in winners(play(GAME, 2, 3 + i, agent, None)):
             wins[p] += 1
     assert [s["wins"] for s in result["seats"]] == wins and result["finished"]
+
+
+def test_cli_balance_ismcts_is_seeded_and_states_its_settings() -> None:
+    # every seat OpenSpiel's ISMCTS (ruleslawyer/openspiel/twisted_cryptids.py); two
+    # simulations a move keep a whole 2-player game to about a second
+    runner = CliRunner()
+    args = ["twisted-cryptids", "balance", "--players", "2", "--games", "2", "--policy",
+            "ismcts", "--simulations", "2", "--uct-c", "1.5", "--final-policy", "max-value",
+            "--seed", "7", "--format", "json"]  # fmt: skip
+    first = runner.invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    doc = json.loads(first.output)
+    agent = doc["agent"]
+    assert (agent["name"], agent["simulations"], agent["uct_c"]) == ("ismcts", 2, 1.5)
+    assert agent["final_policy"] == "max-value" and "seeded" in agent["seed"]
+    assert "ISMCTSBot" in doc["policy"] and "1 to each" in doc["policy"]
+    table = doc["counts"][0]
+    assert table["games"] == 2 and table["seed"] == 7
+    wins = sum(s["wins"] for s in table["seats"])
+    assert 2 <= wins <= 2 + table["shared_wins"]  # every game has a winner
+    assert runner.invoke(cli, args).output == first.output  # deterministic for --seed
+    text = runner.invoke(cli, args[:-2])
+    assert "agent: ismcts, simulations 2, uct_c 1.5, rollouts 1, final policy max-value" in (
+        text.output
+    )
+    assert "seat 1 (bigfoot)" in text.output
+
+
+def test_cli_balance_ismcts_options_need_the_policy() -> None:
+    out = CliRunner().invoke(cli, ["twisted-cryptids", "balance", "--simulations", "3"])
+    assert out.exit_code == 2 and "need --policy ismcts" in out.output

@@ -21,15 +21,17 @@ player cannot rule out, no two players the same card). Beliefs follow the reveal
 player's own cards only: nobody reads another player's cards from their choices.
 
 Pure functions over :class:`~ruleslawyer.models.twisted_cryptids.play.State`; the advise
-search and (later) the OpenSpiel game's per-player information state are built on them.
+search and the OpenSpiel game's per-player information state
+(:mod:`ruleslawyer.openspiel.twisted_cryptids`) are built on them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import factorial
+from random import Random
 from typing import Any
 
 from ruleslawyer.models.twisted_cryptids.play import State
@@ -68,18 +70,20 @@ def kind_of(state: State, player: int, sighting: int) -> str:
     return state.game.cryptids[state.cryptids[player]].sightings[sighting].kind
 
 
-def public_view(state: State) -> tuple[Any, ...]:
+def public_view(state: State, *, flipped: bool = True) -> tuple[Any, ...]:
     """What every player sees: the public fields, each reveal as (player, Stack, kind, round),
-    the flipped Event being resolved at Dawn, and the sizes of the hands and the decks."""
+    the flipped Event being resolved at Dawn (``flipped``: the top of the Event deck is face up
+    at Dawn; a game that draws it by chance says when it is not yet), and the sizes of the
+    hands and the decks."""
     reveals = tuple(
         tuple((stack, kind_of(state, p, s), rnd) for stack, s, rnd in state.revealed[p])
         for p in range(state.n)
     )
-    flipped = state.event_deck[0] if state.phase == "dawn" and state.event_deck else None
+    dawn = flipped and state.phase == "dawn" and state.event_deck
     return (
         *(getattr(state, f) for f in _PUBLIC),
         reveals,
-        flipped,
+        state.event_deck[0] if dawn else None,
         tuple(len(h) for h in state.hands),
         len(state.action_deck),
         len(state.event_deck),
@@ -102,8 +106,8 @@ class Information:
     private: tuple[Any, ...]
 
 
-def information_state(state: State, player: int) -> Information:
-    return Information(player, public_view(state), private_view(state, player))
+def information_state(state: State, player: int, *, flipped: bool = True) -> Information:
+    return Information(player, public_view(state, flipped=flipped), private_view(state, player))
 
 
 # --- the worlds a player cannot tell apart ----------------------------------------------
@@ -178,4 +182,77 @@ def trait_candidates(state: State, excluded: Iterable[int] = ()) -> tuple[int, .
     traits = state.game.traits
     return tuple(
         sorted((t for t in range(len(traits)) if t not in gone), key=lambda t: traits[t].name)
+    )
+
+
+def formed_slots(state: State, player: int) -> tuple[tuple[int, int], ...]:
+    """``player``'s unrevealed slots as (Stack, position as formed, 0 the top), Stacks in
+    order, each top first."""
+    taken = Counter(stack for stack, _, _ in state.revealed[player])
+    return tuple(
+        (j, taken[j] + i) for j, stack in enumerate(state.stacks[player]) for i in range(len(stack))
+    )
+
+
+def sample_world(
+    state: State,
+    viewer: int,
+    rng: Random,
+    *,
+    known: Iterable[tuple[int, int, int]] = (),
+    out_of_play: Iterable[int] = (),
+) -> State:
+    """A world ``viewer`` cannot tell apart from ``state``, drawn with every such world equally
+    likely: the same public and private views (:func:`information_state`).
+
+    - every other player's unrevealed Sightings shuffled over their unrevealed slots, but the
+      slots the viewer knows (``known``: (player, Stack, position as formed));
+    - the other players' hands and the Action deck dealt again from the cards among them
+      (each hand keeps its size; the deck is left in no order: sorted);
+    - the Hidden Traits the others hold (and returned to the box) dealt again from every card
+      the viewer cannot rule out (not their own two, not ``out_of_play``);
+    - the Event deck in no order (sorted), but the Event face up at Dawn.
+    """
+    fixed = set(known)
+    stacks = list(state.stacks)
+    for p in range(state.n):
+        if p == viewer:
+            continue
+        slots = formed_slots(state, p)
+        ids = [s for stack in state.stacks[p] for s in stack]
+        free = [s for (j, d), s in zip(slots, ids, strict=True) if (p, j, d) not in fixed]
+        rng.shuffle(free)
+        cards = iter(free)
+        filled = [
+            s if (p, j, d) in fixed else next(cards) for (j, d), s in zip(slots, ids, strict=True)
+        ]
+        rows, at = [], 0
+        for stack in state.stacks[p]:
+            rows.append(tuple(filled[at : at + len(stack)]))
+            at += len(stack)
+        stacks[p] = tuple(rows)
+    others = [p for p in range(state.n) if p != viewer]
+    unseen = [c for p in others for c in state.hands[p]] + list(state.action_deck)
+    rng.shuffle(unseen)
+    hands = list(state.hands)
+    for p in others:
+        hands[p], unseen = tuple(unseen[: len(state.hands[p])]), unseen[len(state.hands[p]) :]
+    own = {state.traits[viewer], state.discarded_traits[viewer], *out_of_play}
+    pool = [t for t in range(len(state.game.traits)) if t not in own]
+    rng.shuffle(pool)
+    traits, returned = list(state.traits), list(state.discarded_traits)
+    for p in others:
+        traits[p] = pool.pop()
+        if returned[p] is not None:
+            returned[p] = pool.pop()
+    events = state.event_deck
+    top = 1 if state.phase == "dawn" and events else 0
+    return replace(
+        state,
+        stacks=tuple(stacks),
+        hands=tuple(hands),
+        action_deck=tuple(sorted(unseen)),
+        traits=tuple(traits),
+        discarded_traits=tuple(returned),
+        event_deck=(*events[:top], *sorted(events[top:])),
     )

@@ -9,7 +9,12 @@ Every seat plays one policy (:func:`policy_text` states it):
   Trait known, every other unrevealed card averaged, the horizon, ranking and model of the
   other players ``advise`` states); before round 1
   (Hidden Trait, setup placements) that horizon counts nothing, so those are uniformly
-  random.
+  random;
+- ``ismcts``: OpenSpiel's information-set MCTS over the OpenSpiel game
+  (:mod:`ruleslawyer.openspiel.twisted_cryptids`) from the seat's information state, at
+  every choice, the Hidden Trait and setup included (``searcher``: the
+  :class:`~ruleslawyer.openspiel.agents.OnModel` agent; its search seeded from the game's
+  generator).
 
 Random choices come from a seeded ``random.Random``. Game ``i`` of a run with seed ``s`` is
 dealt and played with seed ``s + i``, so a run is reproducible and a longer run extends a
@@ -38,21 +43,37 @@ from ruleslawyer.solvers.twisted_cryptids.advise import best_move
 from ruleslawyer.solvers.twisted_cryptids.simulate import agent_game, random_game
 
 POLICY = "random: a uniformly random legal move at every choice, every seat"
-POLICIES = ("random", "advise")
+POLICIES = ("random", "advise", "ismcts")
 
 
 @dataclass(frozen=True)
 class Agent:
     """A seat's policy; for ``advise``, how it averages (as ``advise`` --exact-limit,
-    --samples; the sample seeded with the game's seed)."""
+    --samples; the sample seeded with the game's seed); for ``ismcts``, the searcher
+    (an :class:`~ruleslawyer.openspiel.agents.OnModel`)."""
 
     policy: str = "random"
     exact_limit: int = 24
     samples: int = 24
+    searcher: Any = None
+
+    def settings(self) -> dict[str, Any]:
+        """The agent's name and settings (``ismcts``: the search's, in words and as fields)."""
+        if self.policy == "ismcts":
+            return self.searcher.describe()
+        if self.policy == "advise":
+            return {"name": "advise", "exact_limit": self.exact_limit, "samples": self.samples}
+        return {"name": "random"}
 
     def text(self) -> str:
         if self.policy == "random":
             return POLICY
+        if self.policy == "ismcts":
+            return (
+                f"{self.searcher.describe()['text']}; every seat, at every choice (Hidden Trait "
+                f"and setup included), from its own information state; returns: "
+                f"{self.searcher.describe()['returns']}"
+            )
         return (
             "advise: every seat, at every choice from round 1 on, the move `advise` ranks "
             "first from the seat's own view (its own Stacks and Hidden Trait known, the one it "
@@ -70,6 +91,8 @@ class Agent:
         )
 
     def choose(self, state: State, rng: random.Random, seed: int) -> GameMove:
+        if self.policy == "ismcts":
+            return self.searcher.move(state, state.n, rng)
         moves = legal_moves(state)
         if self.policy == "random" or state.round == 0:
             return rng.choice(moves)
