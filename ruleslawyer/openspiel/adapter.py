@@ -16,6 +16,7 @@ hidden information overrides :meth:`Machine.information_state` and
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,16 @@ class Machine(ABC):
     def text(self, state: Any) -> str:
         """The whole state in words."""
 
+    def with_state(self, model: Any) -> Any:
+        """The game's state for a model state reached outside it (an agent deciding in a
+        loop run on the model): here the model's state itself."""
+        return model
+
+    def resample(self, state: Any, player: int, rng: random.Random) -> Any:
+        """A state ``player`` cannot tell from ``state``, drawn by their beliefs (games with
+        hidden information; information-set searches call it)."""
+        raise NotImplementedError(f"{type(self).__name__} does not resample information states")
+
     def information_state(self, state: ModelState, player: int) -> str:
         """What ``player`` knows, with perfect recall: here every action so far (perfect
         information: everything is public)."""
@@ -122,6 +133,15 @@ class ModelState(pyspiel.State):
         super().__init__(game)
         self._machine = machine
         self._at = _At(state)
+
+    def resample(self, player: int, rng: random.Random) -> ModelState:
+        """A state ``player`` cannot tell from this one (:meth:`Machine.resample`)."""
+        world = self._machine.resample(self.model, player, rng)
+        return ModelState(self.get_game(), self._machine, world)
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> ModelState:
+        """OpenSpiel's name for :meth:`resample`: ``sampler()`` seeds the draw."""
+        return self.resample(player, random.Random(int(sampler() * 2**32)))
 
     @property
     def model(self) -> Any:
@@ -293,6 +313,7 @@ def register(
             super().__init__(kind(machine), machine, full)
 
     Game.__name__ = Game.__qualname__ = short_name
+    globals()[short_name] = Game  # where pickle looks a game's class up (its module, its name)
     _REGISTERED[short_name] = kind
     pyspiel.register_game(kind(None), Game)
 

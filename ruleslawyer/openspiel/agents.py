@@ -3,9 +3,12 @@
 An :class:`Agent` picks an action in a ``pyspiel`` state: ``mcts`` is OpenSpiel's
 :class:`~open_spiel.python.algorithms.mcts.MCTSBot` (UCT over the game tree, every
 player maximising its own return, chance sampled by its probabilities, random
-rollouts to the game's end at the leaves); ``random`` a uniformly random legal
-action (a reference point). A policy for the hidden-information games (``ismcts``:
-OpenSpiel's ``ISMCTSBot`` over information states) plugs in here the same way.
+rollouts to the game's end at the leaves); ``ismcts`` OpenSpiel's
+:class:`~open_spiel.python.algorithms.ismcts.ISMCTSBot` for the games with hidden
+information (one tree over the acting players' information states, each simulation in
+a world drawn from the searching player's information state by the game's
+``resample``, the same random rollouts); ``random`` a uniformly random legal action (a
+reference point).
 
 Two ways to use one: :func:`play` runs a whole game of a ``pyspiel`` game, chance
 drawn by its probabilities; :class:`OnModel` lets an agent decide inside a game loop
@@ -23,11 +26,21 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 from ruleslawyer.openspiel.adapter import CHANCE, ModelGame, ModelState
 
-POLICIES = ("mcts", "random")
+POLICIES = ("mcts", "ismcts", "random")
+FINAL_POLICIES = {
+    "max-visit-count": ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+    "normalized-visit-count": ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
+    "max-value": ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
+}
+FINAL_WORDS = {
+    "max-visit-count": "the most visited action is played (ties drawn at random)",
+    "normalized-visit-count": "an action is drawn in proportion to its visits",
+    "max-value": "the action of the highest mean return is played (ties drawn at random)",
+}
 EVALUATOR = (
     "random rollouts: from the leaf, uniformly random legal actions (chance by its "
     "probabilities) to the game's end, the returns averaged over {rollouts} rollout(s)"
@@ -36,16 +49,20 @@ EVALUATOR = (
 
 @dataclass(frozen=True)
 class Agent:
-    """A policy and its settings (``simulations``, ``uct_c``, ``rollouts``: ``mcts``'s)."""
+    """A policy and its settings (``simulations``, ``uct_c``, ``rollouts``: the searches';
+    ``final_policy``: ``ismcts``'s choice from its root, one of :data:`FINAL_POLICIES`)."""
 
     policy: str = "mcts"
     simulations: int = 100
     uct_c: float = 2.0
     rollouts: int = 1
+    final_policy: str = "max-visit-count"
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
             raise ValueError(f"{self.policy}: not one of {', '.join(POLICIES)}")
+        if self.final_policy not in FINAL_POLICIES:
+            raise ValueError(f"{self.final_policy}: not one of {', '.join(FINAL_POLICIES)}")
 
     def describe(self) -> dict[str, Any]:
         """The agent's settings, in words and as fields."""
@@ -56,6 +73,26 @@ class Agent:
                 "point, not a strong agent)",
             }
         evaluator = EVALUATOR.format(rollouts=self.rollouts)
+        if self.policy == "ismcts":
+            return {
+                "name": "ismcts",
+                "text": (
+                    f"ismcts: OpenSpiel's information-set MCTS "
+                    f"(open_spiel.python.algorithms.ismcts.ISMCTSBot) over the OpenSpiel game, "
+                    f"{self.simulations} simulations per move, UCT constant {self.uct_c}; one "
+                    f"tree over the players' information states, each simulation in a world "
+                    f"drawn uniformly from those the searching player cannot tell apart; every "
+                    f"player maximises its own return; chance sampled by its probabilities; "
+                    f"final policy {self.final_policy}: {FINAL_WORDS[self.final_policy]}"
+                ),
+                "implementation": "OpenSpiel",
+                "simulations": self.simulations,
+                "uct_c": self.uct_c,
+                "final_policy": self.final_policy,
+                "evaluator": evaluator,
+                "rollouts": self.rollouts,
+                "seed": "each decision's search and worlds are seeded from the game's generator",
+            }
         return {
             "name": "mcts",
             "text": (
@@ -79,6 +116,14 @@ class Agent:
             return rng.choice(state.legal_actions())
         numbers = np.random.RandomState(rng.getrandbits(32))
         evaluator = mcts.RandomRolloutEvaluator(self.rollouts, numbers)
+        if self.policy == "ismcts":
+            worlds = random.Random(rng.getrandbits(32))
+            searcher = ismcts.ISMCTSBot(
+                game, evaluator, self.uct_c, self.simulations, random_state=numbers,
+                final_policy_type=FINAL_POLICIES[self.final_policy],
+            )  # fmt: skip
+            searcher.set_resampler(lambda here, player: here.resample(player, worlds))
+            return int(searcher.step(state))
         bot = mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator, random_state=numbers)
         return int(bot.step(state))
 
@@ -128,6 +173,6 @@ class OnModel:
         game = self.games.get(players)
         if game is None:
             game = self.games[players] = self.load(players)
-        here = ModelState(game, game.machine, state)
-        action = self.agent.step(game, here, rng)
-        return dict(game.machine.moves(state))[action]
+        at = game.machine.with_state(state)
+        action = self.agent.step(game, ModelState(game, game.machine, at), rng)
+        return dict(game.machine.moves(at))[action]
