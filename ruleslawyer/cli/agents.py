@@ -17,7 +17,7 @@ DEFAULTS = {"simulations": 100, "uct_c": 2.0, "rollouts": 1}
 
 
 def mcts_options(f: F) -> F:
-    """``--simulations``, ``--uct-c`` and ``--rollouts``: the settings of ``mcts``."""
+    """``--simulations``, ``--uct-c``, ``--rollouts``: the settings of ``mcts`` and ``ismcts``."""
     options = (
         click.option(
             "--simulations",
@@ -51,6 +51,6 @@ def mcts_settings(
 ) -> dict[str, Any]:
     """The settings of the ``mcts`` agent (defaults filled in); refuses them without it."""
     given = {"simulations": simulations, "uct_c": uct_c, "rollouts": rollouts}
-    if "mcts" not in policies and any(v is not None for v in given.values()):
-        raise click.UsageError("--simulations, --uct-c and --rollouts need --policy mcts")
+    if not {"mcts", "ismcts"} & set(policies) and any(v is not None for v in given.values()):
+        raise click.UsageError("--simulations, --uct-c and --rollouts need --policy mcts or ismcts")
     return {k: DEFAULTS[k] if v is None else v for k, v in given.items()}

@@ -570,3 +570,53 @@ adapter.register(
     players=(2, MAX_PLAYERS),
     information=adapter.GameType.Information.IMPERFECT_INFORMATION,
 )
+
+
+SEARCH_HORIZON = 100
+
+
+class SeatAgent:
+    """An OpenSpiel agent (``ismcts``, ``mcts``, ``random``) as a ``cunning-folk balance``
+    policy: it decides in the game loop run on the model, from what its seat has seen (the
+    seat's own log; every other player's log as the public events only, since the seat
+    does not know what they saw alone), searching the game of the same setup and rulings
+    up to :data:`SEARCH_HORIZON` moves on (a game still going there: 0 to everyone)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.games: dict[str, adapter.ModelGame] = {}
+
+    def describe(self) -> dict[str, Any]:
+        horizon = (
+            f"each search looks up to {SEARCH_HORIZON} moves on (a game still going there: 0 "
+            "to every player); returns +1 won, -1 lost; every other player's earlier private "
+            "looks unknown to the searching seat, so not drawn"
+        )
+        return {**self.agent.describe(), "game": NAME, "horizon": horizon}
+
+    def _game(self, head: Mapping[str, Any]) -> adapter.ModelGame:
+        key = json.dumps({k: head.get(k) for k in ("setup", "bonus", "players", "rulings")})
+        if key not in self.games:
+            self.games[key] = load(
+                players=len(head["players"]),
+                setup=head["setup"],
+                bonus=";".join(head.get("bonus") or ()) or PARAMETERS["bonus"],
+                rulings=dict(head.get("rulings") or {}),
+                max_moves=SEARCH_HORIZON,
+            )
+        return self.games[key]
+
+    def __call__(self, seat: Any, state: State, legal: tuple[str, ...], rng: random.Random) -> str:
+        game = self._game(seat.head)
+        machine: CunningFolk = game.machine
+        events = tuple(seat.events)
+        public = public_events(_parsed(_doc(seat.head, events)), events)
+        me = seat.index
+        heads = tuple(
+            seat.head if p == me else {**machine.head, "perspective": name}
+            for p, name in enumerate(machine.names)
+        )
+        logs = tuple(events if p == me else public for p in range(machine.num_players))
+        folk = Folk(PLAY, state=state, heads=heads, logs=logs, public=public)
+        action = self.agent.step(game, adapter.ModelState(game, machine, folk), rng)
+        return dict(machine.moves(folk))[action]
