@@ -194,6 +194,14 @@ RUNS = [
         ["cunning-folk", "balance", "--games", "2", "--max-seconds", SPENT],
         {3},
     ),
+    (  # OpenSpiel's ISMCTS in seat 1: its settings in an "agent" object
+        "cunning-folk-balance",
+        [
+            "cunning-folk", "balance", "--games", "1", "--players", "3", "--setup", "scoundrels",
+            "--setup", "standard", "--policy", "ismcts,random,advise", "--simulations", "5",
+        ],
+        {0},
+    ),
     (
         "cunning-folk-equilibrium",
         ["cunning-folk", "equilibrium", f"{CF}/bluff-or-not.toml", "--cell", "C3"],

@@ -56,8 +56,8 @@ def mcts_settings(
 ) -> dict[str, Any]:
     """The settings of the ``mcts`` agent (defaults filled in); refuses them without it."""
     given = {"simulations": simulations, "uct_c": uct_c, "rollouts": rollouts}
-    if "mcts" not in policies and any(v is not None for v in given.values()):
-        raise click.UsageError("--simulations, --uct-c and --rollouts need --policy mcts")
+    if not {"mcts", "ismcts"} & set(policies) and any(v is not None for v in given.values()):
+        raise click.UsageError("--simulations, --uct-c and --rollouts need --policy mcts or ismcts")
     return {k: DEFAULTS[k] if v is None else v for k, v in given.items()}
 
 

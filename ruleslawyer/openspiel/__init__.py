@@ -9,8 +9,8 @@ is imported; nothing on the path of ``ruleslawyer --help`` imports it.
 
 from __future__ import annotations
 
-from ruleslawyer.openspiel import kaelyfos, twist_of_fate, twisted_cryptids
+from ruleslawyer.openspiel import cunning_folk, kaelyfos, twist_of_fate, twisted_cryptids
 
-GAMES = (kaelyfos.NAME, twist_of_fate.NAME, twisted_cryptids.NAME)
+GAMES = (cunning_folk.NAME, kaelyfos.NAME, twist_of_fate.NAME, twisted_cryptids.NAME)
 
 __all__ = ["GAMES"]

@@ -19,6 +19,7 @@ from ruleslawyer.openspiel.kaelyfos import Crew
 from ruleslawyer.openspiel.twist_of_fate import Undealt
 from ruleslawyer.solvers.kaelyfos.options import legal_actions
 from tests.openspiel.conformance import Case, check
+from tests.openspiel.test_cunning_folk import FAST as CUNNING_FOLK
 
 TOF = "ruleslawyer_twist_of_fate"
 KAELYFOS = "ruleslawyer_kaelyfos"
@@ -210,7 +211,7 @@ CASES = [
 
 
 def test_every_registered_game_has_a_case() -> None:
-    assert sorted({c.game for c in CASES}) == sorted(GAMES)
+    assert sorted({c.game for c in (*CASES, *CUNNING_FOLK)}) == sorted(GAMES)
 
 
 SLOW_CASES = [

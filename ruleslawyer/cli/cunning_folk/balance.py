@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ruleslawyer.cli.agents import mcts_options, mcts_settings
 from ruleslawyer.cli.common import (
     EXIT_UNFINISHED,
     SEED,
@@ -25,7 +26,7 @@ from ruleslawyer.cli.common import (
 from ruleslawyer.cli.cunning_folk.options import SECONDS
 from ruleslawyer.schemas import dumps as json_text
 
-POLICY_NAMES = ("random", "deduce", "advise")
+POLICY_NAMES = ("random", "deduce", "advise", "ismcts")
 
 
 def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
@@ -59,11 +60,15 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 )
 @click.option(
     "--policies",
+    "--policy",
+    "policies",
     default="advise",
     show_default=True,
     callback=comma_choices(POLICY_NAMES),
     metavar="NAMES",
-    help="One policy for every seat, or one per seat from seat 1: random | deduce | advise.",
+    help="One policy for every seat, or one per seat from seat 1: random | deduce | advise | "
+    "ismcts (OpenSpiel's information-set MCTS over the OpenSpiel game, from the seat's own "
+    "knowledge; --simulations, --uct-c, --rollouts).",
 )
 @click.option("--games", type=whole("games"), default=200, show_default=True, help="Per setup.")
 @click.option(
@@ -86,6 +91,7 @@ def _bonus(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
     default=None,
     help="Stop after this many seconds (checked between games), report finished: false, exit 3.",
 )
+@mcts_options
 @ruling_option
 @format_option(("text", "json"))
 @output_option
@@ -100,6 +106,9 @@ def balance(
     seed: int,
     max_moves: int,
     max_seconds: float | None,
+    simulations: int | None,
+    uct_c: float | None,
+    rollouts: int | None,
     rulings: tuple[str, ...],
     fmt: str,
     output: Path | None,
@@ -130,6 +139,13 @@ def balance(
             param_hint="--policies",
         )
     seat_policies = policies * players if len(policies) == 1 else policies
+    settings = mcts_settings(seat_policies, simulations, uct_c, rollouts)
+    extra: dict[str, Any] = {}
+    if "ismcts" in seat_policies:
+        from ruleslawyer.openspiel.agents import Agent
+        from ruleslawyer.openspiel.cunning_folk import SeatAgent
+
+        extra["ismcts"] = SeatAgent(Agent("ismcts", **settings))
     source, chosen = load_game_file(target, "cunning-folk", rulings)
     data = load_game_data(source)
     refuse_data_errors(_data_errors(source, data))
@@ -181,20 +197,34 @@ def balance(
             head["bonus"] = list(bonus)
         table = Table(setup, players, rules)
         tables.append(
-            run(table, head, seat_policies, games, seed, max_moves=max_moves, budget=budget)
+            run(
+                table,
+                head,
+                seat_policies,
+                games,
+                seed,
+                max_moves=max_moves,
+                budget=budget,
+                extra=extra,
+            )
         )
     result = {
         "game": source.display,
         "provenance": source.provenance,
         "players": players,
         "seed": seed,
-        "policies": {p: POLICIES[p] for p in dict.fromkeys(seat_policies)},
+        "policies": {
+            p: extra[p].describe()["text"] if p in extra else POLICIES[p]
+            for p in dict.fromkeys(seat_policies)
+        },
         "rulings": dict(chosen) or "none (the default reading of every rule point)",
         "outcomes": OUTCOME_TEXT,
         "horizon": f"a game ends at its rules' end or after {max_moves} moves (unended)",
         "finished": all(t["finished"] for t in tables),
         "setups": tables,
     }
+    if extra:
+        result["agent"] = extra["ismcts"].describe()
     emit(json_text(result) if fmt == "json" else render(result), output)
     if not result["finished"]:
         raise SystemExit(EXIT_UNFINISHED)
@@ -207,6 +237,13 @@ def render(r: dict[str, Any]) -> str:
     lines = [f"game: {r['game']} (provenance: {r['provenance']})"]
     lines.append(f"{r['players']} players, seat 1 first; seed {r['seed']}")
     lines += [f"policy {text}" for text in r["policies"].values()]
+    if "agent" in r:
+        a = r["agent"]
+        lines.append(
+            f"agent {a['name']}: simulations {a['simulations']}, uct_c {a['uct_c']}, rollouts "
+            f"{a['rollouts']}, final policy {a['final_policy']}; seed: {a['seed']}; "
+            f"{a['horizon']}"
+        )
     rulings = r["rulings"]
     if isinstance(rulings, dict):
         rulings = ", ".join(f"{k}={v}" for k, v in rulings.items())

@@ -2,7 +2,8 @@
 
 A player's *information state* is everything that player has seen and done: every
 public event (a claim and its answers, a card turned face up, a trade, the cells of a
-swap), the cards they looked at themselves ("pick it up and look at it without showing
+swap), in scoundrels the card they kept and the one they set aside, the cards they looked
+at themselves ("pick it up and look at it without showing
 any other players") and whether their own evil-witch swaps changed the cards over ("hide
 them under the table, trade them between your hands as many times as you like"). Nothing
 another player saw alone is in it.
@@ -55,6 +56,8 @@ class Knowledge:
     public: tuple[str, ...]  # every event as every player knows it, in order
     looks: tuple[Look, ...]
     swaps: tuple[Swap, ...]
+    kept: tuple[str, ...] = ()  # scoundrels: the card this player kept, when known
+    discarded: tuple[str, ...] = ()  # and the one they set aside
 
     @property
     def complete(self) -> bool:
@@ -71,9 +74,15 @@ class Knowledge:
             f"{UNKNOWN if s.swapped is None else 'swapped' if s.swapped else 'kept'}"
             for s in self.swaps
         )
+        dealt = (
+            [f"kept {' '.join(self.kept) or '-'} set aside {' '.join(self.discarded) or '-'}"]
+            if self.kept or self.discarded
+            else []
+        )
         return "\n".join(
             [
                 f"player {self.player}",
+                *dealt,
                 f"looked {looks or '-'}",
                 f"swapped {swaps or '-'}",
                 *(f"public {i}: {text}" for i, text in enumerate(self.public)),
@@ -152,7 +161,15 @@ def knowledge(log: Log, player: str) -> Knowledge:
             looks.append(Look(event.index, event.look, look_seen(event)))
         if event.swap is not None:
             swaps.append(Swap(event.index, event.swap, swap_outcome(event)))
-    return Knowledge(player, tuple(public_text(e) for e in log.events), tuple(looks), tuple(swaps))
+    own = player == log.perspective
+    return Knowledge(
+        player,
+        tuple(public_text(e) for e in log.events),
+        tuple(looks),
+        tuple(swaps),
+        log.kept if own else (),
+        log.discarded if own else (),
+    )
 
 
 def knowledge_of_all(log: Log) -> dict[str, Knowledge]:

@@ -64,6 +64,10 @@ class Log:
     marks: tuple[int, ...] = ()
     marks_stated: bool = False
     standing: Standing = field(default_factory=Standing)
+    # Scoundrels: the perspective's own kept and set-aside cards ("Each player knows one
+    # townsfolk that's in the game, and one that's not.")
+    kept: tuple[str, ...] = ()
+    discarded: tuple[str, ...] = ()
 
     def marks_now(self) -> tuple[int, ...]:
         """The suspected cards in front of each player at the log's end (0 where unknown)."""
@@ -139,6 +143,8 @@ def parse_log(
         marks,
         bool(doc.suspected),
         Standing(over, out, pending),
+        tuple(doc.kept),
+        tuple(doc.discarded),
     )
 
 

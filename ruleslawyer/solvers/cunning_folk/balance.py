@@ -361,9 +361,12 @@ def balance(
     *,
     max_moves: int = 400,
     budget: Budget | None = None,
+    extra: Mapping[str, Policy] | None = None,
 ) -> dict[str, Any]:
-    """Win rates of good, evil and each seat over ``games`` seeded games of one setup."""
+    """Win rates of good, evil and each seat over ``games`` seeded games of one setup
+    (``extra``: more policies by name, e.g. an OpenSpiel agent's)."""
     agents = {"random": random_policy, "deduce": deduce_policy, "advise": advise_policy}
+    agents |= extra or {}
     policies = [agents[n] for n in policy_names]
     outcomes = dict.fromkeys(OUTCOMES, 0)
     wins = [0] * table.players
