@@ -17,7 +17,10 @@ chance of that state. OpenSpiel's ``nash_conv`` of a profile is then the NashCon
 project prints (three or four players: the sum over players of the best-response gain at
 each information state, weighted by the perspective's chance of it); with two players an
 exact equilibrium has NashConv 0 in both. Where the perspective's chance of a player's
-state is the player's own, the expected returns are the project's values.
+state is the player's own, the expected returns are the project's values. A state the
+perspective gives no chance (a card his worlds rule out) has payoff 0 for its player in
+the tree, as the project's NashConv gives it no weight: OpenSpiel's CFR does not learn
+the play there, which matters only where another player weighs that state.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import exploitability, expected_game_score
+from open_spiel.python.algorithms import expected_game_score, exploitability
 
 from ruleslawyer.models.cunning_folk.village import CELLS
 from ruleslawyer.openspiel import cunning_folk_stage as stage
@@ -40,10 +40,7 @@ def profile_of(game: eq.StageGame, efg: pyspiel.Game, average: Any) -> tuple[lis
         return {a: got.get(i, 0.0) for a, i in ids.items()}
 
     x = [[mix(f"class {k}")[CELLS[c]] for c in game.cells] for k in range(len(game.classes))]
-    r = [
-        [mix(f"class {i.cls} {CELLS[i.cell]} {i.card}")[a] for a in i.actions]
-        for i in game.infos
-    ]
+    r = [[mix(f"class {i.cls} {CELLS[i.cell]} {i.card}")[a] for a in i.actions] for i in game.infos]
     y = {
         (c, a): mix(f"{CELLS[c]} {a}")["challenge"]
         for c in game.cells
