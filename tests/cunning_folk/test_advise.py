@@ -244,17 +244,19 @@ def test_bad_input_and_budget(tmp_path: Path) -> None:
 
 def test_villager_claim_shows_where_the_readings_part(tmp_path: Path) -> None:
     # Under penalty-applies a villager claim in A1 is true 3/9: challenging gives bea a
-    # suspected card 6 times in 9 and me one 3 times in 9; under no-penalty nothing is at
-    # stake: either. (The shipped table: two players, a suspected card worth less than
-    # none; the readings part whatever its figures, since a card in front of the other
-    # player is worth as much to me as one in front of me costs, zero-sum.)
+    # suspected card 6 times in 9 and me one 3 times in 9, accepting gives nobody one;
+    # under no-penalty nothing is at stake: either. Which side penalty-applies favours
+    # rests on the sampled figures (the shipped table, me to move next: accept 7/20 against
+    # challenge 2/3 x 11/25 + 1/3 x -3/50 = 41/150), so the test asks only that the
+    # readings part.
     path = tmp_path / "log.toml"
     path.write_text(
         'setup = "standard"\nplayers = ["me", "bea"]\nperspective = "me"\n'
         '[[event]]\ntype = "claim"\nplayer = "bea"\ncell = "A1"\nrole = "villager"\n'
     )
     out = json.loads(advise(str(path), "--format", "json").output)
-    assert out["claim"]["readings"] == {"penalty-applies": "challenge", "no-penalty": "either"}
+    readings = out["claim"]["readings"]
+    assert readings["no-penalty"] == "either" and readings["penalty-applies"] != "either"
     ruled = advise(str(path), "--ruling", "cunning-folk/villager-challenge=no-penalty")
     assert ruled.exit_code == 0 and "better: either" in ruled.output
 

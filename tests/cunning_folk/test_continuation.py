@@ -16,7 +16,12 @@ from ruleslawyer.solvers.cunning_folk.goes_on.continuation import (
     state_text,
     states,
 )
-from ruleslawyer.solvers.cunning_folk.goes_on.selfplay import estimate, head
+from ruleslawyer.solvers.cunning_folk.goes_on.selfplay import (
+    estimate,
+    games_text,
+    head,
+    parse_games,
+)
 
 
 def test_every_state_is_there_and_adds_up() -> None:
@@ -69,8 +74,20 @@ def test_a_stated_or_constant_table_says_so() -> None:
 
 def test_the_shipped_header_is_the_commands() -> None:
     # The file is the regeneration command's output, header included: the header names
-    # the game count and seed every state was sampled with.
+    # the game count (one per number of players in) and seed every state was sampled with.
     text = resources.files("ruleslawyer.data").joinpath(continuation.DATA).read_text("utf-8")
     data = tomllib.loads(text)
-    (games,) = {r["games"] for r in data["state"]}
+    games: dict[int, int] = {}
+    for r in data["state"]:
+        assert games.setdefault(len(r["marks"]), r["games"]) == r["games"]
     assert text.startswith(head(games, data["seed"]))
+
+
+def test_games_a_state_one_count_or_per_players_in() -> None:
+    assert parse_games("300") == {2: 300, 3: 300, 4: 300}
+    assert parse_games("2:200,3:200,4:30") == {2: 200, 3: 200, 4: 30}
+    assert games_text({2: 300, 3: 300, 4: 300}) == "300"
+    assert games_text({4: 30, 2: 200, 3: 200}) == "2:200,3:200,4:30"
+    for bad in ("2:200,2:100", "5:10", "2:0", "2-200", "x"):
+        with pytest.raises(ValueError):
+            parse_games(bad)

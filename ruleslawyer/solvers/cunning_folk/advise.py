@@ -209,12 +209,17 @@ def goes_on_text(table: continuation.Table) -> str:
         return f"every game that goes on is worth {table.fill} to each seat (a constant)"
     if not table.sampled:
         return f"a game that goes on is worth the values stated: {table.method}"
-    games = {r.games for r in table.rows}
-    size = f"{min(games)}" if len(games) == 1 else f"{min(games)}-{max(games)}"
+    games = {len(r.marks): r.games for r in table.rows}
+    if len(set(games.values())) == 1:
+        size = f"{min(games.values())} games a state"
+    else:
+        size = "games a state: " + ", ".join(
+            f"{games[k]} with {k} players in" for k in sorted(games)
+        )
     return (
         f"a game that goes on is worth each seat's continuation value, P(it wins) - "
         f"P(another wins) from there, by who is in, who holds a suspected card and who moves "
-        f"next: sampled ({size} games a state, 95% Wilson intervals, "
+        f"next: sampled ({size}; 95% Wilson intervals, "
         f"ruleslawyer/data/{continuation.DATA}) by {table.method}; the sampled values are "
         "used as exact fractions, and each answer says over what range of them it holds"
     )
