@@ -112,15 +112,20 @@ PROBE = """
         range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
         const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
         if (tops.size < 2) continue;
-        // The first column (finding ids, reading names) keeps every word on one line;
-        // elsewhere (a witness's JSON) a line may end only after a hyphen or a slash.
-        let bad = cell.cellIndex === 0;
+        // The first column (finding ids, reading names) keeps every word on one line,
+        // unless it holds prose (the coverage table's rulebook sentences); elsewhere (a
+        // witness's JSON) a line may end only after a hyphen or a slash, and a test id
+        // (tests/...py::test_...) also after "::" or "_".
+        const head = cell.closest("table").querySelector("th");
+        let bad = cell.cellIndex === 0 && !(head && head.textContent.trim() === "sentence");
+        const id = n.parentElement.tagName === "CODE" && /^tests\\/\\S+::/.test(n.textContent);
+        const ends = id ? "-/_:" : "-/";
         for (let k = 1; k < m[0].length && !bad; k++) {
           const a = document.createRange(), b = document.createRange();
           a.setStart(n, m.index + k - 1); a.setEnd(n, m.index + k);
           b.setStart(n, m.index + k); b.setEnd(n, m.index + k + 1);
           const ta = a.getBoundingClientRect().top, tb = b.getBoundingClientRect().top;
-          if (tb > ta + 1 && !"-/".includes(m[0][k - 1])) bad = true;
+          if (tb > ta + 1 && !ends.includes(m[0][k - 1])) bad = true;
         }
         if (bad) out.broken_words.push(m[0]);
       }

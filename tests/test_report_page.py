@@ -169,3 +169,14 @@ def test_markdown_report_names_the_command_that_wrote_it(tmp_path) -> None:
     assert "by `ruleslawyer check cunning-folk --format markdown` from `ruleslawyer/data/" in (
         built_in.stdout
     )
+
+
+def test_a_test_id_may_end_a_line_at_its_joints_and_reads_whole() -> None:
+    from ruleslawyer.reports.html_page import markdown_to_html
+
+    out = markdown_to_html("| tests |\n|---|\n| `tests/a_b/test_c.py::test_d_e`, `x_y` |\n", {})
+    cell = re.search(r"<td>(.*?)</td>", out).group(1)
+    assert cell.count("<wbr>") == 7  # after "/", "_", "/", "_", "::", "_", "_"
+    text = html.unescape(re.sub(r"<[^>]+>", "", cell))
+    assert text == "tests/a_b/test_c.py::test_d_e, x_y"
+    assert "<code>x_y</code>" in cell  # other code is left as it was

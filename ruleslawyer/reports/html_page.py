@@ -10,6 +10,7 @@ Imported only by ``ruleslawyer report --format html``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import NamedTuple
@@ -86,8 +87,25 @@ def _html(content: str) -> Token:
     return token
 
 
+TEST_ID = re.compile(r"^tests/\S+::\S+$")
+_TEST_ID_BREAK = re.compile(r"(/|::|_)")
+
+
+def _code_inline(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+    """Inline code; a test id (``tests/...py::test_...``) may end a line after a slash,
+    ``::`` or an underscore (``<wbr>``, so a copied id stays whole), which keeps the
+    coverage table's tests column inside the page; it has no shading, which would hide
+    the underscores of the line above."""
+    content = escape(tokens[idx].content)
+    if TEST_ID.match(tokens[idx].content):
+        breakable = _TEST_ID_BREAK.sub(r"\1<wbr>", content)
+        return f'<code class="test-id">{breakable}</code>'
+    return f"<code{self.renderAttrs(tokens[idx])}>{content}</code>"
+
+
 def markdown_to_html(text: str, svgs: Mapping[str, str]) -> str:
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.add_render_rule("code_inline", _code_inline)
     md.core.ruler.push("heading_anchors", _heading_anchors)
     md.core.ruler.push("figures", _figures(svgs))
     return md.render(text)
