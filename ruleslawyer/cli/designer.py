@@ -103,6 +103,7 @@ def diff(
     from ruleslawyer.findings import parse_kinds, parse_ruling_options
 
     kinds = parse_kinds(fail_on)
+    _compile_if_twist_of_fate(old, new, max_seconds)
     progress(f"checking {old} and {new} ...")
     result = diff_files(old, new, parse_ruling_options(rulings), Budget(max_seconds=max_seconds))
     emit(render(result, kinds, fmt), output)
@@ -110,6 +111,18 @@ def diff(
         raise SystemExit(1)
     if not result.finished:
         raise SystemExit(EXIT_UNFINISHED)
+
+
+def _compile_if_twist_of_fate(old: str, new: str, max_seconds: float | None) -> None:
+    """Twist of Fate decks are compared by solving positions: load or compile the
+    solver's kernels first, saying so on a terminal (``twist-of-fate solve`` does the
+    same), so that a first run is not silent and no budget counts the compile."""
+    from ruleslawyer.gamefiles.source import load_source
+
+    if any(load_source(path).game == "twist-of-fate" for path in (old, new)):
+        from ruleslawyer.cli.twist_of_fate.kernels import compiled_first
+
+        compiled_first(["memory"], max_seconds)
 
 
 def _rulebook_diff(old: str, new: str, game: str | None, fmt: str, output: Path | None) -> None:

@@ -248,3 +248,20 @@ def test_a_read_only_install_with_a_read_only_cache_still_answers(tmp_path: Path
         assert _compiled_files(mount) == []
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_diff_of_two_decks_compiles_the_memory_solver_first(monkeypatch, capsys) -> None:
+    from ruleslawyer.cli import designer
+
+    asked: list[list[str]] = []
+    monkeypatch.setattr(
+        kernels, "prepare", lambda solvers, on_compile: asked.append(solvers) or 4.5
+    )
+    designer._compile_if_twist_of_fate("kaelyfos", "kaelyfos", None)
+    assert asked == []  # a board is checked, not solved: nothing to compile
+    designer._compile_if_twist_of_fate("kaelyfos", "twist-of-fate", 10.0)
+    assert asked == [["memory"]]
+    assert capsys.readouterr().err == (
+        "compiled the Twist of Fate search kernels in 4.5 s (first run only; "
+        "--max-seconds counts the search only)\n"
+    )
