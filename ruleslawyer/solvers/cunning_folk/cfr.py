@@ -346,7 +346,7 @@ def _normalise(x: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     return np.where(s > 0, x / np.where(s > 0, s, 1), uniform)
 
 
-def _tree(
+def tree(
     game: MultiStage, answers: Sequence[np.ndarray], a: int
 ) -> tuple[dict[tuple[int, int], np.ndarray], dict[tuple[int, int], np.ndarray]]:
     """For claim ``a``: each node's values (players, n_o) and the others' reach (n_o) to
@@ -375,7 +375,7 @@ def iterate(profile: Profile, t: int) -> None:
     answers = [profile.answerer(j, False) for j in range(game.answerers)]
     root = np.zeros((len(game.players), len(ACTIONS), len(game.kind)))
     for a in range(len(ACTIONS)):
-        value, reach = _tree(game, answers, a)
+        value, reach = tree(game, answers, a)
         root[:, a, :] = value[(0, 0)]
         play = sigma[game.kind, a]
         for j in range(game.answerers):
@@ -404,7 +404,7 @@ def values(profile: Profile) -> np.ndarray:
     answers = [profile.answerer(j, True) for j in range(game.answerers)]
     out = np.zeros(len(game.players))
     for a in range(len(ACTIONS)):
-        value, _ = _tree(game, answers, a)
+        value, _ = tree(game, answers, a)
         out += (value[(0, 0)] * sigma[game.kind, a] * game.prior).sum(axis=1)
     return out
 
@@ -425,7 +425,7 @@ def nash_conv(profile: Profile) -> tuple[float, list[float], float]:
         np.add.at(mass, game.cls[j], game.prior)
         class_prior.append(mass)
     for a in range(len(ACTIONS)):
-        value, reach = _tree(game, answers, a)
+        value, reach = tree(game, answers, a)
         roots.append(value[(0, 0)][0])
         play = sigma[game.kind, a]
         for j in range(game.answerers):
@@ -531,7 +531,7 @@ def goes_on_ranges(game: MultiStage, approx: Approximate, role: str) -> list[dic
         this claim's leaves are ``mine`` (linear in them)."""
         utility = game.utility.copy()
         utility[j + 1, a] = mine
-        value, reach = _tree(replace(game, utility=utility), answers, a)
+        value, reach = tree(replace(game, utility=utility), answers, a)
         out = []
         for mask in range(2**j):
             w = game.weight[j + 1] * sigma[game.kind, a] * reach[(j, mask)]
