@@ -688,9 +688,11 @@ def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
             f"at equilibrium: not computed here ({players} players: `cunning-folk "
             "equilibrium` gives an approximate one, by CFR+)"
         )
-    path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
+    if not figure["on_path"]:
+        answer = figure["off_path_text"]
+    else:
+        answer = f"challenge with probability {figure['probability']} = {figure['value']:.4f}"
     return (
-        f"at equilibrium (bluffing modelled, `cunning-folk equilibrium`): challenge with "
-        f"probability {figure['probability']} = {figure['value']:.4f}{path}; your value "
+        f"at equilibrium (bluffing modelled, `cunning-folk equilibrium`): {answer}; your value "
         f"{figure['position_value']}"
     )

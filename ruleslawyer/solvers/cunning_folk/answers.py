@@ -25,6 +25,7 @@ from ruleslawyer.models.cunning_folk.log import Log
 from ruleslawyer.solvers.cunning_folk.cfr import (
     ACTIONS,
     MULTI_ASSUMPTIONS,
+    OFF_PATH,
     TIME_BUDGET,
     Approximate,
     MultiStage,
@@ -36,10 +37,6 @@ from ruleslawyer.solvers.cunning_folk.equilibrium import stage_log
 from ruleslawyer.solvers.cunning_folk.goes_on import continuation
 from ruleslawyer.solvers.cunning_folk.stage.claim import Claim, better
 from ruleslawyer.solvers.cunning_folk.worlds import Odds
-
-# A claim the profile makes with less chance than this (over the perspective's worlds) is
-# off its path: CFR's average strategy keeps a trace of every early iteration's mix.
-OFF_PATH = 1e-3
 
 ANSWERERS = (
     "three or four players: the other players still in answer as in `cunning-folk "
