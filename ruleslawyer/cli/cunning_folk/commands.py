@@ -145,13 +145,21 @@ def advise(
     """
     from ruleslawyer.solvers.cunning_folk.advise import advise as run
     from ruleslawyer.solvers.cunning_folk.advise import pending_claim, render_text
+    from ruleslawyer.solvers.cunning_folk.answers import ANSWERERS, others_answer
     from ruleslawyer.solvers.cunning_folk.equilibrium import pending_figure
 
     document, log = _read_log(log_file, rulings)
     _still_playing(log, str(log_file))
     progress(f"advising from {log_file} ...")
     claim = pending_claim(document, log)
-    result = run(log, claim, odds=swap_odds, max_seconds=max_seconds, equilibrium=pending_figure)
+    result = run(
+        log,
+        claim,
+        odds=swap_odds,
+        max_seconds=max_seconds,
+        equilibrium=pending_figure,
+        answerers=(others_answer, ANSWERERS),
+    )
     text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)
     if not result["finished"]:

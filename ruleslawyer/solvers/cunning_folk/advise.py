@@ -99,12 +99,12 @@ UTILITY = (
     f"-{WIN_WEIGHT} if the claimant wins at once with an elder run (as much as being "
     "ostracised); other actions count 0; you are the only challenger, the others accept"
 )
+ONLY_CHALLENGER = "you are the only challenger, the others accept"
 GAME_UTILITY = (
     "each seat's value: +1 it wins (every other player ostracised, or its elder run "
     "identifies every opposing card), -1 it loses (it is ostracised, or another player "
     "wins), and a game that goes on is worth that seat's continuation value (see goes on); "
-    "the expected value of an answer is the sum over its branches; you are the only "
-    "challenger, the others accept"
+    "the expected value of an answer is the sum over its branches; " + ONLY_CHALLENGER
 )
 KNOWLEDGE = (
     "every player decides from their own worlds: the claimant's elder run is planned over "
@@ -320,6 +320,9 @@ def claim_outcomes(
 # The equilibrium figure of a pending claim (two players), given by the caller so that this
 # module does not import the equilibrium solver (which imports this one).
 EquilibriumFigure = Callable[[Log, Claim, Odds, continuation.Table, Budget], dict[str, Any]]
+# The other answerers of a pending claim (three or four players: :mod:`.answers`), and what
+# that figure assumes, given by the caller for the same reason.
+Answerers = tuple[EquilibriumFigure, str]
 
 
 def suspected_source(log: Log) -> str:
@@ -424,9 +427,13 @@ def advise(
     max_seconds: float = DEFAULT_MAX_SECONDS,
     equilibrium: EquilibriumFigure | None = None,
     goes_on: continuation.Table | None = None,
+    answerers: Answerers | None = None,
 ) -> dict[str, Any]:
     """The advice as the JSON-able dict the CLI prints; ``equilibrium`` adds a pending
-    claim's equilibrium challenge probability (two players; None for more)."""
+    claim's equilibrium challenge probability (two players; None for more); with three or
+    four players in, ``answerers`` values the answer with the others answering as in the
+    stage's equilibrium, and the recommendation is its (the only-challenger figures stay
+    as a comparison)."""
     if log.perspective is None:
         raise InputError(log.source, "perspective", "nothing", "the player to advise")
     goes_on = goes_on or continuation.shipped()
@@ -434,6 +441,11 @@ def advise(
     check_in_game(log, claim and claim.player)
     budget = Budget(max_seconds=max_seconds)
     worlds = consistent_worlds(log, odds, budget, "advise")
+    two = sum(m < 2 for m in marks.values()) == 2
+    others = None if claim is None or two else answerers
+    utility = GAME_UTILITY
+    if others is not None:
+        utility = utility.replace(ONLY_CHALLENGER, "with the others answering (see answerers)")
     head: dict[str, Any] = {
         "perspective": log.perspective,
         "rulings": dict(log.rulings),
@@ -441,9 +453,10 @@ def advise(
         "assumptions": {
             **assumptions(log, odds),
             "suspected": suspected_source(log),
-            "utility": GAME_UTILITY,
+            "utility": utility,
             "goes_on": goes_on_text(goes_on),
             "knowledge": KNOWLEDGE,
+            **({} if others is None else {"answerers": others[1]}),
             "suspected_card_utility": UTILITY,
             "information": INFO_TARGET,
             "horizon": HORIZON,
@@ -493,10 +506,17 @@ def advise(
                 }
             if equilibrium is not None:
                 claim_advice["equilibrium"] = (
-                    equilibrium(log, claim, odds, goes_on, budget)
-                    if sum(m < 2 for m in log.marks_now()) == 2
-                    else None
+                    equilibrium(log, claim, odds, goes_on, budget) if two else None
                 )
+            if others is not None:
+                figure = others[0](log, claim, odds, goes_on, budget)
+                claim_advice |= {
+                    "answerers": figure,
+                    "only_challenger_best": claim_advice["best"],
+                    "best": figure["best"],
+                    "best_by": "your value at your information set, the others answering as "
+                    "in the stage's approximate equilibrium (see answerers)",
+                }
     except BudgetExceeded as e:
         return unfinished("the claim was weighed", e)
     elder = {
@@ -565,7 +585,8 @@ def _claim_lines(claim: dict[str, Any], players: int) -> list[str]:
         f"  {claim['player']} knows: {claim['claimant_knowledge'].split(': ', 1)[1]} "
         f"({claim['claimant_classes']} possible information states in your worlds)",
     ]
-    if "equilibrium" in claim:
+    others = claim.get("answerers")
+    if "equilibrium" in claim and others is None:
         lines.append(f"  {equilibrium_line(claim['equilibrium'], players)}")
     if claim["claimant_run"] is not None:
         ends = ", ".join(f"{end} {share}" for end, share in claim["claimant_run"].items())
@@ -575,6 +596,10 @@ def _claim_lines(claim: dict[str, Any], players: int) -> list[str]:
         )
     marks = ", ".join(f"{k} {v}" for k, v in claim["suspected_now"].items())
     lines.append(f"  suspected cards now: {marks}")
+    if others is not None:
+        lines += answerers_lines(others)
+        lines.append(f"  better: {claim['best']} (by {claim['best_by']})")
+        lines.append("  for comparison, if you were the only challenger and the others accepted:")
     for choice in ("challenge", "accept"):
         g = claim[choice]["game"]
         lines.append(
@@ -584,18 +609,53 @@ def _claim_lines(claim: dict[str, Any], players: int) -> list[str]:
         lines += [
             f"    {b['probability']:>7} {_value_text(b):>8} {b['what']}" for b in g["branches"]
         ]
-    lines.append(f"  better: {claim['best']} (by {claim['best_by']})")
+    if others is None:
+        lines.append(f"  better: {claim['best']} (by {claim['best_by']})")
+    else:
+        lines.append(f"  better if you were the only challenger: {claim['only_challenger_best']}")
     for row in claim["sensitivity"]:
         low, high = row["interval95"]
         holds = "holds" if row["holds_within_interval"] else "may change"
         lines.append(
             f"  goes on ({row['state']}; you {row['you']}): {row['value_float']:+.4f} "
-            f"[{low:+.4f}, {high:+.4f}]; the answer stays the same from "
+            f"[{low:+.4f}, {high:+.4f}]; the {'only-challenger ' if others else ''}answer "
+            "stays the same from "
             f"{row['holds_from']:+.4f} to {row['holds_to']:+.4f}: {holds} within the interval"
         )
     if "readings" in claim:
         parts = ", ".join(f"{r}: {best}" for r, best in claim["readings"].items())
         lines.append(f"  better by reading of {VILLAGER_POINT}: {parts}")
+    return lines
+
+
+def answerers_lines(figure: dict[str, Any]) -> list[str]:
+    """The answer with the others answering as in the stage's approximate equilibrium."""
+    path = (
+        ""
+        if figure["on_path"]
+        else " (off the profile's path: her claim strategy is not used to weigh your worlds)"
+    )
+    lines = [
+        f"  the others answer as in the stage's approximate equilibrium ({figure['method']}; "
+        f"NashConv {figure['nash_conv']:.6f}: their answers are approximate to that gap); "
+        f"she makes this claim with probability {figure['claim_made_probability']:.4f}{path}"
+    ]
+    lines += [
+        f"    {o['player']} ({o['answers']}) challenges with probability {o['challenge']:.4f}"
+        for o in figure["others"]
+    ]
+    lines.append(
+        f"    your turn comes (every answerer before you accepted) with probability "
+        f"{figure['your_turn_probability']:.4f}; if you accept, a later answerer challenges "
+        f"with probability {figure['later_challenge_if_you_accept']:.4f}"
+    )
+    close = " (within the NashConv: either may be right)" if figure["within_nash_conv"] else ""
+    lines += [
+        f"  challenge: value {figure['challenge']:+.4f} (others answering)",
+        f"  accept   : value {figure['accept']:+.4f} (others answering); margin "
+        f"{figure['margin']:.4f}{close}; the profile's own answer for you: challenge with "
+        f"probability {figure['profile_challenge']:.4f}",
+    ]
     return lines
 
 
@@ -628,9 +688,11 @@ def equilibrium_line(figure: dict[str, Any] | None, players: int) -> str:
             f"at equilibrium: not computed here ({players} players: `cunning-folk "
             "equilibrium` gives an approximate one, by CFR+)"
         )
-    path = "" if figure["on_path"] else " (a claim never made at equilibrium)"
+    if not figure["on_path"]:
+        answer = figure["off_path_text"]
+    else:
+        answer = f"challenge with probability {figure['probability']} = {figure['value']:.4f}"
     return (
-        f"at equilibrium (bluffing modelled, `cunning-folk equilibrium`): challenge with "
-        f"probability {figure['probability']} = {figure['value']:.4f}{path}; your value "
+        f"at equilibrium (bluffing modelled, `cunning-folk equilibrium`): {answer}; your value "
         f"{figure['position_value']}"
     )

@@ -47,6 +47,9 @@ from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds
 TIME_BUDGET = "the time budget ended"
 ACTIONS = (PASS, *CLAIMABLE)
 RANGE = 2.0  # every value lies in [-1, 1]
+# A claim the average profile makes with less chance than this (over the perspective's
+# worlds) is off its path: CFR's average keeps a trace of every early iteration's mix.
+OFF_PATH = 1e-3
 
 
 @dataclass(frozen=True)
@@ -346,7 +349,7 @@ def _normalise(x: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     return np.where(s > 0, x / np.where(s > 0, s, 1), uniform)
 
 
-def _tree(
+def tree(
     game: MultiStage, answers: Sequence[np.ndarray], a: int
 ) -> tuple[dict[tuple[int, int], np.ndarray], dict[tuple[int, int], np.ndarray]]:
     """For claim ``a``: each node's values (players, n_o) and the others' reach (n_o) to
@@ -375,7 +378,7 @@ def iterate(profile: Profile, t: int) -> None:
     answers = [profile.answerer(j, False) for j in range(game.answerers)]
     root = np.zeros((len(game.players), len(ACTIONS), len(game.kind)))
     for a in range(len(ACTIONS)):
-        value, reach = _tree(game, answers, a)
+        value, reach = tree(game, answers, a)
         root[:, a, :] = value[(0, 0)]
         play = sigma[game.kind, a]
         for j in range(game.answerers):
@@ -404,7 +407,7 @@ def values(profile: Profile) -> np.ndarray:
     answers = [profile.answerer(j, True) for j in range(game.answerers)]
     out = np.zeros(len(game.players))
     for a in range(len(ACTIONS)):
-        value, _ = _tree(game, answers, a)
+        value, _ = tree(game, answers, a)
         out += (value[(0, 0)] * sigma[game.kind, a] * game.prior).sum(axis=1)
     return out
 
@@ -425,7 +428,7 @@ def nash_conv(profile: Profile) -> tuple[float, list[float], float]:
         np.add.at(mass, game.cls[j], game.prior)
         class_prior.append(mass)
     for a in range(len(ACTIONS)):
-        value, reach = _tree(game, answers, a)
+        value, reach = tree(game, answers, a)
         roots.append(value[(0, 0)][0])
         play = sigma[game.kind, a]
         for j in range(game.answerers):
@@ -531,7 +534,7 @@ def goes_on_ranges(game: MultiStage, approx: Approximate, role: str) -> list[dic
         this claim's leaves are ``mine`` (linear in them)."""
         utility = game.utility.copy()
         utility[j + 1, a] = mine
-        value, reach = _tree(replace(game, utility=utility), answers, a)
+        value, reach = tree(replace(game, utility=utility), answers, a)
         out = []
         for mask in range(2**j):
             w = game.weight[j + 1] * sigma[game.kind, a] * reach[(j, mask)]
@@ -611,6 +614,11 @@ def result_json(game: MultiStage, approx: Approximate) -> dict[str, Any]:
         "nash_conv_history": [{"iterations": k, "nash_conv": v} for k, v in approx.history],
         "claim_strategy": strategy,
         "challenge_probability": answers,
+        "off_path_claims": [
+            action
+            for a, action in enumerate(ACTIONS)
+            if action != PASS and reach_claim[a] < OFF_PATH
+        ],
         "value": {p: f"{v:.6f}" for p, v in zip(game.players, approx.values, strict=True)},
         "value_float": {
             p: round(v, 6) + 0.0 for p, v in zip(game.players, approx.values, strict=True)
@@ -695,12 +703,18 @@ def render_lines(result: dict[str, Any]) -> list[str]:
     for card, mix in result["claim_strategy"].items():
         parts = ", ".join(f"{a} {float(v):.4f}" for a, v in mix.items() if float(v) >= 0.00005)
         lines.append(f"  {card:<11}: {parts}")
+    off = set(result["off_path_claims"])
     for name, rows in result["challenge_probability"].items():
         lines.append(
             f"{name}'s challenge probability, per claim (and earlier answers), averaged over "
-            f"{name}'s information states:"
+            f"{name}'s information states (a claim she makes with chance under {OFF_PATH} is "
+            "off the equilibrium path: its figure is the solver's, not advice):"
         )
-        lines += [f"  {key:<11} {float(p):.4f}" for key, p in rows.items()]
+        lines += [
+            f"  {key:<11} {float(p):.4f}"
+            + (" (off the equilibrium path)" if key.split(" (")[0] in off else "")
+            for key, p in rows.items()
+        ]
     for row in result["goes_on_ranges"]:
         low, high = row["interval95"]
         holds = "holds" if row["holds_within_interval"] else "may change"

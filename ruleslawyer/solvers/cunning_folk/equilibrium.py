@@ -703,14 +703,7 @@ def result_json(game: StageGame, eq: Equilibrium) -> dict[str, Any]:
         for cell, by_card in claims.items()
     }
     challenge = {
-        CELLS[c]: {
-            a: {
-                "probability": _num(y[(c, a)]),
-                "value": float(y[(c, a)]),
-                "on_path": bool(reach.get((c, a), 0)),
-            }
-            for a in game.claims
-        }
+        CELLS[c]: {a: _answer(y[(c, a)], bool(reach.get((c, a), 0))) for a in game.claims}
         for c in cells
     }
     mine = challenger_value(game, x, r, y)
@@ -733,6 +726,35 @@ def result_json(game: StageGame, eq: Equilibrium) -> dict[str, Any]:
             for k, (text, p) in enumerate(zip(game.classes, game.prior, strict=True))
         ],
     }
+
+
+OFF_PATH = (
+    "off the equilibrium path: she never makes this claim at equilibrium, so no challenge "
+    "probability is advised; any answer that leaves her no gain from making it fits, the "
+    "solver's is given as deterring_probability"
+)
+
+
+def _answer(y: Fraction | float, on_path: bool) -> dict[str, Any]:
+    """The challenge probability of one claim, or, off the path, the solver's deterring one."""
+    if on_path:
+        return {"probability": _num(y), "value": float(y), "on_path": True}
+    return {
+        "probability": None,
+        "value": None,
+        "on_path": False,
+        "off_path": OFF_PATH,
+        "deterring_probability": _num(y),
+    }
+
+
+def off_path_text(figure: Mapping[str, Any]) -> str:
+    """An off-path claim's answer in words (the solver's deterring answer beside)."""
+    return (
+        "off the equilibrium path (she never makes this claim at equilibrium: no challenge "
+        "probability is advised; the solver's answer there, one that leaves her no gain from "
+        f"it: challenge with probability {figure['deterring_probability']})"
+    )
 
 
 def stage_json(game: StageGame, limit: int = 400) -> dict[str, Any]:
@@ -853,6 +875,11 @@ def pending_figure(
         raise BudgetExceeded("the equilibrium figure")
     return {
         **result["pending"],
+        **(
+            {}
+            if result["pending"]["on_path"]
+            else {"off_path_text": off_path_text(result["pending"])}
+        ),
         "exact": result["exact"],
         "position_value": result["value"][log.perspective or ""],
     }
@@ -919,13 +946,14 @@ def strategy_lines(result: dict[str, Any]) -> list[str]:
             lines.append(f"  {cell} {card:<11}: {parts}")
     pending = result.get("pending")
     if pending is not None:
-        path = (
-            "" if pending["on_path"] else " (a claim never made at equilibrium: one that deters it)"
+        answer = (
+            f"challenge with probability {pending['probability']}"
+            if pending["on_path"]
+            else off_path_text(pending)
         )
         claim = result["pending_claim"]
         lines.append(
-            f"{me}'s answer to the pending claim ({claim['cell']} {claim['role']}): challenge "
-            f"with probability {pending['probability']}{path}"
+            f"{me}'s answer to the pending claim ({claim['cell']} {claim['role']}): {answer}"
         )
     lines.append(f"{me}'s challenge probability, per cell and claim (claims made):")
     for cell, rows in result["challenge_probability"].items():
