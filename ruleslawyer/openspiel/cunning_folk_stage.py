@@ -167,7 +167,8 @@ def multi_efg(game: MultiStage) -> str:
     """The three- or four-player stage: chance draws the outcome (uniformly; the payoffs
     carry each player's own chance of it), the claimant passes or claims from her type,
     each answerer in turn accepts or challenges a claim from their class, the claim and the
-    earlier answers."""
+    earlier answers (under first-to-speak not seen: the same tree, coarser information
+    sets, the payoffs averaged over who spoke first)."""
     n_o = len(game.kind)
     scale = game.weight * _scales(game) * n_o
     out = _Writer(game.players, "Cunning Folk claim stage")
@@ -197,11 +198,12 @@ def _answers(
 
 
 def _answer_set(game: MultiStage, o: int, a: int, j: int, mask: int) -> str:
-    return answer_set(j, int(game.cls[j, o]), a, mask)
+    return answer_set(j, int(game.cls[j, o]), a, game.seen(j, mask))
 
 
 def answer_set(j: int, h: int, a: int, mask: int) -> str:
-    """Answerer ``j``'s information set: his class, the claim, the earlier answers."""
+    """Answerer ``j``'s information set: his class, the claim, the earlier answers as he sees
+    them (``MultiStage.seen``: under first-to-speak none, one set per class and claim)."""
     return f"answerer {j} class {h} {ACTIONS[a]} {mask}"
 
 
@@ -216,7 +218,7 @@ def multi_policy(game: MultiStage, profile: Profile, efg: pyspiel.Game) -> Any:
         p = profile.answerer(j, True)
         for h in range(len(game.classes[j])):
             for a in range(1, len(ACTIONS)):
-                for mask in range(2**j):
+                for mask in range(game.sets(j)):
                     mix = dict(zip(ANSWERS, p[h, a, mask], strict=True))
                     _set(table, answer_set(j, h, a, mask), mix)
     return table

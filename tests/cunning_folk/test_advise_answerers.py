@@ -16,9 +16,9 @@ from ruleslawyer.budget import Budget
 from ruleslawyer.solvers.cunning_folk import cfr
 from ruleslawyer.solvers.cunning_folk.advise import advise, claim_outcomes, pending_claim
 from ruleslawyer.solvers.cunning_folk.answers import (
-    ANSWERERS,
     OFF_PATH,
     answer_values,
+    answerers_text,
     others_answer,
 )
 from ruleslawyer.solvers.cunning_folk.equilibrium import pending_figure, stage_log
@@ -140,7 +140,9 @@ def test_two_players_answer_is_unchanged() -> None:
         raise AssertionError("asked for the other answerers with two players")
 
     before = advise(log, claim, equilibrium=pending_figure)
-    after = advise(log, claim, equilibrium=pending_figure, answerers=(refuse, ANSWERERS))
+    after = advise(
+        log, claim, equilibrium=pending_figure, answerers=(refuse, answerers_text("from-left"))
+    )
     assert after == before
     assert "answerers" not in after["claim"] and "answerers" not in after["assumptions"]
 
@@ -151,11 +153,11 @@ def test_three_player_advice_says_what_it_assumes_and_keeps_the_comparison() -> 
     document = tomllib.loads((CF / "pending-claim.toml").read_text())
     log = log_of(document)
     claim = pending_claim(document, log)
-    result = advise(log, claim, answerers=(others_answer, ANSWERERS))
+    result = advise(log, claim, answerers=(others_answer, answerers_text("from-left")))
     figure = result["claim"]["answerers"]
     assert result["claim"]["best"] == figure["best"]
     assert result["claim"]["only_challenger_best"] in ("challenge", "accept", "either")
-    assert result["assumptions"]["answerers"] == ANSWERERS
+    assert result["assumptions"]["answerers"] == answerers_text("from-left")
     assert "only challenger" not in result["assumptions"]["utility"]
     text = render_text(result, log)
     assert f"NashConv {figure['nash_conv']:.6f}" in text

@@ -145,7 +145,7 @@ def advise(
     """
     from ruleslawyer.solvers.cunning_folk.advise import advise as run
     from ruleslawyer.solvers.cunning_folk.advise import pending_claim, render_text
-    from ruleslawyer.solvers.cunning_folk.answers import ANSWERERS, others_answer
+    from ruleslawyer.solvers.cunning_folk.answers import answerers_text, others_answer
     from ruleslawyer.solvers.cunning_folk.equilibrium import pending_figure
 
     document, log = _read_log(log_file, rulings)
@@ -158,7 +158,7 @@ def advise(
         odds=swap_odds,
         max_seconds=max_seconds,
         equilibrium=pending_figure,
-        answerers=(others_answer, ANSWERERS),
+        answerers=(others_answer, answerers_text(log.rules.challenge_order)),
     )
     text = json_text(result) if fmt == "json" else render_text(result, log)
     emit(text, output)

@@ -644,11 +644,18 @@ def answerers_lines(figure: dict[str, Any]) -> list[str]:
         f"    {o['player']} ({o['answers']}) challenges with probability {o['challenge']:.4f}"
         for o in figure["others"]
     ]
-    lines.append(
-        f"    your turn comes (every answerer before you accepted) with probability "
-        f"{figure['your_turn_probability']:.4f}; if you accept, a later answerer challenges "
-        f"with probability {figure['later_challenge_if_you_accept']:.4f}"
-    )
+    if figure["challenge_order"] == "first-to-speak":
+        lines.append(
+            "    nobody sees another's answer (cunning-folk/challenge-order=first-to-speak); if "
+            "you accept, another answerer challenges with probability "
+            f"{figure['later_challenge_if_you_accept']:.4f}"
+        )
+    else:
+        lines.append(
+            f"    your turn comes (every answerer before you accepted) with probability "
+            f"{figure['your_turn_probability']:.4f}; if you accept, a later answerer "
+            f"challenges with probability {figure['later_challenge_if_you_accept']:.4f}"
+        )
     close = " (within the NashConv: either may be right)" if figure["within_nash_conv"] else ""
     lines += [
         f"  challenge: value {figure['challenge']:+.4f} (others answering)",

@@ -3,11 +3,14 @@ player deciding from what they know.
 
 The claimant has looked at the pending claim's cell. Her type is her information state
 (what she has seen alone, :mod:`.stage.views`) and the card there; every other player still in
-answers in turn from her left, seeing the claim and the earlier answers
-(``cunning-folk/challenge-order=from-left``), each in their own information state (the
-perspective in his). Each player's payoff is their own value (+1 they win, -1 they lose,
-a game that goes on at its continuation value: :mod:`.stage.ends`), so the game is not
-zero-sum; an elder claim's run is planned over the claimant's own worlds.
+answers, each in their own information state (the perspective in his): under
+``cunning-folk/challenge-order=from-left`` in turn from her left, seeing the claim and the
+earlier answers; under ``first-to-speak`` from the claim alone (nobody waits for another's
+answer: one information set per class and claim), and where several challenge, each is
+equally likely to have spoken first (the same tree, the earlier answers unseen). Each
+player's payoff is their own value (+1 they win, -1 they lose, a game that goes on at its
+continuation value: :mod:`.stage.ends`), so the game is not zero-sum; an
+elder claim's run is planned over the claimant's own worlds.
 
 Whose worlds weigh what: each player weighs the card by their own worlds (the claimant
 knows it); the perspective weighs everything by his worlds; how likely the other players'
@@ -45,6 +48,7 @@ from ruleslawyer.solvers.cunning_folk.stage.views import views
 from ruleslawyer.solvers.cunning_folk.worlds import ROLE_CODE, Odds
 
 TIME_BUDGET = "the time budget ended"
+FROM_LEFT, FIRST_TO_SPEAK = "from-left", "first-to-speak"  # cunning-folk/challenge-order
 ACTIONS = (PASS, *CLAIMABLE)
 RANGE = 2.0  # every value lies in [-1, 1]
 # A claim the average profile makes with less chance than this (over the perspective's
@@ -75,11 +79,24 @@ class MultiStage:
     utility: np.ndarray  # (players, actions, 2**answerers, n_o)
     perspective: str = ""
     pos: Any = None  # the stage's position (its continuation table)
-    leaves: dict[tuple[int, int, int], Leaf] | None = None  # per (action, answers, outcome)
+    # per (action, answers, outcome): the leaf, or under first-to-speak one per challenger
+    # who may have spoken first (equally likely)
+    leaves: dict[tuple[int, int, int], tuple[Leaf, ...]] | None = None
+    order: str = FROM_LEFT  # the reading of cunning-folk/challenge-order
 
     @property
     def answerers(self) -> int:
         return len(self.players) - 1
+
+    def sets(self, j: int) -> int:
+        """How many sets of earlier answers answerer ``j`` tells apart: each of the ``2**j``
+        from the left; one under first-to-speak (nobody answers after seeing another)."""
+        return 1 if self.order == FIRST_TO_SPEAK else 2**j
+
+    def seen(self, j: int, mask: int) -> int:
+        """Answerer ``j``'s information about the earlier answers ``mask`` (an index below
+        :meth:`sets`)."""
+        return 0 if self.order == FIRST_TO_SPEAK else mask
 
 
 def build_multi_stage(
@@ -163,7 +180,8 @@ def build_multi_stage(
         allowed[t] = [not (forced and a == PASS) for a in ACTIONS]
     memo: dict[tuple, tuple] = {}
     me_seat = log.players.index(me)
-    leaves: dict[tuple[int, int, int], Leaf] = {}
+    order = log.rules.challenge_order
+    leaves: dict[tuple[int, int, int], tuple[Leaf, ...]] = {}
     for o, (t, combo) in enumerate(outcomes):
         k, card = types[t]
         key = (k, ROLE_CODE[card], *combo)
@@ -174,9 +192,14 @@ def build_multi_stage(
                     utility[:, a, m, o] = utility[:, a, 0, o]
                     leaves[(a, m, o)] = leaves[(a, 0, o)]
                     continue
-                leaf = _leaf(pos, planner, seen, own[k], rows, cell, card, action, m, seats, memo)
-                leaves[(a, m, o)] = leaf
-                utility[:, a, m, o] = _values(pos, leaf, seats, me_seat)
+                ways = tuple(
+                    _leaf(pos, planner, seen, own[k], rows, cell, card, action, spoke, memo)
+                    for spoke in _spoken(m, seats[1:], order)
+                )
+                leaves[(a, m, o)] = ways
+                utility[:, a, m, o] = np.mean(
+                    [_values(pos, leaf, seats, me_seat) for leaf in ways], axis=0
+                )
     names = tuple(log.players[s] for s in seats)
     return MultiStage(
         names,
@@ -200,7 +223,19 @@ def build_multi_stage(
         me,
         pos,
         leaves,
+        order,
     )
+
+
+def _spoken(mask: int, answerers: Sequence[int], order: str) -> list[tuple[int, ...]]:
+    """The challengers (seats) in bit set ``mask`` of ``answerers`` in the order they spoke,
+    each way equally likely: from the claimant's left (from-left); under first-to-speak each
+    of them may have spoken first (the rulebook does not say who is quicker), the rest after
+    (only who is first matters: :func:`.stage.ends.answered`)."""
+    inside = tuple(s for b, s in enumerate(answerers) if mask >> b & 1)
+    if order != FIRST_TO_SPEAK or len(inside) < 2:
+        return [inside]
+    return [(b, *(c for c in inside if c != b)) for b in inside]
 
 
 def _weights(
@@ -280,15 +315,13 @@ def _leaf(
     cell: int,
     card: str,
     action: str,
-    mask: int,
-    seats: Sequence[int],
+    challengers: Sequence[int],
     memo: dict[tuple, tuple],
 ) -> Leaf:
-    """What ``action`` and the challenges ``mask`` leave: her run, if any, as it ends in
-    her worlds and in the perspective's (``rows``)."""
+    """What ``action`` and the ``challengers`` (seats, in the order they spoke) leave: her
+    run, if any, as it ends in her worlds and in the perspective's (``rows``)."""
     if action == PASS:
         return Leaf(pos.marks, PASS, False)
-    challengers = [seats[1 + b] for b in range(len(seats) - 1) if mask >> b & 1]
     marks, acts = answered(pos, action, card == action, challengers)
     if not (acts and action in ELDERS and not over(marks)):
         return Leaf(marks, action, acts)
@@ -314,17 +347,19 @@ def _values(pos: Any, leaf: Leaf, seats: Sequence[int], me: int) -> list[float]:
 @dataclass
 class Profile:
     """Regrets and strategy sums: the claimant's per type, each answerer's per (class,
-    action, earlier answers)."""
+    action, earlier answers as he sees them: :meth:`MultiStage.seen`)."""
 
     game: MultiStage
     regret0: np.ndarray  # (types, actions)
     total0: np.ndarray
-    regret: list[np.ndarray]  # per answerer: (classes, actions, 2**j, 2)
+    regret: list[np.ndarray]  # per answerer: (classes, actions, game.sets(j), 2)
     total: list[np.ndarray]
 
     @classmethod
     def empty(cls, game: MultiStage) -> Profile:
-        shape = [(len(game.classes[j]), len(ACTIONS), 2**j, 2) for j in range(game.answerers)]
+        shape = [
+            (len(game.classes[j]), len(ACTIONS), game.sets(j), 2) for j in range(game.answerers)
+        ]
         return cls(
             game,
             np.zeros(game.allowed.shape),
@@ -353,12 +388,13 @@ def tree(
     game: MultiStage, answers: Sequence[np.ndarray], a: int
 ) -> tuple[dict[tuple[int, int], np.ndarray], dict[tuple[int, int], np.ndarray]]:
     """For claim ``a``: each node's values (players, n_o) and the others' reach (n_o) to
-    it, keyed (depth, earlier answers)."""
+    it, keyed (depth, earlier answers: every set of them, whether the answerer sees it or
+    not)."""
     m = game.answerers
     reach: dict[tuple[int, int], np.ndarray] = {(0, 0): np.ones(len(game.kind))}
     for j in range(m):
         for mask in range(2**j):
-            p = answers[j][game.cls[j], a, mask, 1]
+            p = answers[j][game.cls[j], a, game.seen(j, mask), 1]
             reach[(j + 1, mask)] = reach[(j, mask)] * (1 - p)
             reach[(j + 1, mask | 1 << j)] = reach[(j, mask)] * p
     value: dict[tuple[int, int], np.ndarray] = {
@@ -366,7 +402,7 @@ def tree(
     }
     for j in range(m - 1, -1, -1):
         for mask in range(2**j):
-            p = answers[j][game.cls[j], a, mask, 1]
+            p = answers[j][game.cls[j], a, game.seen(j, mask), 1]
             value[(j, mask)] = (1 - p) * value[(j + 1, mask)] + p * value[(j + 1, mask | 1 << j)]
     return value, reach
 
@@ -387,7 +423,7 @@ def iterate(profile: Profile, t: int) -> None:
                 w = game.weight[j + 1] * play * reach[(j, mask)]
                 for b in (0, 1):
                     gain = w * (value[(j + 1, mask | b << j)][j + 1] - node)
-                    np.add.at(profile.regret[j][:, a, mask, b], game.cls[j], gain)
+                    np.add.at(profile.regret[j][:, a, game.seen(j, mask), b], game.cls[j], gain)
     for j in range(game.answerers):
         np.maximum(profile.regret[j], 0, out=profile.regret[j])
         profile.total[j] += t * answers[j]
@@ -432,17 +468,21 @@ def nash_conv(profile: Profile) -> tuple[float, list[float], float]:
         roots.append(value[(0, 0)][0])
         play = sigma[game.kind, a]
         for j in range(game.answerers):
+            # each answer's gain at each (class, earlier answers as he sees them): he answers
+            # once on any path, so his best response is the best answer at each such set
+            q = np.zeros((len(game.classes[j]), game.sets(j), 2))
             for mask in range(2**j):
                 node = value[(j, mask)][j + 1]
                 w = game.weight[j + 1] * play * reach[(j, mask)]
-                q = np.zeros((len(game.classes[j]), 2))
                 for b in (0, 1):
                     np.add.at(
-                        q[:, b], game.cls[j], w * (value[(j + 1, mask | b << j)][j + 1] - node)
+                        q[:, game.seen(j, mask), b],
+                        game.cls[j],
+                        w * (value[(j + 1, mask | b << j)][j + 1] - node),
                     )
-                gain = np.maximum(q.max(axis=1), 0)  # the best answer's gain at each state
-                largest = max(largest, float(gain.max(initial=0)))
-                gains[j + 1] += float((gain * class_prior[j]).sum())
+            gain = np.maximum(q.max(axis=2), 0)  # the best answer's gain at each set
+            largest = max(largest, float(gain.max(initial=0)))
+            gains[j + 1] += float((gain * class_prior[j][:, None]).sum())
     mine = np.array(roots)  # (actions, n_o)
     now = (sigma[game.kind] * mine.T).sum(axis=1)
     per_type = np.zeros(game.allowed.shape)
@@ -526,20 +566,24 @@ def goes_on_ranges(game: MultiStage, approx: Approximate, role: str) -> list[dic
     shares: dict[tuple, np.ndarray] = {}
     for m in range(masks):
         for o in range(len(game.kind)):
-            for key, share in leaves[(a, m, o)].terms(pos, me, False)[1].items():
-                shares.setdefault(key, np.zeros((masks, len(game.kind))))[m, o] = float(share)
+            ways = leaves[(a, m, o)]  # equally likely (who spoke first)
+            for leaf in ways:
+                for key, share in leaf.terms(pos, me, False)[1].items():
+                    row = shares.setdefault(key, np.zeros((masks, len(game.kind))))
+                    row[m, o] += float(share) / len(ways)
 
     def incentive(mine: np.ndarray) -> list[float]:
-        """His challenge-minus-accept value at each earlier-answers set when his values of
-        this claim's leaves are ``mine`` (linear in them)."""
+        """His challenge-minus-accept value at each of his information sets for this claim
+        (earlier answers as he sees them) when his values of its leaves are ``mine`` (linear
+        in them)."""
         utility = game.utility.copy()
         utility[j + 1, a] = mine
         value, reach = tree(replace(game, utility=utility), answers, a)
-        out = []
+        out = [0.0] * game.sets(j)
         for mask in range(2**j):
             w = game.weight[j + 1] * sigma[game.kind, a] * reach[(j, mask)]
             gain = value[(j + 1, mask | 1 << j)][j + 1] - value[(j + 1, mask)][j + 1]
-            out.append(float((w * gain).sum()))
+            out[game.seen(j, mask)] += float((w * gain).sum())
         return out
 
     now = incentive(game.utility[j + 1, a])
@@ -593,9 +637,11 @@ def result_json(game: MultiStage, approx: Approximate) -> dict[str, Any]:
         for a, action in enumerate(ACTIONS):
             if action == PASS or not reach_claim[a]:
                 continue
-            for mask in range(2**j):
+            for mask in range(game.sets(j)):
                 earlier = ", ".join(
-                    f"{others[b]} {'challenged' if mask >> b & 1 else 'accepted'}" for b in range(j)
+                    f"{others[b]} {'challenged' if mask >> b & 1 else 'accepted'}"
+                    for b in range(j)
+                    if game.order == FROM_LEFT
                 )
                 key = action if not earlier else f"{action} ({earlier})"
                 share = (p[:, a, mask, 1] * weights).sum() / weights.sum()
@@ -630,6 +676,7 @@ def stage_json(game: MultiStage) -> dict[str, Any]:
     """The stage game's size and its players' information states."""
     return {
         "players": {"claimant": game.players[0], "answerers_in_order": list(game.players[1:])},
+        "challenge_order": game.order,
         "cell": CELLS[game.cell],
         "types": len(game.types),
         "answerer_classes": {name: len(game.classes[j]) for j, name in enumerate(game.players[1:])},
@@ -639,9 +686,25 @@ def stage_json(game: MultiStage) -> dict[str, Any]:
     }
 
 
-MULTI_ASSUMPTIONS = {
-    "who_may_challenge": "every player still in answers, in turn from the claimant's left, "
-    "seeing the claim and the earlier answers (cunning-folk/challenge-order=from-left)",
+WHO_MAY_CHALLENGE = {
+    FROM_LEFT: "every player still in answers, in turn from the claimant's left, seeing the "
+    "claim and the earlier answers (cunning-folk/challenge-order=from-left)",
+    FIRST_TO_SPEAK: "every player still in answers from the claim and their own knowledge "
+    "alone, not seeing the others' answers (cunning-folk/challenge-order=first-to-speak: any "
+    "other player may speak first); where several challenge, each of them is equally likely "
+    "to have spoken first (the rulebook does not say who is quicker), which matters only "
+    "under cunning-folk/multiple-challengers=first-challenger (the first challenger alone "
+    "takes a suspected card for a true claim)",
+}
+
+
+def multi_assumptions(order: str) -> dict[str, str]:
+    """What the three- or four-player stage assumes, under ``order`` (the reading of
+    cunning-folk/challenge-order)."""
+    return {"who_may_challenge": WHO_MAY_CHALLENGE[order], **_ASSUMPTIONS}
+
+
+_ASSUMPTIONS = {
     "utility": "each player's own value: +1 they win, -1 they lose (ostracised, or another "
     "player wins), a game that goes on at its continuation value; not zero-sum",
     "knowledge": "three or four players: the claimant has looked at the pending claim's "
@@ -704,9 +767,10 @@ def render_lines(result: dict[str, Any]) -> list[str]:
         parts = ", ".join(f"{a} {float(v):.4f}" for a, v in mix.items() if float(v) >= 0.00005)
         lines.append(f"  {card:<11}: {parts}")
     off = set(result["off_path_claims"])
+    earlier = " (and earlier answers)" if stage["challenge_order"] == FROM_LEFT else ""
     for name, rows in result["challenge_probability"].items():
         lines.append(
-            f"{name}'s challenge probability, per claim (and earlier answers), averaged over "
+            f"{name}'s challenge probability, per claim{earlier}, averaged over "
             f"{name}'s information states (a claim she makes with chance under {OFF_PATH} is "
             "off the equilibrium path: its figure is the solver's, not advice):"
         )
@@ -731,4 +795,4 @@ def render_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
-MULTI = Multi(approximate, MULTI_ASSUMPTIONS, render_lines)
+MULTI = Multi(approximate, multi_assumptions, render_lines)

@@ -92,7 +92,7 @@ class Multi:
     imports this module): its figures and what they assume."""
 
     solve: Callable[..., dict[str, Any]]
-    assumptions: Mapping[str, str]
+    assumptions: Callable[[str], Mapping[str, str]]  # per reading of challenge-order
     render: Callable[[dict[str, Any]], list[str]]
 
 
@@ -822,7 +822,7 @@ def equilibrium(
         "suspected": dict(zip(log.players, log.marks_now(), strict=True)),
         "assumptions": {
             **stage_assumptions(log, odds, goes_on),
-            **({} if two or multi is None else multi.assumptions),
+            **({} if two or multi is None else multi.assumptions(log.rules.challenge_order)),
         },
     }
     worlds = consistent_worlds(log, odds, budget, "equilibrium")
