@@ -22,10 +22,11 @@ from ruleslawyer.solvers.cunning_folk import equilibrium as eq
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "cunning-folk"
 
 
-def stage_of(name: str, players: int | None = None) -> Any:
+def stage_of(name: str, players: int | None = None, order: str = "from-left") -> Any:
     document = tomllib.loads((EXAMPLES / name).read_text())
     if players is not None:
         document["players"] = ["me", "bea", "cal", "dan"][:players]
+    document.setdefault("rulings", {})["cunning-folk/challenge-order"] = order
     return stage.stage_of(document, name)
 
 
@@ -104,12 +105,15 @@ def test_two_players_openspiel_cfr_plus_reaches_an_equilibrium_the_project_accep
     assert abs(values[game.claimant] - claimant_value) > 100 * conv.nash_conv
 
 
+@pytest.mark.parametrize("order", ["from-left", "first-to-speak"])
 @pytest.mark.parametrize("players", [3, 4])
-def test_multi_openspiel_nash_conv_is_the_one_printed(players: int) -> None:
+def test_multi_openspiel_nash_conv_is_the_one_printed(players: int, order: str) -> None:
     # The project's CFR+ after 100 iterations (not converged, so the gains are not 0):
     # OpenSpiel's NashConv of its average profile, and each player's best-response gain,
-    # are the project's, to float rounding.
-    game = stage_of("pending-claim.toml", players)
+    # are the project's, to float rounding (first-to-speak: each answerer's information
+    # sets merge the earlier answers, in the .efg as in the project).
+    game = stage_of("pending-claim.toml", players, order)
+    assert game.order == order
     assert isinstance(game, cfr.MultiStage) and len(game.players) == players
     approx = cfr.solve(game, iterations=100, target=0, every=100)
     efg = pyspiel.load_efg_game(stage.multi_efg(game))
