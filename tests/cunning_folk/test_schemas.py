@@ -47,6 +47,7 @@ def others_run(tmp: Path) -> str:
     return str(path)
 
 
+FIRST_TO_SPEAK = "cunning-folk/challenge-order=first-to-speak"
 SHAPES = [
     ("deduce", lambda t: [str(CF / "table-talk.toml")], {0}),
     ("deduce", lambda t: [str(CF / "thirty-events.toml"), "--max-seconds", "1e-9"], {3}),
@@ -71,6 +72,9 @@ SHAPES = [
     ("balance", lambda t: ["--games", "2", "--players", "2"], {0}),
     ("balance", lambda t: ["--games", "1", "--setup", "scoundrels", "--policies", "random"], {0}),
     ("balance", lambda t: ["--games", "2", "--max-seconds", "1e-9"], {3}),
+    # the claim stage under cunning-folk/challenge-order=first-to-speak
+    ("advise", lambda t: [str(CF / "pending-claim.toml"), "--ruling", FIRST_TO_SPEAK], {0}),
+    ("equilibrium", lambda t: [str(CF / "pending-claim.toml"), "--ruling", FIRST_TO_SPEAK], {0}),
 ]
 
 
