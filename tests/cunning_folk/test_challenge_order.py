@@ -220,6 +220,7 @@ def test_cli_three_players_first_to_speak() -> None:
     rows = figures["challenge_probability"].values()
     assert all(" (" not in key for row in rows for key in row)  # no earlier answers
     assert "equally likely to have spoken first" in text
+    assert "from bea's left" not in text and "none seeing another's answer" in text.splitlines()[0]
     figures, text = first_to_speak("advise")
     who = figures["assumptions"]["answerers"]
     assert "challenge-order=first-to-speak" in who and "from-left" not in who

@@ -889,11 +889,12 @@ def render_text(result: dict[str, Any], log: Log, multi: Multi | None = None) ->
     """The strategies, values and assumptions in words."""
     notes = [f"assumes {k.replace('_', ' ')}: {v}" for k, v in result["assumptions"].items()]
     rulings = ", ".join(f"{k}={v}" for k, v in result["rulings"].items()) or "none (defaults)"
-    answer = (
-        f"the others answer in turn from {result['claimant']}'s left"
-        if result.get("approximate")
-        else f"{result['perspective']} challenges"
-    )
+    if not result.get("approximate"):
+        answer = f"{result['perspective']} challenges"
+    elif log.rules.challenge_order == "first-to-speak":
+        answer = "the others answer, none seeing another's answer (first to speak)"
+    else:
+        answer = f"the others answer in turn from {result['claimant']}'s left"
     where_ = (
         f"at {result['cells'][0]}" if len(result["cells"]) == 1 else "with the cell of her choice"
     )
