@@ -174,8 +174,7 @@ class _Mover:
         # Reference & FAQ: "Bloodsuckers completely ignore the Scarab and any explorers on it."
         hunted = tuple(node for _, node in position.explorers if node != geo.scarab)
         chosen = tuple(readings.chosen[p] for p in WALK_POINTS)
-        picked = tuple(sorted(picks.items()))
-        return cls(geo, hunted, position.card.move, readings, picks, chosen, picked)
+        return cls(geo, hunted, position.card.move, readings, picks, chosen, picked(picks))
 
     def targets(
         self,
@@ -317,6 +316,12 @@ class _Mover:
             self.move(table, start, f"{start}#{seen[start]}", decisions)
 
 
+def picked(picks: Mapping[str, int], but: str = "") -> tuple[tuple[str, int], ...]:
+    """The picks as a memo key, sorted: a pick of the first option is no pick (see
+    :func:`~ruleslawyer.models.kaelyfos.state.pick`), so it is left out, and so is ``but``."""
+    return tuple(sorted((k, v) for k, v in picks.items() if v and k != but))
+
+
 CAUGHT = "@trap"  # "<node>@trap<id>": a caught bloodsucker leaving its trap (caught-move=yes)
 
 
@@ -376,7 +381,7 @@ def move_all(
         table.removed,
         table.tokens,
         table.doppelganger_tokens,
-        tuple(sorted((k, v) for k, v in picks.items() if k != MOVE_ORDER_KEY)),
+        picked(picks, MOVE_ORDER_KEY),
     )
     seen = _MOVES.get(key, {})
     hit = next(

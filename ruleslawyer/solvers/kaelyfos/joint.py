@@ -321,11 +321,13 @@ class Joint:
         start: Position,
         last: bool,
         ran: tuple[Working, set[int]] | None = None,
+        state: tuple[Any, ...] | None = None,
     ) -> tuple[int, set[int]]:
         """Phases ``i`` on of ``start``'s card from ``working``, under the readings ``fixed``
         and every reading of the points not fixed: the tree, and the variables of
         ``fixed`` it read (it is memoised on those). ``ran``: phase ``i`` already run
-        under these readings (the others in force), and the variables it read."""
+        under these readings (the others in force), and the variables it read; ``state``:
+        ``_state(working)``, when known."""
         if i == len(PHASES):
             result = working.result()
             if last:
@@ -333,7 +335,8 @@ class Joint:
                     ("end", sum(n for _, n in result.distress), len(result.nightmares))
                 ), set()
             return self.tree(("leaf", result)), set()
-        key = (i, _state(working), tuple(sorted(picks.items())), start, last)
+        state = state or _state(working)
+        key = (i, state, tuple(sorted(picks.items())), start, last)
         known = self.phases.get(key, {})
         for pinned, found in known.items():
             hit = found.get(tuple(fixed.get(v) for v in pinned))
@@ -365,14 +368,25 @@ class Joint:
                     start,
                     last,
                     ran if r == self.base[var] else None,
+                    state,
                 )
                 for r in range(len(self.d.readings[var]))
             ]
             kids = tuple(k for k, _ in parts)
             found = kids[0] if len(set(kids)) == 1 else self.tree(("var", var, kids))
         elif decision is not None:
+            # the run above picked the first option (an unpicked decision takes it): reused
             parts = [
-                self._phase(i, working, {**picks, decision.key: j}, fixed, start, last)
+                self._phase(
+                    i,
+                    working,
+                    {**picks, decision.key: j},
+                    fixed,
+                    start,
+                    last,
+                    ran if j == 0 else None,
+                    state,
+                )
                 for j in range(len(decision.labels))
             ]
             kids = tuple(k for k, _ in parts)
