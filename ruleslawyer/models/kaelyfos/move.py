@@ -478,7 +478,8 @@ def _orders(
     """
     poll()  # every order of many bloodsuckers can take long: the search's budget stops it
     # A trap destroyed meanwhile took the bloodsuckers waiting in it to the supply.
-    left = tuple((s, min(c, _waiting(table, s))) for s, c in left if _waiting(table, s))
+    waiting = [(s, c, _waiting(table, s)) for s, c in left]
+    left = tuple((s, min(c, w)) for s, c, w in waiting if w)
     if not left:
         return {table.key(): (table, [], [])}
     memo_key = (table.key(), left)
