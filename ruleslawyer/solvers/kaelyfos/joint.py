@@ -393,7 +393,10 @@ class Joint:
             kind = "crew" if decision.crew else "open"
             found = kids[0] if len(set(kids)) == 1 else self.tree((kind, kids))
         else:
-            parts = [self._phase(i + 1, done, picks, fixed, start, last)]
+            # a phase meets only decisions of its own (their keys name the phase: destroy,
+            # catch:spawn, the moves' ties, catches and order, distress, nightmare), so the
+            # picks made so far are no input to the next: left out, its memo is shared
+            parts = [self._phase(i + 1, done, {}, fixed, start, last)]
             found = parts[0][0]
         for _, more in parts:
             used |= more & fixed.keys()
