@@ -58,6 +58,24 @@ def in_process(triggers: int) -> tuple[float, float, int, bool]:
     return fast, slow, len(ranking.options), agree
 
 
+def jointly(triggers: int) -> tuple[float, float, int]:
+    """CPU seconds for ``advise`` (every combination of the open points' readings) and for
+    the ranking alone, with the whole deck left; the combinations checked."""
+    from ruleslawyer.budget import Budget
+    from ruleslawyer.models.kaelyfos.advice_file import load_advice
+    from ruleslawyer.models.kaelyfos.points import in_force
+    from ruleslawyer.solvers.kaelyfos.advise import advise, rank
+
+    loaded = load_advice(ROOT / EXAMPLE)
+    start = time.process_time()
+    rank(loaded.position, loaded.material, (), triggers, in_force({}), Budget())
+    ranking = time.process_time() - start
+    start = time.process_time()
+    advice = advise(loaded.position, loaded.material, (), triggers, {}, Budget())
+    assert advice.varied.finished
+    return time.process_time() - start, ranking, advice.varied.combinations
+
+
 def main() -> None:
     python = sys.executable
     print("| measure | value | reference in the same run |")
@@ -69,6 +87,15 @@ def main() -> None:
             f"({options} options) | brute force: {slow:.3f} s, "
             f"agree: {'yes' if agree else 'NO'} |"
         )
+    figures = [jointly(triggers) for triggers in (1, 2, 3)]
+    print(
+        "| `advise` in process, the open rule points varied together (every combination: "
+        f"{figures[-1][2]:,}), `spent = []`, `--triggers 1 / 2 / 3` | "
+        + " / ".join(f"{a:.1f}" for a, _, _ in figures)
+        + " CPU s | the ranking alone in the same run: "
+        + " / ".join(f"{r:.3f}" for _, r, _ in figures)
+        + " CPU s |"
+    )
     base = wall([python, "-c", "pass"])
     with tempfile.TemporaryDirectory() as folder:
         whole = Path(folder) / "advise.toml"

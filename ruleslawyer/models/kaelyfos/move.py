@@ -167,6 +167,8 @@ class _Mover:
     picks: Mapping[str, int]
     chosen: tuple[str, ...]
     picked: tuple[tuple[str, int], ...] = ()  # the picks, sorted (a walk's memo key)
+    # every walk taken, by (start, tag, traps): ``readings`` has only the points read outside
+    trace: dict[tuple[str, str, tuple[str, ...]], _Walk] = field(default_factory=dict)
 
     @classmethod
     def of(cls, position: Position, readings: Readings, picks: Mapping[str, int]) -> _Mover:
@@ -227,14 +229,7 @@ class _Mover:
         if own is None and node in traps and self.readings(FREE_ON_TRAP) == "hunts":
             # A free bloodsucker on a trap's node: the trap under it does not draw it.
             traps = tuple(t for t in traps if t != node)
-        key = (start, tag, self.hunted, traps, self.moves, self.chosen, self.picked)
-        walk = self.geo.walks.get(key)
-        if walk is None:
-            if len(self.geo.walks) > WALK_MEMO:
-                self.geo.walks.clear()
-            walk = self.geo.walks[key] = self._walk(traps, node, tag)
-        self.readings.consulted |= walk.consulted
-        self.readings.reached |= walk.reached
+        walk = self.walk(start, tag, traps)
         decisions += walk.decisions
         if own is not None and walk.end == node:
             table.catch(table.trap_by_id(own))  # back into the trap it left
@@ -244,6 +239,18 @@ class _Mover:
         else:
             table.free[walk.end] = table.free.get(walk.end, 0) + 1
         return walk.touched or own is not None
+
+    def walk(self, start: str, tag: str, traps: tuple[str, ...]) -> _Walk:
+        """The walk of the bloodsucker leaving ``start`` toward ``traps`` (memoised), noted in
+        :attr:`trace` (the points it consulted count as the move's)."""
+        key = (start, tag, self.hunted, traps, self.moves, self.chosen, self.picked)
+        walk = self.geo.walks.get(key)
+        if walk is None:
+            if len(self.geo.walks) > WALK_MEMO:
+                self.geo.walks.clear()
+            walk = self.geo.walks[key] = self._walk(traps, _origin(start)[0], tag)
+        self.trace[start, tag, traps] = walk
+        return walk
 
     def _walk(self, traps: tuple[str, ...], start: str, tag: str) -> _Walk:
         geo, readings = self.geo, Readings(self.readings.chosen)
@@ -352,7 +359,12 @@ def _waiting(table: Table, start: str) -> int:
 
 MOVE_MEMO = 20_000
 _Runs = tuple[tuple[Table, tuple[Decision, ...], tuple[str, ...]], ...]
-_Moved = tuple[tuple[Decision, ...], _Runs, frozenset[str], frozenset[str]]
+_Trace = tuple[tuple[tuple[str, str, tuple[str, ...]], _Walk], ...]
+# the ends and decisions, the points consulted and reached, the points read outside the
+# walks with their readings, and the walks taken
+_Moved = tuple[
+    tuple[Decision, ...], _Runs, frozenset[str], frozenset[str], tuple[tuple[str, str], ...], _Trace
+]
 # per input: the readings the move read (point and reading, sorted), and what it gave
 _MOVES: dict[tuple[Any, ...], dict[frozenset[str], dict[tuple[str, ...], _Moved]]] = {}
 
@@ -369,7 +381,8 @@ def move_all(
     Memoised on what the move reads: the board, the explorers, the move value, the
     table, the picks (but the move order's) and the readings of the points it consulted
     (the same inputs give the same ends, decisions and points consulted; advise resolves
-    one card under many readings and picks).
+    one card under many readings and picks); or, under other readings, on a move
+    recorded for the same inputs that :func:`_replayed` shows runs the same.
     """
     key = (
         position.board,
@@ -395,13 +408,10 @@ def move_all(
     if hit is None:
         if len(_MOVES) > MOVE_MEMO:
             _MOVES.clear()
-        own = Readings(readings.chosen)
-        before, runs = _move_runs(table.copy(), position, own, picks)
-        consulted = frozenset(own.consulted)
-        hit = before, runs, consulted, frozenset(own.reached)
-        values = tuple(readings.chosen[p] for p in sorted(consulted))
-        _MOVES.setdefault(key, {}).setdefault(consulted, {})[values] = hit
-    before, runs, consulted, reached = hit
+        hit = _replayed(seen, position, readings, picks) or _moved(table, position, readings, picks)
+        values = tuple(readings.chosen[p] for p in sorted(hit[2]))
+        _MOVES.setdefault(key, {}).setdefault(hit[2], {})[values] = hit
+    before, runs, consulted, reached, _, _ = hit
     decisions += before
     if len(runs) > 1:
         decisions.append(
@@ -424,19 +434,54 @@ def move_all(
 MOVE_ORDER_KEY = "move-order"
 
 
-def _move_runs(
+def _moved(
     table: Table, position: Position, readings: Readings, picks: Mapping[str, int]
+) -> _Moved:
+    """The move (see :func:`_move_runs`) under ``readings``, with what it read."""
+    own = Readings(readings.chosen)
+    mover = _Mover.of(position, own, picks)
+    before, runs = _move_runs(table.copy(), position, mover)
+    walks = tuple(mover.trace.items())
+    consulted = own.consulted.union(*(w.consulted for _, w in walks))
+    reached = own.reached.union(*(w.reached for _, w in walks))
+    direct = tuple((p, own.chosen[p]) for p in sorted(own.consulted))
+    return before, runs, frozenset(consulted), frozenset(reached), direct, walks
+
+
+def _replayed(
+    seen: dict[frozenset[str], dict[tuple[str, ...], _Moved]],
+    position: Position,
+    readings: Readings,
+    picks: Mapping[str, int],
+) -> _Moved | None:
+    """A move recorded for these inputs under other readings that runs the same under
+    ``readings``: the points it read outside the walks read the same, and every walk it
+    took ends the same (a walk reads the rest), so each of its steps is the same."""
+    mover = None
+    checked: set[int] = set()
+    for found in seen.values():
+        for hit in found.values():
+            if id(hit) in checked or any(readings.chosen[p] != r for p, r in hit[4]):
+                continue
+            checked.add(id(hit))
+            mover = mover or _Mover.of(position, Readings(readings.chosen), picks)
+            if all(mover.walk(*where) == walk for where, walk in hit[5]):
+                return hit
+    return None
+
+
+def _move_runs(
+    table: Table, position: Position, mover: _Mover
 ) -> tuple[tuple[Decision, ...], _Runs]:
     """The decisions met by the bloodsuckers whose order does not matter, and each distinct
     end of moving the others in every order: (table, decisions, the first order to it)."""
-    mover = _Mover.of(position, readings, picks)
     decisions: list[Decision] = []
     order = sorted(position.board.node_ids)  # by id: the board file's order never shows
     starts = [n for n in order for _ in range(table.free.get(n, 0))]
     # FAQ: "Bloodsuckers caught in traps count as "bloodsuckers" where effects are
     # concerned." / Move: "Each bloodsucker moves the amount indicated".
     caught = [f"{t[0]}{CAUGHT}{t[3]}" for t in table.traps if t[1]]
-    if caught and position.card.move and readings(CAUGHT_MOVE) == "yes":
+    if caught and position.card.move and mover.readings(CAUGHT_MOVE) == "yes":
         starts += [c for c in caught for _ in range(_waiting(table, c))]
     if not table.traps:
         # Without traps no bloodsucker's move can change another's: one order is all orders.

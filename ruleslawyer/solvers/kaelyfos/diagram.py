@@ -75,14 +75,19 @@ class Diagrams:
         found = self._memo.get(key)
         if found is not None:
             return found
-        var = min(self.top(f) for f in fs)
-        if var == len(self.names):
-            out = self.leaf(op(*(self.value(f) for f in fs)))
-        else:
+        rows = [self.entries[f] for f in fs]  # (variable or -1, children or leaf value)
+        var = min((v for v, _ in rows if v >= 0), default=-1)
+        if var < 0:
+            out = self.leaf(op(*(value for _, value in rows)))
+        else:  # each function's cofactor on ``var`` (one not branching on it is its own)
             out = self.node(
                 var,
                 [
-                    self.apply(op, [self.cofactor(f, var, r) for f in fs], tag)
+                    self.apply(
+                        op,
+                        [k[r] if v == var else f for f, (v, k) in zip(fs, rows, strict=True)],
+                        tag,
+                    )
                     for r in range(len(self.readings[var]))
                 ],
             )

@@ -32,6 +32,7 @@ from ruleslawyer.solvers.kaelyfos.options import (
     add_card,
     deck_of,
     label,
+    mean,
     next_position,
     reachable,
     remaining,
@@ -44,15 +45,11 @@ from ruleslawyer.solvers.kaelyfos.options import (
 Tree = tuple[Any, ...]
 
 
-def _accumulate(weight: Fraction) -> Callable[[Value, Value], Value]:
-    def add(total: Value, v: Value) -> Value:
-        return Value(
-            total.expected + weight * v.expected,
-            total.nightmares + weight * v.nightmares,
-            max(total.worst, v.worst),
-        )
+def _weighted(weights: tuple[Fraction, ...]) -> Callable[..., Value]:
+    def average(*values: Value) -> Value:
+        return mean(list(zip(weights, values, strict=True)))
 
-    return add
+    return average
 
 
 def _state(working: Working) -> tuple[Any, ...]:
@@ -179,10 +176,10 @@ class Joint:
     # -- combining ------------------------------------------------------------------------
 
     def mean(self, weighted: Sequence[tuple[Fraction, int]]) -> int:
-        total = self.zero
-        for weight, f in weighted:
-            total = self.d.apply(_accumulate(weight), [total, f], ("mean", weight))
-        return total
+        if not weighted:
+            return self.zero
+        weights = tuple(w for w, _ in weighted)
+        return self.d.apply(_weighted(weights), [f for _, f in weighted], ("mean", weights))
 
     def lowest(self, fs: Sequence[int]) -> int:
         return self.d.apply(_lowest, sorted(set(fs)), "min")
