@@ -68,9 +68,17 @@ class Diagrams:
 
     # -- operations -----------------------------------------------------------------------
 
-    def apply(self, op: Callable[..., Hashable], fs: Sequence[int], tag: Hashable) -> int:
-        """The diagram of ``op(*leaves)``, leaf by leaf (``tag`` names ``op`` in the memo)."""
-        fs = tuple(fs)
+    def apply(
+        self, op: Callable[..., Hashable], fs: Sequence[int], tag: Hashable, chooses: bool = False
+    ) -> int:
+        """The diagram of ``op(*leaves)``, leaf by leaf (``tag`` names ``op`` in the memo).
+
+        ``chooses``: ``op`` picks one of its arguments and depends only on which values it
+        is given (a min or a max), so the functions are taken as a set, and one is itself.
+        """
+        fs = tuple(sorted(set(fs))) if chooses else tuple(fs)
+        if chooses and len(fs) == 1:
+            return fs[0]
         key = ("apply", tag, fs)
         found = self._memo.get(key)
         if found is not None:
@@ -87,6 +95,7 @@ class Diagrams:
                         op,
                         [k[r] if v == var else f for f, (v, k) in zip(fs, rows, strict=True)],
                         tag,
+                        chooses,
                     )
                     for r in range(len(self.readings[var]))
                 ],

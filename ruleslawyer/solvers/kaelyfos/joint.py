@@ -182,13 +182,13 @@ class Joint:
         return self.d.apply(_weighted(weights), [f for _, f in weighted], ("mean", weights))
 
     def lowest(self, fs: Sequence[int]) -> int:
-        return self.d.apply(_lowest, sorted(set(fs)), "min")
+        return self.d.apply(_lowest, fs, "min", chooses=True)
 
     def open_choice(self, fs: Sequence[int]) -> int:
         """An open choice's value under each reading of ``advise/open-ties``."""
         k = Fraction(1, len(fs))
         uniform = self.mean([(k, f) for f in fs])
-        worst = self.d.apply(_highest, sorted(set(fs)), "max")
+        worst = self.d.apply(_highest, fs, "max", chooses=True)
         return self.d.select(self.ties, [uniform, worst, self.lowest(fs)])
 
     def plus(self, f: int, distress: int, nightmares: int) -> int:
